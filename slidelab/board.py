@@ -1,0 +1,174 @@
+"""The :class:`Board` value type: one position of a W x H sliding-tile puzzle."""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Iterable, Optional, Sequence
+
+from .errors import BoardError
+from .parse import Cell, check_size, format_cells, parse_cells
+
+
+class Board:
+    """An immutable position: a W x H grid of tiles with exactly one blank.
+
+    Tiles are numbers or letter labels; labels may repeat (identical tiles).
+    The blank is ``0``.  A board can be built from any accepted notation.
+
+    Parameters
+    ----------
+    spec : str, sequence or Board
+        ``"1 2 3/4 5 6/7 8 0"``, ``"ABA_/CDCD/ABAB/CDCD"``, ``[[1, 2], [3, 0]]``...
+    size : str, optional
+        ``"WxH"`` for a one-line board whose size is not a square.
+
+    Examples
+    --------
+    >>> b = Board("1 2 3/4 5 6/7 8 _")
+    >>> b
+    Board('1 2 3/4 5 6/7 8 0')
+    >>> b.size, b.blank
+    ('3x3', 8)
+    >>> b[2, 1]
+    8
+    """
+
+    __slots__ = ("width", "height", "cells", "_hash")
+
+    def __init__(self, spec, size=None):
+        if isinstance(spec, Board):
+            width, height, cells = spec.width, spec.height, spec.cells
+        else:
+            width, height, cells = parse_cells(spec, size)
+        object.__setattr__(self, "width", width)
+        object.__setattr__(self, "height", height)
+        object.__setattr__(self, "cells", tuple(cells))
+        object.__setattr__(self, "_hash", None)
+
+    @classmethod
+    def from_cells(cls, cells: Sequence[Cell], width: int, height: int) -> "Board":
+        """Build a board from row-major cells (``0`` = blank) without text."""
+        cells = tuple(c.item() if hasattr(c, "item") else c for c in cells)
+        check_size(width, height)
+        if len(cells) != width * height:
+            raise BoardError(f"a {width}x{height} board has {width * height} cells, got {len(cells)}")
+        blanks = cells.count(0)
+        if blanks != 1:
+            raise BoardError(f"{blanks} blanks; a board has exactly one")
+        board = cls.__new__(cls)
+        object.__setattr__(board, "width", width)
+        object.__setattr__(board, "height", height)
+        object.__setattr__(board, "cells", cells)
+        object.__setattr__(board, "_hash", None)
+        return board
+
+    @classmethod
+    def solved(cls, width: int, height: int, blank_first: bool = False,
+               tiles: Optional[Iterable[Cell]] = None) -> "Board":
+        """The goal with tiles in order and the blank last (or first).
+
+        ``tiles`` defaults to ``1 .. W*H-1``; pass a board's tiles (with
+        repeats) to get the ordered goal of a lettered puzzle.
+
+        Examples
+        --------
+        >>> Board.solved(3, 2)
+        Board('1 2 3/4 5 0')
+        >>> Board.solved(2, 2, blank_first=True)
+        Board('0 1/2 3')
+        """
+        if tiles is None:
+            tiles = range(1, width * height)
+        ordered = sorted(t for t in tiles if t != 0)
+        cells = [0] + ordered if blank_first else ordered + [0]
+        return cls.from_cells(cells, width, height)
+
+    def __setattr__(self, name, value):
+        raise AttributeError("Board is immutable")
+
+    # -- value semantics ---------------------------------------------------
+    def __eq__(self, other):
+        if not isinstance(other, Board):
+            return NotImplemented
+        return (self.width, self.height, self.cells) == (other.width, other.height, other.cells)
+
+    def __hash__(self):
+        if self._hash is None:
+            object.__setattr__(self, "_hash", hash((self.width, self.height, self.cells)))
+        return self._hash
+
+    def __repr__(self):
+        return f"Board({self.format()!r})"
+
+    def __str__(self):
+        return self.format()
+
+    def __getitem__(self, rc):
+        r, c = rc
+        if not (0 <= r < self.height and 0 <= c < self.width):
+            raise IndexError(f"({r}, {c}) is off a {self.size} board")
+        return self.cells[r * self.width + c]
+
+    def __len__(self):
+        return len(self.cells)
+
+    def __iter__(self):
+        return iter(self.cells)
+
+    # -- properties ------------------------------------------------------------
+    @property
+    def size(self) -> str:
+        """``"WxH"``."""
+        return f"{self.width}x{self.height}"
+
+    @property
+    def blank(self) -> int:
+        """Index of the blank cell (row-major)."""
+        return self.cells.index(0)
+
+    @property
+    def rows(self) -> list[tuple[Cell, ...]]:
+        w = self.width
+        return [self.cells[i:i + w] for i in range(0, len(self.cells), w)]
+
+    @property
+    def tiles(self) -> Counter:
+        """The multiset of tiles (the blank excluded)."""
+        return Counter(c for c in self.cells if c != 0)
+
+    @property
+    def labels(self) -> tuple[Cell, ...]:
+        """Distinct tile labels in sorted order."""
+        return tuple(sorted(set(c for c in self.cells if c != 0)))
+
+    @property
+    def has_repeats(self) -> bool:
+        """True when some label appears on more than one tile."""
+        return len(self.labels) < len(self.cells) - 1
+
+    def format(self, style: str = "slash", blank: str = "0") -> str:
+        """Text in one of :data:`slidelab.parse.STYLES` (default ``"1 2 3/4 5 6/7 8 0"``)."""
+        return format_cells(self.cells, self.width, style, blank)
+
+    def grid(self) -> str:
+        """An aligned multi-line picture for people."""
+        return self.format("grid")
+
+    def to_list(self) -> list[list[Cell]]:
+        """Nested lists by row."""
+        return [list(r) for r in self.rows]
+
+    def goal(self, blank_first: bool = False) -> "Board":
+        """The ordered goal holding this board's tiles."""
+        return Board.solved(self.width, self.height, blank_first, self.cells)
+
+    def mirrored(self) -> "Board":
+        """The board reflected left-right (each row reversed)."""
+        cells = [c for row in self.rows for c in reversed(row)]
+        return Board.from_cells(cells, self.width, self.height)
+
+    def swapped(self, i: int, j: int) -> "Board":
+        """The board with cells ``i`` and ``j`` exchanged."""
+        cells = list(self.cells)
+        cells[i], cells[j] = cells[j], cells[i]
+        return Board.from_cells(cells, self.width, self.height)

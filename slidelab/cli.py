@@ -1,0 +1,297 @@
+"""The ``slidelab`` command line.
+
+Exit codes: 0 ok, 1 unsolvable or no solution within the limits, 2 bad input.
+Commands that take a BOARD read one board per line from standard input when
+the argument is absent (blank lines and ``#`` comments are skipped).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import sys
+from typing import Iterator, Optional
+
+import click
+
+from . import __version__
+from .board import Board
+from .errors import SearchLimitError, SlidelabError, UnsolvableError
+from .generate import fix_parity, random_boards
+from .moves import apply_moves, format_moves, invert, mtm, parse_moves, simplify, stm
+from .parse import STYLES
+from .puzzle import Puzzle
+from .search.solve import METHODS, solve
+from .heuristics import HEURISTICS
+from .solvability import check as check_puzzle
+
+OK, FAILED, BAD_INPUT = 0, 1, 2
+_BYTES = re.compile(r"\s*(\d+(?:\.\d+)?)\s*([kmgt]?)i?b?\s*\Z", re.I)
+
+
+def parse_bytes(text: str) -> int:
+    """``"2G"``, ``"512M"``, ``"1000000"`` to bytes."""
+    match = _BYTES.match(str(text))
+    if not match:
+        raise SlidelabError(f"memory size {text!r} is not a number with an optional K, M, G or T")
+    scale = 1024 ** " kmgt".index(match.group(2).lower() or " ")
+    return int(float(match.group(1)) * scale)
+
+
+def _fail(message: str, code: int = BAD_INPUT):
+    click.echo(f"error: {message}", err=True)
+    sys.exit(code)
+
+
+def _inputs(board: Optional[str]) -> Iterator[tuple[Optional[int], str]]:
+    """(line number or None, text) for the argument, or each line of standard input."""
+    if board is not None:
+        yield None, board
+        return
+    stream = click.get_text_stream("stdin")
+    if stream.isatty():
+        _fail("no BOARD given and nothing on standard input (see --help)")
+    for number, line in enumerate(stream, start=1):
+        text = line.strip()
+        if text and not text.startswith("#"):
+            yield number, text
+
+
+def _where(number: Optional[int]) -> str:
+    return f"line {number}: " if number is not None else ""
+
+
+class _Outcome:
+    """The worst exit code seen over several boards."""
+
+    def __init__(self):
+        self.code = OK
+
+    def note(self, code: int):
+        self.code = max(self.code, code)
+
+
+def _goal_options(f):
+    f = click.option("--size", metavar="WxH", help="Size of one-line boards (e.g. 4x3).")(f)
+    f = click.option("--blank-first", is_flag=True,
+                     help="Goal with the blank first (Korf's benchmark convention).")(f)
+    f = click.option("--goal", metavar="BOARD", help="Goal board (default: tiles in order, blank last).")(f)
+    return f
+
+
+def _puzzle(text: str, goal, blank_first: bool, size) -> Puzzle:
+    if goal is not None and blank_first:
+        raise SlidelabError("give --goal or --blank-first, not both")
+    return Puzzle(text, goal, blank_first=blank_first, size=size)
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name="slidelab")
+def main():
+    """slidelab: solve, check and generate sliding-tile puzzles of any size.
+
+    Boards are written row by row: "1 2 3/4 5 6/7 8 0", "ABA_/CDCD/ABAB/CDCD";
+    the blank may be 0 _ . x or *.  Moves name the direction the tile goes
+    (U D L R; R3 = RRR).
+    """
+
+
+@main.command("solve")
+@click.argument("board", required=False)
+@_goal_options
+@click.option("--method", "-m", default="auto", show_default=True,
+              help="One of: " + ", ".join(METHODS) + ".")
+@click.option("--heuristic", default="manhattan", show_default=True,
+              type=click.Choice(HEURISTICS), help="For A* and IDA*.")
+@click.option("--weight", "-w", type=float, default=None,
+              help="f = g + W*h: faster, at most W times optimal.")
+@click.option("--time-limit", type=float, default=None, metavar="SECONDS")
+@click.option("--max-states", type=int, default=None, help="States a storing search may hold.")
+@click.option("--max-memory", default=None, metavar="BYTES",
+              help="Memory a storing search may use (e.g. 2G; default half the RAM).")
+@click.option("--notation", type=click.Choice(["tile", "blank", "numbers"]), default="tile",
+              show_default=True, help="How to write the solution (human output).")
+@click.option("--json", "as_json", is_flag=True, help="One JSON object per board.")
+def solve_command(board, goal, blank_first, size, method, heuristic, weight, time_limit,
+                  max_states, max_memory, notation, as_json):
+    """Find a solution of BOARD (shortest, unless a weight is given)."""
+    outcome = _Outcome()
+    try:
+        max_bytes = parse_bytes(max_memory) if max_memory is not None else None
+    except SlidelabError as exc:
+        _fail(str(exc))
+    for number, text in _inputs(board):
+        record = {"start": text}
+        try:
+            puzzle = _puzzle(text, goal, blank_first, size)
+            record = {"start": puzzle.start.format(), "goal": puzzle.goal.format(),
+                      "size": puzzle.size}
+            solution = solve(puzzle, method=method, heuristic=heuristic, weight=weight,
+                             time_limit=time_limit, max_states=max_states, max_bytes=max_bytes)
+        except UnsolvableError as exc:
+            _report_failure(record, str(exc), number, as_json, outcome, FAILED)
+            continue
+        except SearchLimitError as exc:
+            _report_failure(record, str(exc), number, as_json, outcome, FAILED)
+            continue
+        except SlidelabError as exc:
+            _report_failure(record, str(exc), number, as_json, outcome, BAD_INPUT)
+            continue
+        if as_json:
+            click.echo(json.dumps(solution.as_dict()))
+        else:
+            _show_solution(solution, notation)
+    sys.exit(outcome.code)
+
+
+def _report_failure(record, message, number, as_json, outcome, code):
+    outcome.note(code)
+    if as_json:
+        click.echo(json.dumps({**record, "error": message}))
+    else:
+        click.echo(f"error: {_where(number)}{message}", err=True)
+
+
+def _show_solution(solution, notation):
+    s = solution.stats
+    status = "optimal" if solution.optimal else "not proven optimal"
+    click.echo(f"start ({solution.start.size}):\n{solution.start.grid()}")
+    click.echo(f"goal:\n{solution.goal.grid()}")
+    click.echo(f"solution: {solution.length} moves ({solution.length_mtm} MTM), {status},"
+               f" method {solution.method}")
+    click.echo(solution.format(notation) or "(already solved)")
+    click.echo(f"expanded {s.expanded:,}  generated {s.generated:,}  stored {s.stored:,}"
+               f"  peak frontier {s.peak_frontier:,}  time {s.seconds:.3f} s")
+    click.echo("")
+
+
+@main.command("check")
+@click.argument("board", required=False)
+@_goal_options
+@click.option("--fix", type=click.Choice(["swap", "mirror"]), default=None,
+              help="Print a solvable board instead: swap two tiles or mirror the board.")
+@click.option("--json", "as_json", is_flag=True, help='One {"solvable", "reason"} object per board.')
+def check_command(board, goal, blank_first, size, fix, as_json):
+    """Say whether BOARD can reach the goal, and why."""
+    outcome = _Outcome()
+    for number, text in _inputs(board):
+        try:
+            puzzle = _puzzle(text, goal, blank_first, size)
+            if fix:
+                click.echo(fix_parity(puzzle.start, puzzle.goal, how=fix).format())
+                continue
+            verdict = check_puzzle(puzzle)
+        except SlidelabError as exc:
+            _report_failure({"start": text}, str(exc), number, as_json, outcome, BAD_INPUT)
+            continue
+        if not verdict.solvable:
+            outcome.note(FAILED)
+        if as_json:
+            click.echo(json.dumps({"solvable": verdict.solvable, "reason": verdict.reason}))
+        else:
+            click.echo(verdict.reason)
+    sys.exit(outcome.code)
+
+
+@main.command("generate")
+@click.argument("size", required=False)
+@click.option("--goal", metavar="BOARD", help="Goal to generate for (default: ordered).")
+@click.option("--blank-first", is_flag=True, help="Ordered goal with the blank first.")
+@click.option("-n", "count", type=int, default=1, show_default=True, help="How many positions.")
+@click.option("--seed", type=int, default=None, help="Random seed (repeatable output).")
+@click.option("--moves", "-k", type=int, default=None,
+              help="Random walk of K moves from the goal instead of a uniform random position.")
+@click.option("--format", "style", type=click.Choice(STYLES), default="slash", show_default=True)
+@click.option("--blank", default=None, help="Character for the blank (default 0; * in contest style).")
+def generate_command(size, goal, blank_first, count, seed, moves, style, blank):
+    """Print random solvable positions of a SIZE (WxH) board, one per line."""
+    try:
+        if count < 0:
+            raise SlidelabError(f"-n must be at least 0, got {count}")
+        if moves is not None and moves < 0:
+            raise SlidelabError(f"--moves must be at least 0, got {moves}")
+        if size is None and goal is None:
+            raise SlidelabError("give a SIZE (e.g. 4x4) or --goal")
+        boards = random_boards(count, size, goal, moves=moves, blank_first=blank_first, seed=seed)
+        for b in boards:
+            click.echo(b.format(style, blank if blank is not None else "0"))
+    except SlidelabError as exc:
+        _fail(str(exc))
+
+
+@main.group("moves")
+def moves_group():
+    """Move algebra: apply, invert, simplify, measure and convert move strings."""
+
+
+def _notation_option(f):
+    return click.option("--notation", "notation", type=click.Choice(["tile", "blank"]),
+                        default="tile", show_default=True,
+                        help="How MOVES is written: tile directions (UDLR) or blank (udlr).")(f)
+
+
+def _to_option(f):
+    return click.option("--to", "to", type=click.Choice(["tile", "blank", "numbers"]), default="tile",
+                        show_default=True, help="How to write the result.")(f)
+
+
+def _moves_action(action):
+    try:
+        action()
+    except SlidelabError as exc:
+        _fail(str(exc))
+
+
+@moves_group.command("apply")
+@click.argument("board")
+@click.argument("moves")
+@_notation_option
+@click.option("--size", metavar="WxH", help="Size of a one-line board.")
+@click.option("--format", "style", type=click.Choice(STYLES), default="slash", show_default=True)
+def moves_apply(board, moves, notation, size, style):
+    """Print BOARD after MOVES."""
+    _moves_action(lambda: click.echo(
+        apply_moves(Board(board, size), parse_moves(moves, notation)).format(style)))
+
+
+@moves_group.command("invert")
+@click.argument("moves")
+@_notation_option
+@_to_option
+@click.option("--board", default=None, help="Start board (for --to numbers: the inverse's start).")
+def moves_invert(moves, notation, to, board):
+    """Print the moves that undo MOVES."""
+    _moves_action(lambda: click.echo(
+        format_moves(invert(parse_moves(moves, notation)), to, board=board)))
+
+
+@moves_group.command("simplify")
+@click.argument("moves")
+@_notation_option
+@_to_option
+@click.option("--board", default=None, help="Start board (for --to numbers).")
+def moves_simplify(moves, notation, to, board):
+    """Merge runs (R R = R2) and cancel moves that undo each other (R L)."""
+    _moves_action(lambda: click.echo(
+        format_moves(simplify(parse_moves(moves, notation)), to, board=board)))
+
+
+@moves_group.command("length")
+@click.argument("moves")
+@_notation_option
+def moves_length(moves, notation):
+    """Print the length in single-tile (STM) and multi-tile (MTM) moves."""
+    def run():
+        parsed = parse_moves(moves, notation)
+        click.echo(f"{stm(parsed)} STM, {mtm(parsed)} MTM")
+    _moves_action(run)
+
+
+@moves_group.command("convert")
+@click.argument("moves")
+@_notation_option
+@_to_option
+@click.option("--board", default=None, help="Start board (needed for --to numbers).")
+def moves_convert(moves, notation, to, board):
+    """Rewrite MOVES in another notation (tile, blank, or tile numbers)."""
+    _moves_action(lambda: click.echo(format_moves(parse_moves(moves, notation), to, board=board)))

@@ -1,0 +1,46 @@
+"""Exceptions raised by slidelab.
+
+Every error caused by bad input subclasses :class:`SlidelabError`, which is a
+:class:`ValueError`, so ``except ValueError`` catches them all.  Messages are a
+single line naming what is wrong and where.
+"""
+
+from __future__ import annotations
+
+
+class SlidelabError(ValueError):
+    """Base class of every slidelab input error."""
+
+
+class ParseError(SlidelabError):
+    """Text (a board, a size, a move string) could not be read."""
+
+
+class BoardError(SlidelabError):
+    """A board is well formed text but not a valid position (size, blank...)."""
+
+
+class MismatchError(SlidelabError):
+    """Start and goal do not describe the same puzzle (size or tiles differ)."""
+
+
+class IllegalMoveError(SlidelabError):
+    """A move cannot be made on the board it is applied to."""
+
+
+class UnsolvableError(SlidelabError):
+    """The goal cannot be reached from the start."""
+
+
+class SearchLimitError(RuntimeError):
+    """A search stopped at its time or memory limit before finding a solution.
+
+    Attributes
+    ----------
+    stats : slidelab.Stats or None
+        What the search had done when it stopped.
+    """
+
+    def __init__(self, message: str, stats=None):
+        super().__init__(message)
+        self.stats = stats

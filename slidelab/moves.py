@@ -1,0 +1,263 @@
+"""Moves and the move algebra.
+
+A :class:`Move` is a direction and an amount: ``Move('R', 3)`` (written ``R3``)
+slides the three tiles left of the blank one cell right each, which is three
+single-tile moves (STM) or one multi-tile move (MTM).  Directions name where the
+**tile** goes (``U D L R``); the blank goes the other way.  Blank-direction
+notation (``u d l r``, lower case) and tile numbers are available on request.
+
+Examples
+--------
+>>> moves = parse_moves("R3 U2 L")
+>>> format_moves(moves)
+'R3 U2 L'
+>>> format_moves(invert(moves), sep="")
+'RD2L3'
+>>> stm(moves), mtm(moves)
+(6, 3)
+>>> format_moves(simplify(parse_moves("R R L U D D")))
+'R D'
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Iterable, Sequence
+
+from .board import Board
+from .errors import IllegalMoveError, ParseError
+from .geometry import BLANK_LETTERS, TILE_LETTERS, neighbour_table
+
+DIRECTIONS = "UDLR"
+_OPPOSITE = {"U": "D", "D": "U", "L": "R", "R": "L"}
+_BLANK_OF_TILE = {t: b for t, b in zip(TILE_LETTERS, BLANK_LETTERS)}
+_TILE_OF_BLANK = {b: t for t, b in _BLANK_OF_TILE.items()}
+_TOKEN = re.compile(r"\s*([A-Za-z])(\d*)\s*,?")
+NOTATIONS = ("tile", "blank", "numbers")
+
+
+@dataclass(frozen=True)
+class Move:
+    """Slide tiles ``amount`` cells in ``direction`` (the tiles' direction).
+
+    Examples
+    --------
+    >>> Move('R', 3)
+    Move('R', 3)
+    >>> str(Move('U'))
+    'U'
+    >>> Move.parse("L2")
+    Move('L', 2)
+    """
+
+    direction: str
+    amount: int = 1
+
+    def __post_init__(self):
+        if self.direction not in _OPPOSITE:
+            raise ParseError(f"move direction {self.direction!r} is not one of U, D, L, R")
+        if not isinstance(self.amount, int) or isinstance(self.amount, bool) or self.amount < 1:
+            raise ParseError(f"move amount {self.amount!r} must be a positive integer")
+
+    def __repr__(self):
+        return f"Move({self.direction!r}, {self.amount})"
+
+    def __str__(self):
+        return self.direction if self.amount == 1 else f"{self.direction}{self.amount}"
+
+    @classmethod
+    def parse(cls, text: str) -> "Move":
+        moves = parse_moves(text)
+        if len(moves) != 1:
+            raise ParseError(f"{text!r} is not a single move")
+        return moves[0]
+
+    @property
+    def inverse(self) -> "Move":
+        return Move(_OPPOSITE[self.direction], self.amount)
+
+    @property
+    def blank_direction(self) -> str:
+        """The blank's direction letter (``u d l r``)."""
+        return _BLANK_OF_TILE[self.direction]
+
+
+def parse_moves(text, notation: str = "tile") -> tuple[Move, ...]:
+    """Read a move string such as ``"R3 U2 L"``, ``"R3U2L"`` or ``"R,R,U"``.
+
+    Parameters
+    ----------
+    text : str or iterable of Move
+    notation : {"tile", "blank"}
+        ``tile`` (default): upper-case ``U D L R`` name where the tile goes.
+        ``blank``: ``u d l r`` (either case) name where the blank goes.
+    """
+    if not isinstance(text, str):
+        return tuple(m if isinstance(m, Move) else Move.parse(str(m)) for m in text)
+    if notation not in ("tile", "blank"):
+        raise ParseError(f"unknown move notation {notation!r}; choose tile or blank")
+    out: list[Move] = []
+    pos = 0
+    text = text.strip()
+    while pos < len(text):
+        match = _TOKEN.match(text, pos)
+        if not match:
+            raise ParseError(f"unexpected {text[pos]!r} at character {pos + 1} of the move string")
+        letter, digits = match.group(1), match.group(2)
+        where = f"at character {match.start(1) + 1} of the move string"
+        if notation == "blank":
+            if letter.lower() not in _TILE_OF_BLANK:
+                raise ParseError(f"{letter!r} {where} is not a blank direction (u, d, l, r)")
+            direction = _TILE_OF_BLANK[letter.lower()]
+        else:
+            if letter in _BLANK_OF_TILE:
+                direction = letter
+            elif letter in _TILE_OF_BLANK:
+                raise ParseError(
+                    f"lower-case {letter!r} {where} is blank-direction notation;"
+                    " write U D L R, or ask for the blank notation"
+                )
+            else:
+                raise ParseError(f"{letter!r} {where} is not a move (U, D, L, R)")
+        amount = int(digits) if digits else 1
+        if amount < 1:
+            raise ParseError(f"move {match.group(0).strip()!r} {where} has amount 0")
+        out.append(Move(direction, amount))
+        pos = match.end()
+    return tuple(out)
+
+
+def as_moves(moves) -> tuple[Move, ...]:
+    """Accept a move string or a sequence of moves."""
+    return parse_moves(moves) if isinstance(moves, str) else parse_moves(list(moves))
+
+
+def expand(moves) -> tuple[Move, ...]:
+    """Single-tile moves: ``R3`` becomes ``R R R``."""
+    return tuple(Move(m.direction) for m in as_moves(moves) for _ in range(m.amount))
+
+
+def runs(moves) -> tuple[Move, ...]:
+    """Merge consecutive moves in the same direction (``R R`` to ``R2``)."""
+    out: list[Move] = []
+    for m in as_moves(moves):
+        if out and out[-1].direction == m.direction:
+            out[-1] = Move(m.direction, out[-1].amount + m.amount)
+        else:
+            out.append(m)
+    return tuple(out)
+
+
+def simplify(moves) -> tuple[Move, ...]:
+    """Merge runs and cancel moves that undo each other (``R2 L`` to ``R``).
+
+    The result has the same effect on any board where ``moves`` is legal.
+    """
+    out: list[Move] = []
+    for m in as_moves(moves):
+        amount, direction = m.amount, m.direction
+        while amount and out:
+            top = out[-1]
+            if top.direction == direction:
+                out[-1] = Move(direction, top.amount + amount)
+                amount = 0
+            elif top.direction == _OPPOSITE[direction]:
+                if top.amount > amount:
+                    out[-1] = Move(top.direction, top.amount - amount)
+                    amount = 0
+                else:
+                    amount -= top.amount
+                    out.pop()
+            else:
+                break
+        if amount:
+            out.append(Move(direction, amount))
+    return tuple(out)
+
+
+def invert(moves) -> tuple[Move, ...]:
+    """The moves that undo ``moves``: reversed, each direction flipped."""
+    return tuple(m.inverse for m in reversed(as_moves(moves)))
+
+
+def stm(moves) -> int:
+    """Length in single-tile moves."""
+    return sum(m.amount for m in as_moves(moves))
+
+
+def mtm(moves) -> int:
+    """Length in multi-tile moves (a run in one direction counts once)."""
+    return len(runs(moves))
+
+
+def format_moves(moves, notation: str = "tile", sep: str = " ", board=None) -> str:
+    """Write moves as text.
+
+    Parameters
+    ----------
+    notation : {"tile", "blank", "numbers"}
+        ``tile``: ``R3 U2 L`` (default); ``blank``: ``l3 d2 r``; ``numbers``:
+        the tile moved at each single-tile move (needs ``board``, the start).
+    sep : str
+        Between moves; ``""`` gives the compact ``R3U2L``.
+    """
+    moves = as_moves(moves)
+    if notation == "tile":
+        return sep.join(str(m) for m in moves)
+    if notation == "blank":
+        return sep.join(m.blank_direction + (str(m.amount) if m.amount > 1 else "") for m in moves)
+    if notation == "numbers":
+        if board is None:
+            raise ParseError("tile-number notation needs the start board")
+        return (sep or " ").join(str(t) for t in moved_tiles(board, moves))
+    raise ParseError(f"unknown move notation {notation!r}; choose tile, blank or numbers")
+
+
+def _steps(board: Board, moves: Sequence[Move]):
+    """Yield (index, move, blank_from, blank_to) for each single-tile move; check legality."""
+    table = neighbour_table(board.width, board.height)
+    blank = board.blank
+    for i, m in enumerate(moves):
+        d = TILE_LETTERS.index(m.direction)
+        for _ in range(m.amount):
+            nxt = int(table[blank, d])
+            if nxt < 0:
+                side = {"U": "below", "D": "above", "L": "right of", "R": "left of"}[m.direction]
+                raise IllegalMoveError(
+                    f"move {i + 1} ({m}) is illegal: no tile {side} the blank"
+                    f" at row {blank // board.width + 1}, column {blank % board.width + 1}"
+                )
+            yield i, m, blank, nxt
+            blank = nxt
+
+
+def apply_moves(board, moves) -> Board:
+    """The board after ``moves``; :class:`IllegalMoveError` names the first bad move.
+
+    Examples
+    --------
+    >>> apply_moves(Board("1 2 3/4 5 6/7 0 8"), "L")
+    Board('1 2 3/4 5 6/7 8 0')
+    """
+    board = board if isinstance(board, Board) else Board(board)
+    cells = list(board.cells)
+    for _, _, b, nxt in _steps(board, as_moves(moves)):
+        cells[b], cells[nxt] = cells[nxt], 0
+    return Board.from_cells(cells, board.width, board.height)
+
+
+def moved_tiles(board, moves) -> list:
+    """The tile moved at each single-tile move, starting from ``board``."""
+    board = board if isinstance(board, Board) else Board(board)
+    cells = list(board.cells)
+    out = []
+    for _, _, b, nxt in _steps(board, as_moves(moves)):
+        out.append(cells[nxt])
+        cells[b], cells[nxt] = cells[nxt], 0
+    return out
+
+
+def from_blank_path(directions: Iterable[int]) -> tuple[Move, ...]:
+    """Moves (merged into runs) from kernel blank-direction indices 0..3."""
+    return runs(Move(TILE_LETTERS[int(d)]) for d in directions)

@@ -1,0 +1,266 @@
+"""Reading boards and sizes from text.
+
+Accepted board notations (rows are listed top to bottom, cells left to right):
+
+* rows separated by ``/`` or newlines: ``"1 2 3/4 5 6/7 8 0"``;
+* cells separated by spaces or commas; a row with no separator is read one
+  character per cell: ``"ABA_/CDCD/ABAB/CDCD"``, ``"123/456/780"``;
+* the blank written as ``0``, ``_``, ``.``, ``x`` or ``*``;
+* the contest style, all cells on one line: ``"1 2 3 x 4 6 7 5 8"``; the size is
+  then the one given, or the square that fits the number of cells;
+* JSON arrays, nested by row (``[[1,2,3],[4,5,6],[7,8,0]]``) or flat.
+
+Tiles are either all numbers or all letter labels (``A``, ``B``, ``red``...);
+labels may repeat.  The functions here return plain values; :class:`slidelab.Board`
+wraps them.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+from typing import Sequence, Union
+
+from .errors import BoardError, ParseError
+
+Cell = Union[int, str]
+
+BLANK_TOKENS = frozenset({"0", "_", ".", "x", "*"})
+_INT = re.compile(r"\d+\Z")
+_LABEL = re.compile(r"[A-Za-z][A-Za-z0-9]*\Z")
+_SEPARATORS = re.compile(r"[\s,;]+")
+_ROW_SPLIT = re.compile(r"\s*(?:/|\r?\n)\s*")
+_SIZE = re.compile(r"\s*(\d+)\s*[xX\u00d7]\s*(\d+)\s*\Z")
+
+
+def parse_size(text) -> tuple[int, int]:
+    """Read a size written ``WxH`` (width x height), e.g. ``"4x3"``.
+
+    Examples
+    --------
+    >>> parse_size("4x3")
+    (4, 3)
+    """
+    if isinstance(text, tuple) and len(text) == 2:
+        width, height = (int(v) for v in text)
+    else:
+        match = _SIZE.match(str(text))
+        if not match:
+            raise ParseError(f"size {str(text)!r} is not of the form WxH (for example 4x4)")
+        width, height = int(match.group(1)), int(match.group(2))
+    check_size(width, height)
+    return width, height
+
+
+def check_size(width: int, height: int) -> None:
+    """Refuse boards on which nothing can slide around (a row or a column)."""
+    if width < 2 or height < 2:
+        raise BoardError(
+            f"a {width}x{height} board is too narrow: width and height must both be at least 2"
+        )
+
+
+def _where(row: int, col: int, flat: bool, width: int) -> str:
+    if flat:
+        return f"cell {row * width + col + 1}"
+    return f"row {row + 1}, column {col + 1}"
+
+
+def _split_rows(text: str) -> list[list[str]]:
+    rows = _ROW_SPLIT.split(text.strip())
+    separated = any(_SEPARATORS.search(row) for row in rows)
+    out = []
+    for i, row in enumerate(rows):
+        if not row:
+            raise ParseError(f"row {i + 1} is empty")
+        if separated:
+            tokens = [t for t in _SEPARATORS.split(row) if t]
+        else:
+            tokens = list(row)
+        out.append(tokens)
+    return out
+
+
+def _json_rows(text: str) -> tuple[list[list[str]], bool]:
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise ParseError(f"invalid JSON board: {exc.msg} at column {exc.colno}") from None
+    return _sequence_rows(data)
+
+
+def _token(value) -> str:
+    if value is None:
+        return "_"
+    if isinstance(value, bool):
+        return f"<{json.dumps(value)}>"
+    if isinstance(value, (int, str)):
+        return str(value)
+    if hasattr(value, "item"):  # numpy scalars
+        return _token(value.item())
+    return f"<{value!r}>"
+
+
+def _sequence_rows(data) -> tuple[list[list[str]], bool]:
+    if not isinstance(data, (list, tuple)) and not hasattr(data, "tolist"):
+        raise ParseError(f"a board must be a list of rows or of cells, not {type(data).__name__}")
+    if hasattr(data, "tolist"):
+        data = data.tolist()
+    if not data:
+        raise ParseError("empty board")
+    nested = [isinstance(r, (list, tuple)) for r in data]
+    if all(nested):
+        return [[_token(v) for v in row] for row in data], False
+    if any(nested):
+        raise ParseError("a board mixes rows (lists) and single cells")
+    return [[_token(v) for v in data]], True
+
+
+def parse_cells(spec, size=None) -> tuple[int, int, tuple[Cell, ...]]:
+    """Read a board; return ``(width, height, cells)`` with ``0`` for the blank.
+
+    Parameters
+    ----------
+    spec : str or sequence
+        The board in any accepted notation (see the module docstring), or a
+        flat or nested sequence of cells.
+    size : str or (int, int), optional
+        ``"WxH"``; needed for a one-line board whose cell count is not a square,
+        and checked against the board otherwise.
+
+    Returns
+    -------
+    width, height, cells
+        Cells in row-major order: ints for a numbered board, strings for a
+        lettered one, ``0`` for the blank in both.
+
+    Raises
+    ------
+    ParseError, BoardError
+        With a one-line message naming the problem and where it is.
+
+    Examples
+    --------
+    >>> parse_cells("1 2 3/4 5 6/7 8 _")
+    (3, 3, (1, 2, 3, 4, 5, 6, 7, 8, 0))
+    >>> parse_cells("AB/B.")
+    (2, 2, ('A', 'B', 'B', 0))
+    """
+    want = parse_size(size) if size is not None else None
+    if isinstance(spec, str):
+        text = spec.strip()
+        if not text:
+            raise ParseError("empty board")
+        if text.startswith("["):
+            rows, flat = _json_rows(text)
+        else:
+            rows = _split_rows(text)
+            flat = len(rows) == 1
+    else:
+        rows, flat = _sequence_rows(spec)
+
+    if not flat and want is not None and sum(map(len, rows)) == want[0] * want[1] \
+            and [len(r) for r in rows] != [want[0]] * want[1]:
+        # the size was given and the cell count fits it: read the cells in order
+        # and ignore the line breaks ("1 2 3/4 5 6/7 8 9/10 11 12/13 15 14 0" as 4x4)
+        rows, flat = [[t for row in rows for t in row]], True
+    if flat:
+        tokens = rows[0]
+        n = len(tokens)
+        if want is not None:
+            width, height = want
+            if n != width * height:
+                raise BoardError(
+                    f"a {width}x{height} board has {width * height} cells, but {n} were given"
+                )
+        else:
+            side = math.isqrt(n)
+            if side * side != n:
+                raise BoardError(
+                    f"cannot tell the size of a one-line board of {n} cells;"
+                    " give it (for example --size 4x3) or write rows separated by '/'"
+                )
+            width = height = side
+        rows = [tokens[r * width:(r + 1) * width] for r in range(height)]
+    else:
+        width = len(rows[0])
+        for i, row in enumerate(rows[1:], start=2):
+            if len(row) != width:
+                raise ParseError(f"row {i} has {len(row)} cells but row 1 has {width}")
+        height = len(rows)
+        if want is not None and want != (width, height):
+            raise BoardError(f"the board is {width}x{height} but the size given is {want[0]}x{want[1]}")
+    check_size(width, height)
+
+    cells: list[Cell] = []
+    blanks: list[str] = []
+    first_number = first_label = None
+    for r, row in enumerate(rows):
+        for c, tok in enumerate(row):
+            where = _where(r, c, flat, width)
+            if tok in BLANK_TOKENS or (_INT.match(tok) and int(tok) == 0):
+                cells.append(0)
+                blanks.append(where)
+            elif _INT.match(tok):
+                cells.append(int(tok))
+                first_number = first_number or (where, tok)
+            elif _LABEL.match(tok):
+                cells.append(tok)
+                first_label = first_label or (where, tok)
+            else:
+                raise ParseError(f"unknown token {tok!r} at {where}")
+    if first_number and first_label:
+        raise ParseError(
+            f"a board mixes numbers and letters ({first_number[1]!r} at {first_number[0]},"
+            f" {first_label[1]!r} at {first_label[0]})"
+        )
+    if not blanks:
+        raise BoardError("no blank: mark the empty cell with 0, _, ., x or *")
+    if len(blanks) > 1:
+        raise BoardError(
+            f"{len(blanks)} blanks ({', '.join(blanks[:3])}{', ...' if len(blanks) > 3 else ''});"
+            " a board has exactly one"
+        )
+    return width, height, tuple(cells)
+
+
+def format_cells(
+    cells: Sequence[Cell], width: int, style: str = "slash", blank: str = "0"
+) -> str:
+    """Write cells in one of the output styles.
+
+    ``slash`` ``"1 2 3/4 5 6/7 8 0"`` (the default), ``lines`` (one row per
+    line), ``flat`` (one line), ``contest`` (one line, blank ``*`` unless another
+    is given), ``compact`` (one character per cell, rows joined by ``/``),
+    ``json`` (nested arrays) and ``grid`` (aligned, for people).
+    """
+    if style == "json":
+        rows = [[("_" if blank != "0" else 0) if v == 0 else v for v in cells[i:i + width]]
+                for i in range(0, len(cells), width)]
+        return json.dumps(rows, separators=(",", ":"))
+    if style == "contest" and blank == "0":
+        blank = "*"
+    text = [blank if v == 0 else str(v) for v in cells]
+    rows = [text[i:i + width] for i in range(0, len(text), width)]
+    if style == "slash":
+        return "/".join(" ".join(r) for r in rows)
+    if style == "lines":
+        return "\n".join(" ".join(r) for r in rows)
+    if style in ("flat", "contest"):
+        return " ".join(text)
+    if style == "compact":
+        if any(len(t) != 1 for t in text):
+            raise ParseError("compact style needs single-character tiles; use slash")
+        return "/".join("".join(r) for r in rows)
+    if style == "grid":
+        w = max(len(t) for t in text)
+        shown = [["." * w if v == 0 else str(v).rjust(w) for v in cells[i:i + width]]
+                 for i in range(0, len(cells), width)]
+        return "\n".join(" ".join(r) for r in shown)
+    raise ParseError(
+        f"unknown board style {style!r}; choose slash, lines, flat, contest, compact, json or grid"
+    )
+
+
+STYLES = ("slash", "lines", "flat", "contest", "compact", "json", "grid")

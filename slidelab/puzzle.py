@@ -1,0 +1,142 @@
+"""A :class:`Puzzle`: a start board and the goal to reach, checked to match.
+
+The puzzle also holds the integer arrays the compiled kernels work on: each
+distinct label is coded ``1..k`` in sorted order, the blank ``0``.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from functools import cached_property
+from math import factorial, prod
+
+import numpy as np
+
+from .board import Board
+from .errors import MismatchError
+from .geometry import neighbour_table
+
+
+def as_board(value, size=None) -> Board:
+    """``value`` as a :class:`Board` (parsing text if needed)."""
+    return value if isinstance(value, Board) else Board(value, size)
+
+
+def _describe(label) -> str:
+    return repr(label) if isinstance(label, str) else str(label)
+
+
+class Puzzle:
+    """A start position and a goal position of the same board.
+
+    Parameters
+    ----------
+    start : Board or str
+    goal : Board or str, optional
+        Default: the start's tiles in order with the blank last, or first when
+        ``blank_first`` is set (Korf's benchmark convention).
+    blank_first : bool
+    size : str, optional
+        ``"WxH"`` for one-line text boards.
+
+    Raises
+    ------
+    MismatchError
+        When start and goal differ in size or hold different tiles.
+
+    Examples
+    --------
+    >>> p = Puzzle("8 6 7/2 5 4/3 0 1")
+    >>> p.goal
+    Board('1 2 3/4 5 6/7 8 0')
+    >>> p.n_arrangements
+    362880
+    """
+
+    __slots__ = ("start", "goal", "__dict__")
+
+    def __init__(self, start, goal=None, *, blank_first: bool = False, size=None):
+        self.start = as_board(start, size)
+        if goal is None:
+            self.goal = self.start.goal(blank_first)
+        else:
+            one_line = isinstance(goal, str) and not any(ch in goal.strip() for ch in "/\n[")
+            self.goal = as_board(goal, size if size is not None or not one_line else self.start.size)
+        check_compatible(self.start, self.goal)
+
+    def __repr__(self):
+        return f"Puzzle({self.start.format()!r}, {self.goal.format()!r})"
+
+    def __eq__(self, other):
+        return isinstance(other, Puzzle) and (self.start, self.goal) == (other.start, other.goal)
+
+    def __hash__(self):
+        return hash((self.start, self.goal))
+
+    @property
+    def width(self) -> int:
+        return self.start.width
+
+    @property
+    def height(self) -> int:
+        return self.start.height
+
+    @property
+    def size(self) -> str:
+        return self.start.size
+
+    @cached_property
+    def labels(self) -> tuple:
+        """Distinct labels, sorted; label ``labels[i]`` has code ``i + 1``."""
+        return self.goal.labels
+
+    @cached_property
+    def has_repeats(self) -> bool:
+        return self.goal.has_repeats
+
+    def encode(self, board: Board) -> np.ndarray:
+        """Board cells as label codes (``int16``, blank 0)."""
+        code = {label: i + 1 for i, label in enumerate(self.labels)}
+        code[0] = 0
+        return np.array([code[c] for c in board.cells], dtype=np.int16)
+
+    def decode(self, codes) -> Board:
+        """The board whose cells carry ``codes``."""
+        names = (0,) + self.labels
+        return Board.from_cells([names[int(c)] for c in codes], self.width, self.height)
+
+    @cached_property
+    def start_codes(self) -> np.ndarray:
+        return self.encode(self.start)
+
+    @cached_property
+    def goal_codes(self) -> np.ndarray:
+        return self.encode(self.goal)
+
+    @cached_property
+    def neighbours(self) -> np.ndarray:
+        return neighbour_table(self.width, self.height)
+
+    @cached_property
+    def label_counts(self) -> np.ndarray:
+        """``counts[code]`` = how many cells carry that code (blank included)."""
+        return np.bincount(self.goal_codes, minlength=len(self.labels) + 1).astype(np.int64)
+
+    @cached_property
+    def n_arrangements(self) -> int:
+        """Number of distinct boards with these tiles (solvable or not)."""
+        n = self.width * self.height
+        return factorial(n) // prod(factorial(int(c)) for c in self.label_counts)
+
+
+def check_compatible(start: Board, goal: Board) -> None:
+    """Raise :class:`MismatchError` unless start and goal are the same puzzle."""
+    if (start.width, start.height) != (goal.width, goal.height):
+        raise MismatchError(f"start is {start.size} but goal is {goal.size}")
+    a, b = Counter(start.cells), Counter(goal.cells)
+    if a != b:
+        parts = []
+        for label in sorted(set(a) | set(b), key=lambda v: (isinstance(v, str), v)):
+            if a[label] != b[label]:
+                parts.append(f"{_describe(label)}: {a[label]} in start, {b[label]} in goal")
+        raise MismatchError("start and goal hold different tiles (" + "; ".join(parts) + ")")

@@ -1,0 +1,199 @@
+"""Breadth-first search over a perfect-hash visited table.
+
+Every state is identified by its rank (:mod:`slidelab.ranking`), which indexes
+a flat ``uint8`` array ``via``: 255 for an unvisited state, otherwise the side
+that reached it (0 for the start's search, 8 for the goal's) plus the blank
+direction of the move that reached it (4 marks a root).  Following ``via``
+backwards from any visited state gives its path, so no parent pointers or
+dictionaries are needed.
+
+Plain BFS marks the goal as the root of a second side that never expands: it
+stops when it generates the goal.  :mod:`slidelab.search.bidirectional`
+expands both sides with the same kernel.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from ..puzzle import Puzzle
+from ..ranking import _multiset_rank, _multiset_unrank
+from ..solution import Solution, Stats
+from ._common import Limits, make_solution
+
+UNSEEN = 255
+SIDE_START, SIDE_GOAL = 0, 8
+ROOT = 4
+CHUNK = 1 << 18
+
+
+@njit(cache=True)
+def _expand(frontier, lo, hi, out, n_out, via, side, nbr, counts, total, state, meet, stop):
+    """Expand ``frontier[lo:hi]`` into ``out``; stop early when ``out`` is nearly full.
+
+    Returns ``(next_lo, n_out, generated)``.  The first successor already
+    visited by the other side is recorded in ``meet`` as ``(parent, direction,
+    child)`` (``meet[2]`` is -1 until then); with ``stop`` the expansion
+    returns right there, otherwise it finishes the slice.
+    """
+    cap = out.shape[0]
+    generated = 0
+    i = lo
+    while i < hi:
+        if n_out + 4 > cap:
+            break
+        r = frontier[i]
+        _multiset_unrank(r, counts, total, state)
+        b = 0
+        while state[b] != 0:
+            b += 1
+        came = via[r] & 7
+        for d in range(4):
+            nb = nbr[b, d]
+            if nb < 0 or (came < 4 and d == (came ^ 1)):
+                continue
+            state[b] = state[nb]
+            state[nb] = 0
+            child = _multiset_rank(state, counts, total)
+            state[nb] = state[b]
+            state[b] = 0
+            generated += 1
+            v = via[child]
+            if v == 255:
+                via[child] = side | d
+                out[n_out] = child
+                n_out += 1
+            elif (v & 8) != side and meet[2] < 0:
+                meet[0] = r
+                meet[1] = d
+                meet[2] = child
+                if stop:
+                    return i + 1, n_out, generated
+        i += 1
+    return i, n_out, generated
+
+
+@njit(cache=True)
+def _trace(rank, via, nbr, counts, total, state):
+    """Blank directions from the root of ``rank``'s side to ``rank`` (in order)."""
+    path = np.empty(1024, np.int8)
+    length = 0
+    _multiset_unrank(rank, counts, total, state)
+    b = 0
+    while state[b] != 0:
+        b += 1
+    while (via[rank] & 7) != 4:
+        d = via[rank] & 7
+        path[length] = d
+        length += 1
+        prev = nbr[b, d ^ 1]
+        state[b] = state[prev]
+        state[prev] = 0
+        b = prev
+        rank = _multiset_rank(state, counts, total)
+    out = np.empty(length, np.int8)
+    for i in range(length):
+        out[i] = path[length - 1 - i]
+    return out
+
+
+class Space:
+    """The ranked state space of a puzzle and its ``via`` table."""
+
+    def __init__(self, puzzle: Puzzle, limits: Limits, method: str):
+        self.puzzle = puzzle
+        self.total = puzzle.n_arrangements
+        self.counts = puzzle.label_counts
+        self.nbr = puzzle.neighbours
+        self.state = np.empty(puzzle.width * puzzle.height, np.int16)
+        limits.need_bytes(self.total, f"a visited table of {self.total:,} states", method)
+        self.via = np.full(self.total, UNSEEN, dtype=np.uint8)
+
+    def rank(self, codes) -> int:
+        return int(_multiset_rank(codes, self.counts, self.total))
+
+    def trace(self, rank: int) -> list[int]:
+        return _trace(rank, self.via, self.nbr, self.counts, self.total, self.state).tolist()
+
+    def meeting_path(self, side: int, parent: int, direction: int, child: int) -> list[int]:
+        """Blank directions from start to goal through a meeting of the two sides."""
+        near = self.trace(parent) + [direction]
+        far = [d ^ 1 for d in reversed(self.trace(child))]
+        path = near + far
+        if side == SIDE_GOAL:  # the path runs goal -> start: turn it round
+            path = [d ^ 1 for d in reversed(path)]
+        return path
+
+
+class Frontier:
+    """One side's current layer."""
+
+    def __init__(self, root: int, side: int):
+        self.layer = np.array([root], dtype=np.int64)
+        self.side = side
+        self.depth = 0
+
+
+def expand_layer(space: Space, front: Frontier, stats: Stats, limits: Limits, method: str,
+                 finish: bool = False):
+    """Expand one layer; return a meeting ``(parent, direction, child)`` or None.
+
+    The layer is cut short at a meeting unless ``finish`` is set.
+    """
+    layer = front.layer
+    base = stats.stored
+    out = np.empty(max(16, 2 * len(layer) + 16), dtype=np.int64)
+    meet = np.full(3, -1, dtype=np.int64)
+    n_out, lo = 0, 0
+    while lo < len(layer):
+        hi = min(len(layer), lo + CHUNK)
+        new_lo, n_out, gen = _expand(layer, lo, hi, out, n_out, space.via, front.side, space.nbr,
+                                     space.counts, space.total, space.state, meet, not finish)
+        stats.expanded += new_lo - lo
+        stats.generated += gen
+        stats.stored = base + n_out
+        lo = new_lo
+        if meet[2] >= 0 and not finish:
+            break
+        if n_out + 4 > len(out) and lo < len(layer):
+            bigger = np.empty(2 * len(out), dtype=np.int64)
+            bigger[:n_out] = out[:n_out]
+            out = bigger
+        limits.check(stats, method, depth=front.depth, frontier=len(layer))
+    front.layer = out[:n_out].copy()
+    front.depth += 1
+    return tuple(int(v) for v in meet) if meet[2] >= 0 else None
+
+
+def bfs(puzzle: Puzzle, limits: Limits) -> Solution:
+    """Shortest solution by breadth-first search from the start.
+
+    Visits states in order of distance and stops at the end of the layer in
+    which it generates the goal; proven optimal.  Memory: one byte per arrangement of the tiles (the ``via`` table).
+
+    Examples
+    --------
+    >>> from slidelab import Puzzle
+    >>> bfs(Puzzle("1 2 3/4 5 6/0 7 8"), Limits()).notation
+    'L2'
+    """
+    method = "bfs"
+    stats = Stats()
+    space = Space(puzzle, limits, method)
+    start, goal = space.rank(puzzle.start_codes), space.rank(puzzle.goal_codes)
+    if start == goal:
+        stats.stored = 1
+        return make_solution(puzzle, [], True, method, stats)
+    space.via[start] = SIDE_START | ROOT
+    space.via[goal] = SIDE_GOAL | ROOT
+    front = Frontier(start, SIDE_START)
+    stats.stored = 1
+    while len(front.layer):
+        meet = expand_layer(space, front, stats, limits, method, finish=True)
+        stats.peak_frontier = max(stats.peak_frontier, len(front.layer))
+        if meet:
+            stats.stored += 1  # the goal
+            stats.seconds = limits.elapsed()
+            return make_solution(puzzle, space.meeting_path(SIDE_START, *meet), True, method, stats)
+    raise AssertionError("breadth-first search exhausted the space without reaching the goal")

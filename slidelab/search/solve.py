@@ -1,0 +1,132 @@
+"""``solve``: the front door to every search method."""
+
+from __future__ import annotations
+
+from typing import Callable, Optional
+
+from ..errors import SlidelabError, UnsolvableError
+from ..puzzle import Puzzle
+from ..solution import Solution
+from ..solvability import check
+from ._common import Limits
+from .astar import astar, weighted_astar
+from .bfs import bfs
+from .bidirectional import bidirectional_bfs
+from .idastar import idastar
+
+#: method name -> (description, optimal)
+METHODS = {
+    "auto": "picks a proven-optimal method for the board",
+    "bfs": "breadth-first search (optimal; one byte per arrangement)",
+    "bidirectional": "breadth-first search from both ends (optimal)",
+    "astar": "A* (optimal with an admissible heuristic)",
+    "weighted-astar": "weighted A* (at most --weight times optimal)",
+    "idastar": "IDA* (optimal; with --weight > 1, bounded suboptimal)",
+}
+ALIASES = {"a*": "astar", "ida*": "idastar", "wastar": "weighted-astar", "weighted-a*": "weighted-astar",
+           "bibfs": "bidirectional", "bidirectional-bfs": "bidirectional", "bi-bfs": "bidirectional",
+           "breadth-first": "bfs", "ida": "idastar"}
+
+#: weight of ``weighted-astar`` when none is given
+DEFAULT_WEIGHT = 1.5
+
+#: boards with at most this many arrangements are solved by table-based bidirectional BFS
+AUTO_TABLE_STATES = 50_000_000
+
+
+def method_name(name: str) -> str:
+    """Canonical method name, or :class:`SlidelabError` listing the choices."""
+    key = str(name).strip().lower()
+    key = ALIASES.get(key, key)
+    if key not in METHODS:
+        raise SlidelabError(f"unknown method {name!r}; choose from {', '.join(METHODS)}")
+    return key
+
+
+def choose_method(puzzle: Puzzle) -> str:
+    """The method ``auto`` uses: a flat-table search when the space is small, else IDA*."""
+    return "bidirectional" if puzzle.n_arrangements <= AUTO_TABLE_STATES else "idastar"
+
+
+def solve(start, goal=None, *, method: str = "auto", heuristic: str = "manhattan",
+          weight: Optional[float] = None, blank_first: bool = False, size=None,
+          time_limit: Optional[float] = None, max_states: Optional[int] = None,
+          max_bytes: Optional[int] = None,
+          progress: Optional[Callable[[dict], None]] = None) -> Solution:
+    """Solve a position; the solution is replayed and checked before it is returned.
+
+    Parameters
+    ----------
+    start : Board, Puzzle or str
+        The position (or a whole :class:`Puzzle`, then ``goal`` is ignored).
+    goal : Board or str, optional
+        Default: tiles in order with the blank last (first with ``blank_first``).
+    method : str
+        ``auto``, ``bfs``, ``bidirectional``, ``astar``, ``weighted-astar`` or ``idastar``.
+    heuristic : str
+        For A* and IDA*: ``manhattan`` (default) or ``zero``.
+    weight : float, optional
+        For weighted A* and weighted IDA*: ``f = g + weight * h``; the length is
+        at most ``weight`` times optimal.  Default 1 (optimal), or
+        :data:`DEFAULT_WEIGHT` for ``weighted-astar``.  With ``astar`` or
+        ``auto`` and a weight above 1, weighted A* or weighted IDA* is used.
+    time_limit : float, optional
+        Seconds; past it :class:`SearchLimitError` is raised.
+    max_states, max_bytes : int, optional
+        Memory limits of the storing searches (BFS, bidirectional, A*).
+    progress : callable, optional
+        Called now and then with a dict of the search's progress.
+
+    Returns
+    -------
+    Solution
+
+    Raises
+    ------
+    SlidelabError
+        Bad input: unreadable board, start and goal that do not match, unknown method.
+    UnsolvableError
+        The goal cannot be reached (the message gives the reason).
+    SearchLimitError
+        A time or memory limit was reached first.
+
+    Examples
+    --------
+    >>> s = solve("1 2 3/4 5 6/0 7 8")
+    >>> s.notation, s.length, s.optimal
+    ('L2', 2, True)
+    >>> solve("0 1 2/3 4 5/6 7 8", "3 1 2/4 7 5/6 0 8", method="idastar").length
+    3
+    """
+    puzzle = start if isinstance(start, Puzzle) else Puzzle(start, goal, blank_first=blank_first, size=size)
+    name = method_name(method)
+    if weight is None:
+        weight = DEFAULT_WEIGHT if name == "weighted-astar" else 1.0
+    try:
+        weight = float(weight)
+    except (TypeError, ValueError):
+        raise SlidelabError(f"weight must be a number, got {weight!r}") from None
+    if not weight >= 1:
+        raise SlidelabError(f"weight must be at least 1, got {weight:g}")
+    verdict = check(puzzle)
+    if not verdict.solvable:
+        raise UnsolvableError(verdict.reason)
+    limits = Limits(time_limit, max_states, max_bytes, progress)
+    if name == "auto":
+        name = choose_method(puzzle)
+        if weight != 1:
+            name = "idastar"
+    if name == "astar" and weight != 1:
+        name = "weighted-astar"
+    if name == "bfs":
+        solution = bfs(puzzle, limits)
+    elif name == "bidirectional":
+        solution = bidirectional_bfs(puzzle, limits)
+    elif name == "astar":
+        solution = astar(puzzle, limits, heuristic)
+    elif name == "weighted-astar":
+        solution = weighted_astar(puzzle, limits, weight, heuristic)
+    else:
+        solution = idastar(puzzle, limits, heuristic, weight)
+    solution.verify()
+    return solution

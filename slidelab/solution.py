@@ -1,0 +1,113 @@
+"""The :class:`Solution` and :class:`Stats` value types returned by every solver."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+
+from .board import Board
+from .errors import SlidelabError
+from .moves import Move, apply_moves, as_moves, format_moves, mtm, stm
+
+
+@dataclass
+class Stats:
+    """What a search did.
+
+    Attributes
+    ----------
+    expanded : int
+        Nodes whose successors were generated.
+    generated : int
+        Successor nodes produced.
+    stored : int
+        States held in memory at the end (visited sets, open/closed lists);
+        for IDA*, the deepest path.
+    peak_frontier : int
+        Largest frontier (BFS layer, A* open list) held at once.
+    seconds : float
+        Wall-clock time of the search.
+    """
+
+    expanded: int = 0
+    generated: int = 0
+    stored: int = 0
+    peak_frontier: int = 0
+    seconds: float = 0.0
+
+    def as_dict(self) -> dict:
+        return asdict(self)
+
+
+@dataclass(frozen=True)
+class Solution:
+    """A move sequence from ``start`` to ``goal``, how it was found and at what cost.
+
+    ``moves`` may be given as text (``"R2 U L"``); ``length`` is in single-tile
+    moves.  ``optimal`` is True only when the method proves the length minimal.
+
+    Examples
+    --------
+    >>> s = Solution(Board('1 2 3/4 5 6/7 0 8'), Board('1 2 3/4 5 6/7 8 0'), 'L', True, 'bfs')
+    >>> s.length, s.notation
+    (1, 'L')
+    """
+
+    start: Board
+    goal: Board
+    moves: tuple = ()
+    optimal: bool = False
+    method: str = ""
+    stats: Stats = field(default_factory=Stats, compare=False)
+
+    def __post_init__(self):
+        object.__setattr__(self, "moves", as_moves(self.moves))
+        if not isinstance(self.start, Board):
+            object.__setattr__(self, "start", Board(self.start))
+        if not isinstance(self.goal, Board):
+            object.__setattr__(self, "goal", Board(self.goal))
+
+    def __repr__(self):
+        return (f"Solution({self.start!r}, {self.goal!r}, {self.notation!r}, {self.optimal!r},"
+                f" {self.method!r}, {self.stats!r})")
+
+    @property
+    def length(self) -> int:
+        """Length in single-tile moves (STM)."""
+        return stm(self.moves)
+
+    @property
+    def length_mtm(self) -> int:
+        """Length in multi-tile moves."""
+        return mtm(self.moves)
+
+    @property
+    def notation(self) -> str:
+        """Compact tile-direction text, e.g. ``"R2ULD"``."""
+        return format_moves(self.moves, sep="")
+
+    def format(self, notation: str = "tile", sep: str = " ") -> str:
+        return format_moves(self.moves, notation, sep, board=self.start)
+
+    def verify(self) -> None:
+        """Replay the moves on the start; raise unless they end on the goal."""
+        end = apply_moves(self.start, self.moves)
+        if end != self.goal:
+            raise SlidelabError(f"solution {self.notation} ends on {end}, not the goal {self.goal}")
+
+    def as_dict(self) -> dict:
+        """The ``solve --json`` fields."""
+        s = self.stats
+        return {
+            "start": self.start.format(),
+            "goal": self.goal.format(),
+            "size": self.start.size,
+            "solution": self.notation,
+            "length": self.length,
+            "optimal": self.optimal,
+            "method": self.method,
+            "stats": {"expanded": s.expanded, "generated": s.generated, "stored": s.stored,
+                      "peak_frontier": s.peak_frontier, "seconds": round(s.seconds, 6)},
+        }
+
+
+__all__ = ["Move", "Solution", "Stats"]

@@ -1,0 +1,77 @@
+"""Can the goal be reached from the start?
+
+For a W x H board (W, H >= 2) with distinct tiles, the positions reachable
+from a goal are exactly those where the parity of the permutation taking the
+goal to the position (over all cells, blank included) equals the parity of the
+blank's taxicab distance between the two; every move is one transposition and
+one step of the blank.  This is the familiar rule "inversions, plus the blank's
+row distance when the width is even" in a form that holds for any goal.  When a
+label repeats, two identical tiles can be exchanged to fix the parity, so every
+arrangement is solvable.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .puzzle import Puzzle
+
+_PARITY = ("even", "odd")
+
+
+@dataclass(frozen=True)
+class Check:
+    """Result of :func:`check`: ``solvable`` and a one-line ``reason``."""
+
+    solvable: bool
+    reason: str
+
+    def __bool__(self):
+        return self.solvable
+
+
+def permutation_parity(perm) -> int:
+    """0 for an even permutation of ``0..n-1``, 1 for an odd one (cycle count)."""
+    seen = [False] * len(perm)
+    parity = 0
+    for i in range(len(perm)):
+        if not seen[i]:
+            j, length = i, 0
+            while not seen[j]:
+                seen[j] = True
+                j = perm[j]
+                length += 1
+            parity ^= (length - 1) & 1
+    return parity
+
+
+def check(start, goal=None, *, blank_first: bool = False, size=None) -> Check:
+    """Decide solvability and say why in one line.
+
+    Examples
+    --------
+    >>> check("1 2 3/4 5 6/8 7 0")
+    Check(solvable=False, reason='unsolvable: permutation parity is odd, but the blank is 0 moves from its goal cell, which needs even')
+    >>> check("ABA_/CDCD/ABAB/CDCD").reason
+    'solvable: the goal has identical tiles, so every arrangement is reachable'
+    """
+    puzzle = start if isinstance(start, Puzzle) else Puzzle(start, goal, blank_first=blank_first, size=size)
+    s, g = puzzle.start, puzzle.goal
+    if puzzle.has_repeats:
+        return Check(True, "solvable: the goal has identical tiles, so every arrangement is reachable")
+    where = {label: i for i, label in enumerate(g.cells)}
+    perm = [where[c] for c in s.cells]
+    parity = permutation_parity(perm)
+    w = s.width
+    b, gb = s.blank, g.blank
+    distance = abs(b // w - gb // w) + abs(b % w - gb % w)
+    if parity == distance % 2:
+        return Check(True, f"solvable: permutation parity is {_PARITY[parity]}"
+                           f" and the blank is {distance} moves from its goal cell")
+    return Check(False, f"unsolvable: permutation parity is {_PARITY[parity]}, but the blank is"
+                        f" {distance} moves from its goal cell, which needs {_PARITY[distance % 2]}")
+
+
+def is_solvable(start, goal=None, **kwargs) -> bool:
+    """``check(...).solvable``."""
+    return check(start, goal, **kwargs).solvable
