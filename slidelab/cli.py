@@ -157,7 +157,8 @@ def _show_solution(solution, notation):
     status = "optimal" if solution.optimal else "not proven optimal"
     click.echo(f"start ({solution.start.size}):\n{solution.start.grid()}")
     click.echo(f"goal:\n{solution.goal.grid()}")
-    click.echo(f"solution: {solution.length} moves ({solution.length_mtm} MTM), {status},"
+    plural = "" if solution.length == 1 else "s"
+    click.echo(f"solution: {solution.length} move{plural} ({solution.length_mtm} MTM), {status},"
                f" method {solution.method}")
     click.echo(solution.format(notation) or "(already solved)")
     click.echo(f"expanded {s.expanded:,}  generated {s.generated:,}  stored {s.stored:,}"
