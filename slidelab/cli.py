@@ -48,8 +48,8 @@ def _inputs(board: Optional[str]) -> Iterator[tuple[Optional[int], str]]:
     if board is not None:
         yield None, board
         return
-    stream = click.get_text_stream("stdin")
-    if stream.isatty():
+    stream = sys.stdin
+    if stream is None or stream.isatty():
         _fail("no BOARD given and nothing on standard input (see --help)")
     for number, line in enumerate(stream, start=1):
         text = line.strip()
@@ -71,6 +71,17 @@ class _Outcome:
         self.code = max(self.code, code)
 
 
+class _Group(click.Group):
+    """Stops cleanly on Ctrl-C (exit 130) instead of printing a traceback."""
+
+    def invoke(self, ctx):
+        try:
+            return super().invoke(ctx)
+        except KeyboardInterrupt:
+            click.echo("interrupted", err=True)
+            sys.exit(130)
+
+
 def _goal_options(f):
     f = click.option("--size", metavar="WxH", help="Size of one-line boards (e.g. 4x3).")(f)
     f = click.option("--blank-first", is_flag=True,
@@ -85,7 +96,7 @@ def _puzzle(text: str, goal, blank_first: bool, size) -> Puzzle:
     return Puzzle(text, goal, blank_first=blank_first, size=size)
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="slidelab")
 def main():
     """slidelab: solve, check and generate sliding-tile puzzles of any size.

@@ -65,3 +65,26 @@ def test_bad_rank_input():
         permutation_rank([0, 0, 1])
     with pytest.raises(ValueError):
         permutation_unrank(120, 5)
+
+
+def test_puzzle_rank_is_a_perfect_hash():
+    from slidelab import Puzzle, random_board
+    p = Puzzle("1 2 3/4 5 6/7 8 0")
+    assert p.rank("0 1 2/3 4 5/6 7 8") == 0
+    assert p.rank("8 7 6/5 4 3/2 1 0") == 362879
+    line = Puzzle("ABA_/CDCD/ABAB/CDCD")
+    assert line.n_arrangements == 252_252_000
+    seen = set()
+    for seed in range(200):
+        b = random_board(goal=line.goal, seed=seed)
+        r = line.rank(b)
+        assert line.unrank(r) == b
+        seen.add(r)
+    assert len(seen) == 200
+
+
+@given(st.integers(0, 252_252_000 - 1))
+def test_line_puzzle_unrank_rank(r):
+    from slidelab import Puzzle
+    line = Puzzle("ABA_/CDCD/ABAB/CDCD")
+    assert line.rank(line.unrank(r)) == r

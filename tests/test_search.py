@@ -169,3 +169,9 @@ def test_solution_repr_round_trips():
     s = solve(HARDEST[0])
     assert eval(repr(s)) == s
     assert s.as_dict()["solution"] == s.notation
+
+
+def test_bad_limits():
+    for kwargs in ({"time_limit": -1}, {"max_states": 0}, {"max_bytes": -5}):
+        with pytest.raises(SlidelabError, match="must be positive"):
+            solve(HARDEST[0], **kwargs)

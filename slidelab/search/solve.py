@@ -108,6 +108,10 @@ def solve(start, goal=None, *, method: str = "auto", heuristic: str = "manhattan
         raise SlidelabError(f"weight must be a number, got {weight!r}") from None
     if not weight >= 1:
         raise SlidelabError(f"weight must be at least 1, got {weight:g}")
+    for option, value in (("time_limit", time_limit), ("max_states", max_states),
+                          ("max_bytes", max_bytes)):
+        if value is not None and not value > 0:
+            raise SlidelabError(f"{option} must be positive, got {value}")
     verdict = check(puzzle)
     if not verdict.solvable:
         raise UnsolvableError(verdict.reason)
