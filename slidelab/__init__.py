@@ -14,7 +14,7 @@ from .board import Board
 from .errors import (BoardError, IllegalMoveError, MismatchError, ParseError, SearchLimitError,
                      SlidelabError, UnsolvableError)
 from .generate import fix_parity, random_board, random_boards, scramble
-from .heuristics import HEURISTICS, heuristic_table, manhattan_table
+from .heuristics import HEURISTICS, Heuristic, heuristic_table, make_heuristic, manhattan_table
 from .moves import (Move, apply_moves, expand, format_moves, invert, moved_tiles, mtm, parse_moves,
                     runs, simplify, stm)
 from .parse import parse_cells, parse_size
@@ -29,7 +29,7 @@ from .solvability import Check, check, is_solvable
 __version__ = "0.1.0"
 
 __all__ = [
-    "Board", "BoardError", "Check", "HEURISTICS", "IllegalMoveError", "Limits", "METHODS",
+    "Board", "BoardError", "Check", "HEURISTICS", "Heuristic", "make_heuristic", "IllegalMoveError", "Limits", "METHODS",
     "MismatchError", "Move", "ParseError", "Puzzle", "SearchLimitError", "SlidelabError",
     "Solution", "Stats", "UnsolvableError", "apply_moves", "astar", "best_first_search", "bfs",
     "bidirectional_bfs", "check", "count_arrangements", "expand", "fix_parity", "format_moves",

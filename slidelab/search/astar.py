@@ -15,7 +15,9 @@ import heapq
 from typing import Callable
 
 from ..errors import SearchLimitError, SlidelabError
-from ..heuristics import estimate, heuristic_table
+import numpy as np
+
+from ..heuristics import heuristic_name, heuristic_table, make_heuristic, table_sum
 from ..puzzle import Puzzle
 from ..solution import Solution, Stats
 from ._common import Limits, make_solution
@@ -29,13 +31,21 @@ def best_first_search(puzzle: Puzzle, f: Callable[[int, int], float], limits: Li
                       heuristic: str = "manhattan", method: str = "best-first",
                       optimal: bool = False) -> Solution:
     """Expand nodes in order of ``f(g, h)`` until the goal is taken off the open list."""
-    table = heuristic_table(puzzle, heuristic).tolist()
+    name = heuristic_name(heuristic)
+    if name in ("manhattan", "zero"):
+        tab = heuristic_table(puzzle, name)
+        table = tab.tolist()
+        evaluate = None
+        h0 = table_sum(tab, puzzle.start_codes)
+    else:  # estimates that are not per-tile tables: evaluated per state
+        heur = make_heuristic(puzzle, name)
+        evaluate = heur.value
+        h0 = evaluate(puzzle.start_codes)
     nbr = puzzle.neighbours.tolist()
     if len(puzzle.labels) >= 255:
         raise SlidelabError(f"{method} handles boards with at most 254 distinct labels")
     start = puzzle.start_codes.astype("uint8").tobytes()
     goal = puzzle.goal_codes.astype("uint8").tobytes()
-    h0 = estimate(heuristic_table(puzzle, heuristic), puzzle.start_codes)
     memory_cap = limits.bytes_allowed // BYTES_PER_STATE
 
     stats = Stats()
@@ -73,7 +83,10 @@ def best_first_search(puzzle: Puzzle, f: Callable[[int, int], float], limits: Li
                 continue
             best_g[child] = g
             parent[child] = (state, d)
-            ch = h + table[tile][blank] - table[tile][nb]
+            if evaluate is None:
+                ch = h + table[tile][blank] - table[tile][nb]
+            else:
+                ch = evaluate(np.frombuffer(child, dtype=np.uint8))
             counter += 1
             heapq.heappush(frontier, (f(g, ch), -g, counter, child, nb, ch))
         if stats.expanded % CHECK_EVERY == 0:

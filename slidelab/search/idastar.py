@@ -1,20 +1,28 @@
 """IDA*: iterative-deepening A*, depth-first with an ``f = g + w*h`` bound.
 
 Memory is only the current path.  The compiled kernel makes and unmakes moves
-on one small integer board, never moves the blank straight back, and updates
-``h`` incrementally from the moved tile's table entries.  The depth-first
-search keeps its own explicit stack, so it runs in slices of a node budget and
-resumes where it stopped: between slices Python checks the time limit,
-reports progress and lets Ctrl-C through.
+on one small integer board, never moves the blank straight back, and has the
+heuristic update its estimate per move (:mod:`slidelab.heuristics.base`).  The
+depth-first search keeps its own explicit stack, so it runs in slices of a
+node budget and resumes where it stopped: between slices Python checks the
+time limit, reports progress (bound, nodes) and lets Ctrl-C through.
+
+With ``all_solutions`` the last iteration is run to its end, collecting every
+path that reaches the goal: with an admissible heuristic these are all the
+optimal solutions (an optimal path never steps straight back, so the pruning
+loses none).
 """
 
 from __future__ import annotations
 
+from typing import Optional
+
 import numpy as np
 from numba import njit
 
-from ..errors import SlidelabError
-from ..heuristics import estimate, heuristic_table
+from ..errors import SearchLimitError, SlidelabError
+from ..heuristics import Heuristic, make_heuristic
+from ..heuristics.dispatch import heuristic_move
 from ..puzzle import Puzzle
 from ..solution import Solution, Stats
 from ._common import Limits, make_solution
@@ -24,7 +32,7 @@ RUNNING, FOUND, EXHAUSTED = 0, 1, 2
 
 
 @njit(cache=True)
-def _ida_run(board, nbr, htab, goal, weight, bound, path, tried, hs, st, next_bound, budget):
+def _ida_run(board, nbr, goal, weight, bound, path, tried, hs, st, next_bound, budget, hdata):
     """Run one slice of a bounded depth-first search.
 
     ``st`` holds ``[depth, blank, h, expanded, generated]`` and is updated in
@@ -32,7 +40,7 @@ def _ida_run(board, nbr, htab, goal, weight, bound, path, tried, hs, st, next_bo
     ``tried`` (next direction to try at each depth) and ``hs`` (``h`` at each
     depth).  ``next_bound[0]`` collects the smallest ``f`` over the bound.
     Returns RUNNING (budget spent), FOUND (``path[:depth]`` solves) or
-    EXHAUSTED (no solution within ``bound``).
+    EXHAUSTED (no more solutions within ``bound``).
     """
     depth = st[0]
     blank = st[1]
@@ -79,14 +87,16 @@ def _ida_run(board, nbr, htab, goal, weight, bound, path, tried, hs, st, next_bo
         generated += 1
         work += 1
         t = board[nb]
-        nh = h + htab[t, blank] - htab[t, nb]
+        board[blank] = t
+        board[nb] = 0
+        nh = heuristic_move(hdata, board, depth, h, t, nb, blank)
         f = (depth + 1) + weight * nh
         if f > limit:
+            board[nb] = t
+            board[blank] = 0
             if f < next_bound[0]:
                 next_bound[0] = f
             continue
-        board[blank] = t
-        board[nb] = 0
         path[depth] = d
         hs[depth] = h
         depth += 1
@@ -101,8 +111,73 @@ def _ida_run(board, nbr, htab, goal, weight, bound, path, tried, hs, st, next_bo
     return status
 
 
-def idastar(puzzle: Puzzle, limits: Limits, heuristic: str = "manhattan",
-            weight: float = 1.0) -> Solution:
+class SearchInterrupted(SearchLimitError):
+    """Ctrl-C during a search; ``stats`` and ``lower_bound`` say what was known."""
+
+    def __init__(self, message, stats=None, lower_bound=None):
+        super().__init__(message, stats)
+        self.lower_bound = lower_bound
+
+
+def _iterate(puzzle: Puzzle, limits: Limits, heur: Heuristic, weight: float, method: str,
+             all_solutions: bool, max_solutions: Optional[int]):
+    """Yield solutions (blank-direction lists); stop after the first unless ``all_solutions``."""
+    board = puzzle.start_codes.copy()
+    goal = puzzle.goal_codes
+    nbr = puzzle.neighbours
+    stats = Stats()
+    _, h0 = heur.prepare(board, 1)
+    bound = weight * h0
+    st = np.zeros(5, np.int64)
+    found = 0
+    while True:
+        size = int(bound) + 2
+        hdata, h0 = heur.prepare(board, size)
+        path = np.zeros(size, np.int8)
+        tried = np.zeros(size, np.int8)
+        hs = np.zeros(size, np.int64)
+        st[:3] = (0, board.tolist().index(0), h0)
+        next_bound = np.array([np.inf])
+        while True:
+            try:
+                status = _ida_run(board, nbr, goal, float(weight), float(bound), path, tried, hs,
+                                  st, next_bound, BUDGET, hdata)
+            except KeyboardInterrupt:
+                stats.seconds = limits.elapsed()
+                raise SearchInterrupted(
+                    f"interrupted: {method} searched to bound {bound:g} (no solution shorter"
+                    f" than {bound:g}) after {stats.expanded:,} expansions", stats, bound) from None
+            stats.expanded, stats.generated = int(st[3]), int(st[4])
+            stats.stored = stats.peak_frontier = max(stats.stored, int(st[0]) + 1)
+            if status == FOUND:
+                stats.seconds = limits.elapsed()
+                yield path[:st[0]].tolist(), stats
+                found += 1
+                if not all_solutions or (max_solutions is not None and found >= max_solutions):
+                    return
+                tried[st[0]] = 4  # resume past this goal node
+                continue
+            if status == EXHAUSTED:
+                break
+            limits.check(stats, method, bound=bound, depth=int(st[0]))
+        if found:
+            return
+        if not np.isfinite(next_bound[0]):
+            raise AssertionError("IDA* exhausted the space without reaching the goal")
+        bound = float(next_bound[0])
+        limits.check(stats, method, bound=bound)
+
+
+def _setup(puzzle, limits, heuristic, weight):
+    if not weight >= 1:
+        raise SlidelabError(f"weight must be at least 1, got {weight}")
+    heur = heuristic if isinstance(heuristic, Heuristic) else make_heuristic(
+        puzzle, heuristic, progress=getattr(limits, "table_progress", None))
+    method = "idastar" if weight == 1 else "weighted-idastar"
+    return heur, method, weight == 1 and heur.admissible
+
+
+def idastar(puzzle: Puzzle, limits: Limits, heuristic="manhattan", weight: float = 1.0) -> Solution:
     """Shortest solution by IDA* (optimal with weight 1 and an admissible heuristic).
 
     With ``weight > 1`` this is weighted IDA*: faster, at most ``weight`` times
@@ -114,36 +189,29 @@ def idastar(puzzle: Puzzle, limits: Limits, heuristic: str = "manhattan",
     >>> idastar(Puzzle("1 2 3/4 5 6/0 7 8"), Limits()).notation
     'L2'
     """
-    if not weight >= 1:
-        raise SlidelabError(f"weight must be at least 1, got {weight}")
-    method = "idastar" if weight == 1 else "weighted-idastar"
-    table = heuristic_table(puzzle, heuristic)
-    board = puzzle.start_codes.copy()
-    goal = puzzle.goal_codes
-    nbr = puzzle.neighbours
-    h0 = estimate(table, board)
-    stats = Stats()
-    bound = weight * h0
-    st = np.zeros(5, np.int64)
-    while True:
-        size = int(bound) + 2
-        path = np.zeros(size, np.int8)
-        tried = np.zeros(size, np.int8)
-        hs = np.zeros(size, np.int64)
-        st[:3] = (0, board.tolist().index(0), h0)
-        next_bound = np.array([np.inf])
-        while True:
-            status = _ida_run(board, nbr, table, goal, float(weight), float(bound), path, tried, hs,
-                              st, next_bound, BUDGET)
-            stats.expanded, stats.generated = int(st[3]), int(st[4])
-            stats.stored = stats.peak_frontier = max(stats.stored, int(st[0]) + 1)
-            if status == FOUND:
-                stats.seconds = limits.elapsed()
-                return make_solution(puzzle, path[:st[0]].tolist(), weight == 1, method, stats)
-            if status == EXHAUSTED:
-                break
-            limits.check(stats, method, bound=bound, depth=int(st[0]))
-        if not np.isfinite(next_bound[0]):
-            raise AssertionError("IDA* exhausted the space without reaching the goal")
-        bound = float(next_bound[0])
-        limits.check(stats, method, bound=bound)
+    heur, method, optimal = _setup(puzzle, limits, heuristic, weight)
+    for path, stats in _iterate(puzzle, limits, heur, weight, method, False, None):
+        return make_solution(puzzle, path, optimal, method, stats)
+    raise AssertionError("unreachable")
+
+
+def idastar_all(puzzle: Puzzle, limits: Limits, heuristic="manhattan",
+                max_solutions: Optional[int] = None) -> list[Solution]:
+    """Every distinct optimal solution (up to ``max_solutions``), by IDA*.
+
+    Examples
+    --------
+    >>> from slidelab import Puzzle
+    >>> [s.notation for s in idastar_all(Puzzle("1 2 3/4 5 6/7 8 0", "1 2 3/4 0 5/7 8 6"), Limits())]
+    ['DR']
+    """
+    heur, method, optimal = _setup(puzzle, limits, heuristic, 1.0)
+    if not optimal:
+        raise SlidelabError(f"listing all optimal solutions needs an admissible heuristic, not {heur.name}")
+    out = []
+    for path, stats in _iterate(puzzle, limits, heur, 1.0, method, True, max_solutions):
+        out.append(make_solution(puzzle, path, True, method, Stats(**stats.as_dict())))
+    final = out[-1].stats if out else None
+    for s in out:  # every solution reports the whole search
+        object.__setattr__(s, "stats", final)
+    return out

@@ -12,7 +12,8 @@ from ._common import Limits
 from .astar import astar, weighted_astar
 from .bfs import bfs
 from .bidirectional import bidirectional_bfs
-from .idastar import idastar
+from .constructive import constructive
+from .idastar import idastar, idastar_all
 
 #: method name -> (description, optimal)
 METHODS = {
@@ -22,6 +23,7 @@ METHODS = {
     "astar": "A* (optimal with an admissible heuristic)",
     "weighted-astar": "weighted A* (at most --weight times optimal)",
     "idastar": "IDA* (optimal; with --weight > 1, bounded suboptimal)",
+    "constructive": "row-by-row reduction, exact finish (fast, any size, not optimal)",
 }
 ALIASES = {"a*": "astar", "ida*": "idastar", "wastar": "weighted-astar", "weighted-a*": "weighted-astar",
            "bibfs": "bidirectional", "bidirectional-bfs": "bidirectional", "bi-bfs": "bidirectional",
@@ -64,7 +66,8 @@ def solve(start, goal=None, *, method: str = "auto", heuristic: str = "manhattan
     method : str
         ``auto``, ``bfs``, ``bidirectional``, ``astar``, ``weighted-astar`` or ``idastar``.
     heuristic : str
-        For A* and IDA*: ``manhattan`` (default) or ``zero``.
+        For A* and IDA*: ``manhattan`` (default), ``linear-conflict``, ``pdb``
+        (pattern databases, built once and cached) or ``zero``.
     weight : float, optional
         For weighted A* and weighted IDA*: ``f = g + weight * h``; the length is
         at most ``weight`` times optimal.  Default 1 (optimal), or
@@ -130,6 +133,8 @@ def solve(start, goal=None, *, method: str = "auto", heuristic: str = "manhattan
         solution = astar(puzzle, limits, heuristic)
     elif name == "weighted-astar":
         solution = weighted_astar(puzzle, limits, weight, heuristic)
+    elif name == "constructive":
+        solution = constructive(puzzle, limits)
     else:
         solution = idastar(puzzle, limits, heuristic, weight)
     solution.verify()
