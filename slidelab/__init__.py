@@ -21,8 +21,8 @@ from .parse import parse_cells, parse_size
 from .puzzle import Puzzle
 from .ranking import (count_arrangements, multiset_rank, multiset_unrank, permutation_rank,
                       permutation_unrank)
-from .search import (METHODS, Limits, astar, best_first_search, bfs, bidirectional_bfs, idastar,
-                     solve, weighted_astar)
+from .search import (METHODS, Limits, SearchInterrupted, astar, best_first_search, bfs,
+                     bidirectional_bfs, constructive, idastar, solve, solve_all, weighted_astar)
 from .solution import Solution, Stats
 from .solvability import Check, check, is_solvable
 
@@ -36,5 +36,5 @@ __all__ = [
     "heuristic_table", "idastar", "invert", "is_solvable", "manhattan_table", "moved_tiles", "mtm",
     "multiset_rank", "multiset_unrank", "parse_cells", "parse_moves", "parse_size",
     "permutation_rank", "permutation_unrank", "random_board", "random_boards", "runs", "scramble",
-    "simplify", "solve", "stm", "weighted_astar",
+    "simplify", "solve", "stm", "weighted_astar", "SearchInterrupted", "constructive", "solve_all",
 ]

@@ -21,7 +21,8 @@ from .generate import fix_parity, random_boards
 from .moves import apply_moves, format_moves, invert, mtm, parse_moves, simplify, stm
 from .parse import STYLES
 from .puzzle import Puzzle
-from .search.solve import METHODS, solve
+from .search.idastar import SearchInterrupted
+from .search.solve import METHODS, solve, solve_all
 from .heuristics import HEURISTICS
 from .solvability import check as check_puzzle
 
@@ -112,8 +113,15 @@ def main():
 @_goal_options
 @click.option("--method", "-m", default="auto", show_default=True,
               help="One of: " + ", ".join(METHODS) + ".")
-@click.option("--heuristic", default="manhattan", show_default=True,
-              type=click.Choice(HEURISTICS), help="For A* and IDA*.")
+@click.option("--heuristic", default=None, type=click.Choice(HEURISTICS),
+              help="For A* and IDA* (default manhattan; auto uses pdb on the 15-puzzle).")
+@click.option("--partition", default=None,
+              help="Pattern-database groups: 6-6-3, 7-8, full, auto or '1,2,3/4,5,...'.")
+@click.option("--all", "all_solutions", is_flag=True,
+              help="List every distinct optimal solution (IDA*) and their count.")
+@click.option("--limit", type=int, default=None, help="With --all: stop after N solutions.")
+@click.option("--progress/--no-progress", default=None,
+              help="Progress line on stderr (default: when stderr is a terminal).")
 @click.option("--weight", "-w", type=float, default=None,
               help="f = g + W*h: faster, at most W times optimal.")
 @click.option("--time-limit", type=float, default=None, metavar="SECONDS")
@@ -123,22 +131,42 @@ def main():
 @click.option("--notation", type=click.Choice(["tile", "blank", "numbers"]), default="tile",
               show_default=True, help="How to write the solution (human output).")
 @click.option("--json", "as_json", is_flag=True, help="One JSON object per board.")
-def solve_command(board, goal, blank_first, size, method, heuristic, weight, time_limit,
-                  max_states, max_memory, notation, as_json):
+def solve_command(board, goal, blank_first, size, method, heuristic, partition, all_solutions,
+                  limit, progress, weight, time_limit, max_states, max_memory, notation, as_json):
     """Find a solution of BOARD (shortest, unless a weight is given)."""
     outcome = _Outcome()
     try:
         max_bytes = parse_bytes(max_memory) if max_memory is not None else None
+        if limit is not None and not all_solutions:
+            raise SlidelabError("--limit goes with --all")
     except SlidelabError as exc:
         _fail(str(exc))
+    show = sys.stderr.isatty() if progress is None else progress
+    reporter = _ProgressLine() if show else None
     for number, text in _inputs(board):
         record = {"start": text}
         try:
             puzzle = _puzzle(text, goal, blank_first, size)
             record = {"start": puzzle.start.format(), "goal": puzzle.goal.format(),
                       "size": puzzle.size}
-            solution = solve(puzzle, method=method, heuristic=heuristic, weight=weight,
-                             time_limit=time_limit, max_states=max_states, max_bytes=max_bytes)
+            tables = _TableBar() if show else None
+            if all_solutions:
+                solutions = solve_all(puzzle, limit=limit, heuristic=heuristic, time_limit=time_limit,
+                                      partition=partition, progress=reporter,
+                                      table_progress=tables)
+            else:
+                solution = solve(puzzle, method=method, heuristic=heuristic, weight=weight,
+                                 time_limit=time_limit, max_states=max_states, max_bytes=max_bytes,
+                                 partition=partition, progress=reporter, table_progress=tables)
+            if reporter:
+                reporter.clear()
+            if tables:
+                tables.close()
+        except SearchInterrupted as exc:
+            if reporter:
+                reporter.clear()
+            _report_failure(record, str(exc), number, as_json, outcome, 130)
+            break
         except UnsolvableError as exc:
             _report_failure(record, str(exc), number, as_json, outcome, FAILED)
             continue
@@ -148,11 +176,78 @@ def solve_command(board, goal, blank_first, size, method, heuristic, weight, tim
         except SlidelabError as exc:
             _report_failure(record, str(exc), number, as_json, outcome, BAD_INPUT)
             continue
-        if as_json:
+        if all_solutions:
+            _show_all(solutions, notation, as_json)
+        elif as_json:
             click.echo(json.dumps(solution.as_dict()))
         else:
             _show_solution(solution, notation)
     sys.exit(outcome.code)
+
+
+def _show_all(solutions, notation, as_json):
+    if as_json:
+        record = solutions[0].as_dict()
+        record["solutions"] = [s.notation for s in solutions]
+        record["count"] = len(solutions)
+        click.echo(json.dumps(record))
+        return
+    first = solutions[0]
+    click.echo(f"start ({first.start.size}):\n{first.start.grid()}")
+    click.echo(f"goal:\n{first.goal.grid()}")
+    click.echo(f"{len(solutions)} optimal solution{'s' if len(solutions) != 1 else ''}"
+               f" of {first.length} moves:")
+    for s in solutions:
+        click.echo(s.format(notation) or "(already solved)")
+    st = first.stats
+    click.echo(f"expanded {st.expanded:,}  generated {st.generated:,}  time {st.seconds:.3f} s")
+    click.echo("")
+
+
+class _ProgressLine:
+    """One self-overwriting status line on stderr: bound or depth, nodes, time."""
+
+    def __init__(self):
+        self.shown = False
+
+    def __call__(self, info: dict):
+        where = f"bound {info['bound']:g}" if "bound" in info else f"depth {info.get('depth', '?')}"
+        text = (f"{info['method']}: {where}, {info['generated']:,} nodes,"
+                f" {info['seconds']:.1f} s")
+        click.echo(f"\r{text:<70}", err=True, nl=False)
+        self.shown = True
+
+    def clear(self):
+        if self.shown:
+            click.echo("\r" + " " * 70 + "\r", err=True, nl=False)
+            self.shown = False
+
+
+class _TableBar:
+    """A progress bar on stderr while pattern databases are built."""
+
+    def __init__(self):
+        self.bar = None
+        self.done = 0
+
+    def __call__(self, fraction: float, message: str):
+        if self.bar is not None and int(fraction * 1000) < self.done:
+            self.close()  # the next table
+        if self.bar is None:
+            self.bar = click.progressbar(length=1000, label="building tables", file=sys.stderr,
+                                         show_eta=True)
+            self.bar.__enter__()
+        step = int(fraction * 1000) - self.done
+        if step > 0:
+            self.bar.update(step)
+            self.done += step
+        self.bar.label = message[:50]
+
+    def close(self):
+        if self.bar is not None:
+            self.bar.__exit__(None, None, None)
+            self.bar = None
+            self.done = 0
 
 
 def _report_failure(record, message, number, as_json, outcome, code):
@@ -307,3 +402,69 @@ def moves_length(moves, notation):
 def moves_convert(moves, notation, to, board):
     """Rewrite MOVES in another notation (tile, blank, or tile numbers)."""
     _moves_action(lambda: click.echo(format_moves(parse_moves(moves, notation), to, board=board)))
+
+
+@main.group("tables")
+def tables_group():
+    """Manage cached tables (pattern databases): list, build, clear.
+
+    Tables live in $SLIDELAB_CACHE, or the platform's user cache directory.
+    """
+
+
+@tables_group.command("list")
+@click.option("--json", "as_json", is_flag=True)
+def tables_list(as_json):
+    """List cached tables with their size and whether they are valid."""
+    from .cache import cache_dir, list_tables
+
+    rows = list_tables()
+    if as_json:
+        click.echo(json.dumps([{k: (str(v) if k == "path" else v) for k, v in r.items()} for r in rows]))
+        return
+    click.echo(f"cache: {cache_dir()}")
+    for r in rows:
+        spec = r["spec"] or {}
+        state = "ok" if r["valid"] else f"INVALID ({r['reason']})"
+        click.echo(f"{r['key']}  {spec.get('kind', '?')} {spec.get('board', '')}  {r['bytes']:,} bytes"
+                   f"  {state}\n    goal {spec.get('goal', '?')}")
+    if not rows:
+        click.echo("(no tables)")
+
+
+@tables_group.command("build")
+@click.argument("goal", required=False, default="4x4")
+@click.option("--blank-first", is_flag=True, help="Ordered goal with the blank first.")
+@click.option("--partition", default=None, help="6-6-3, 7-8, full, auto or '1,2,3/4,5,...'.")
+def tables_build(goal, blank_first, partition):
+    """Build the pattern databases for GOAL (a board, or a size WxH for the ordered goal)."""
+    from .heuristics.pdb import pattern_database
+    from .parse import parse_size
+
+    try:
+        try:
+            width, height = parse_size(goal)
+            goal_board = Board.solved(width, height, blank_first)
+        except SlidelabError:
+            goal_board = Board(goal)
+        puzzle = Puzzle(goal_board, goal_board)
+        bar = _TableBar()
+        db = pattern_database(puzzle, partition, progress=bar)
+        bar.close()
+    except SlidelabError as exc:
+        _fail(str(exc))
+    click.echo(f"{db.heuristic().description} for goal {puzzle.goal}: ready"
+               f" ({sum(int(s) for s in db.layout.sizes):,} entries)")
+
+
+@tables_group.command("clear")
+@click.option("--kind", default=None, help="Only tables of this kind (e.g. pdb).")
+def tables_clear(kind):
+    """Delete cached tables."""
+    from .cache import clear_tables
+
+    try:
+        count = clear_tables(kind)
+    except SlidelabError as exc:
+        _fail(str(exc))
+    click.echo(f"removed {count} table{'s' if count != 1 else ''}")

@@ -43,7 +43,7 @@ PDB_FORMAT = 1
 UNSEEN = 255
 CLOSED = 0x80
 #: largest build state space (bytes of the build array) chosen automatically
-AUTO_BUILD_STATES = 160_000_000
+AUTO_BUILD_STATES = 60_000_000
 
 
 # ----------------------------------------------------------------------------------------
@@ -218,7 +218,7 @@ def _pdb_move(data, board, depth, h, tile, frm, to):
 register(16, _pdb_move)
 
 
-@njit(cache=True)
+@njit(cache=True, inline='always')
 def _compact_index(key, m, bits, mult, g):
     """Perfect-hash rank of a distinct-tile group from its packed cell positions."""
     mask = (1 << bits) - 1
@@ -233,7 +233,7 @@ def _compact_index(key, m, bits, mult, g):
     return idx
 
 
-@njit(cache=True)
+@njit(cache=True, inline='always')
 def _pdb_distinct_move(data, board, depth, h, tile, frm, to):
     """Distinct tiles: each group's tile positions packed in one integer, updated in O(1)."""
     tables, off, gof, gpos, gm, mult, keys, vals, refl, sigma, flags = data
@@ -366,13 +366,14 @@ def _band_order(w: int, h: int) -> list[int]:
 
 
 def _build_states(puzzle: Puzzle, codes: Sequence[int]) -> int:
+    """Size of the build's state space (placements of the group times blank cells)."""
     counts = puzzle.label_counts
     n = puzzle.width * puzzle.height
     k = sum(int(counts[c]) for c in codes)
     size = math.factorial(n) // math.factorial(n - k)
     for c in codes:
         size //= math.factorial(int(counts[c]))
-    return size
+    return size * (n - k)
 
 
 def auto_partition(puzzle: Puzzle, limit: int = AUTO_BUILD_STATES) -> list[list[int]]:
@@ -404,7 +405,7 @@ def parse_partition(puzzle: Puzzle, partition) -> list[list[int]]:
     codes_of = {label: i + 1 for i, label in enumerate(puzzle.labels)}
     if partition is None:
         partition = DEFAULT_PARTITION.get((w, h), "auto")
-        if partition != "auto" and _corner_transform(puzzle) is None:
+        if partition != "auto" and (_corner_transform(puzzle) is None or puzzle.has_repeats):
             partition = "auto"
         if w * h <= 9:
             partition = "full"
@@ -628,14 +629,26 @@ class PatternDatabase:
         return Heuristic("pdb", True, _pdb_move, self.data, desc)
 
 
+_LOADED: dict = {}
+
+
 def pattern_database(puzzle: Puzzle, partition=None, *, progress=None, cache: bool = True,
                      reflect: bool = True) -> PatternDatabase:
-    """Build (or load from the cache) the pattern databases of a partition."""
+    """Build (or load from the cache) the pattern databases of a partition.
+
+    Tables already loaded in this process are reused.
+    """
     groups = parse_partition(puzzle, partition)
+    key = (puzzle.goal, tuple(map(tuple, groups)), reflect)
+    if cache and key in _LOADED:
+        return _LOADED[key]
     tables = []
     for i, codes in enumerate(groups):
         tables.append(_group_table(puzzle, codes, i, len(groups), progress, cache))
-    return PatternDatabase(puzzle, groups, tables, reflect)
+    db = PatternDatabase(puzzle, groups, tables, reflect)
+    if cache:
+        _LOADED[key] = db
+    return db
 
 
 def _group_table(puzzle, codes, i, count, progress, cache):

