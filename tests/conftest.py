@@ -1,4 +1,7 @@
 import os
+import sys
+
+sys.path.insert(0, os.path.dirname(__file__))  # the tests' reference helpers
 
 from hypothesis import HealthCheck, settings
 

@@ -1,35 +1,14 @@
 """Heuristics: admissibility against exact distances, incremental updates, pattern databases."""
 
 import random
-from collections import deque
 
 import numpy as np
 import pytest
+from reference import exact_distances, successors
 
 from slidelab import Board, Puzzle, make_heuristic, random_board, solve, solve_all
 from slidelab.heuristics.pdb import parse_partition, pattern_database, reflection
 from slidelab.search import Limits, idastar_all
-
-
-def exact_distances(goal: Board) -> dict:
-    """Distance to the goal of every reachable board, by a plain dictionary BFS."""
-    w, h = goal.width, goal.height
-    dist = {goal.cells: 0}
-    queue = deque([goal.cells])
-    while queue:
-        cells = queue.popleft()
-        b = cells.index(0)
-        r, c = divmod(b, w)
-        for nr, nc in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1)):
-            if 0 <= nr < h and 0 <= nc < w:
-                nb = nr * w + nc
-                nxt = list(cells)
-                nxt[b], nxt[nb] = nxt[nb], 0
-                nxt = tuple(nxt)
-                if nxt not in dist:
-                    dist[nxt] = dist[cells] + 1
-                    queue.append(nxt)
-    return dist
 
 
 @pytest.fixture(scope="module")
@@ -139,21 +118,10 @@ def count_shortest_paths(start: Board, goal: Board) -> tuple[int, int]:
     def ways(cells):
         if dist[cells] == 0:
             return 1
-        if cells in memo:
-            return memo[cells]
-        b = cells.index(0)
-        r, c = divmod(b, w)
-        total = 0
-        for nr, nc in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1)):
-            if 0 <= nr < h and 0 <= nc < w:
-                nb = nr * w + nc
-                nxt = list(cells)
-                nxt[b], nxt[nb] = nxt[nb], 0
-                nxt = tuple(nxt)
-                if dist[nxt] == dist[cells] - 1:
-                    total += ways(nxt)
-        memo[cells] = total
-        return total
+        if cells not in memo:
+            memo[cells] = sum(ways(nxt) for nxt in successors(cells, w, h)
+                              if dist[nxt] == dist[cells] - 1)
+        return memo[cells]
 
     return dist[start.cells], ways(start.cells)
 

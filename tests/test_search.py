@@ -1,9 +1,10 @@
 import random
-from collections import deque
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+
+from reference import exact_distances
 
 from slidelab import (Board, Puzzle, SearchLimitError, SlidelabError, UnsolvableError, apply_moves,
                       random_board, scramble, solve)
@@ -79,31 +80,10 @@ def test_already_solved():
         assert s.length == 0 and s.moves == ()
 
 
-def _dictionary_bfs(goal: Board) -> dict:
-    """Independent reference: distances from the goal by a plain dict BFS."""
-    w, h = goal.width, goal.height
-    dist = {goal.cells: 0}
-    queue = deque([goal.cells])
-    while queue:
-        cells = queue.popleft()
-        b = cells.index(0)
-        r, c = divmod(b, w)
-        for nr, nc in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1)):
-            if 0 <= nr < h and 0 <= nc < w:
-                nb = nr * w + nc
-                nxt = list(cells)
-                nxt[b], nxt[nb] = nxt[nb], 0
-                nxt = tuple(nxt)
-                if nxt not in dist:
-                    dist[nxt] = dist[cells] + 1
-                    queue.append(nxt)
-    return dist
-
-
 @pytest.mark.parametrize("goal", ["A A B/B C C/D D 0", "1 1 2/2 0 3", "A B/A 0", "1 2 3/4 5 0"])
 def test_repeated_labels_against_dictionary_bfs(goal):
     goal = Board(goal)
-    dist = _dictionary_bfs(goal)
+    dist = exact_distances(goal)
     rng = random.Random(1)
     states = rng.sample(sorted(dist, key=str), min(25, len(dist)))
     for cells in states:
