@@ -44,6 +44,8 @@ UNSEEN = 255
 CLOSED = 0x80
 #: largest build state space (bytes of the build array) chosen automatically
 AUTO_BUILD_STATES = 60_000_000
+#: largest build state space accepted at all (one byte per state)
+MAX_BUILD_STATES = 1_500_000_000
 
 
 # ----------------------------------------------------------------------------------------
@@ -500,8 +502,10 @@ def build_group_table(puzzle: Puzzle, codes: Sequence[int],
     k = int(sub_counts[1:m + 1].sum())
     free_cells = n - k
     total = layout.sizes[0]
-    if total >= 2**62:
-        raise SlidelabError("pattern too large to index")
+    if total > MAX_BUILD_STATES:
+        raise SlidelabError(
+            f"building the table of group {group_goal_text(puzzle, codes)!r} needs {total:,} bytes"
+            f" (over {MAX_BUILD_STATES:,}); choose smaller groups (e.g. --partition auto)")
     dist = np.full(total, UNSEEN, dtype=np.uint8)
     ab = np.zeros(n, dtype=np.int64)
     goal = puzzle.goal_codes
@@ -642,6 +646,12 @@ def pattern_database(puzzle: Puzzle, partition=None, *, progress=None, cache: bo
     key = (puzzle.goal, tuple(map(tuple, groups)), reflect)
     if cache and key in _LOADED:
         return _LOADED[key]
+    for codes in groups:  # refuse an oversized group before building any table
+        size = _build_states(puzzle, codes)
+        if size > MAX_BUILD_STATES:
+            raise SlidelabError(
+                f"building the table of group {group_goal_text(puzzle, codes)!r} needs {size:,}"
+                f" bytes (over {MAX_BUILD_STATES:,}); choose smaller groups (e.g. --partition auto)")
     tables = []
     for i, codes in enumerate(groups):
         tables.append(_group_table(puzzle, codes, i, len(groups), progress, cache))
