@@ -186,7 +186,21 @@ def _build_layer(dist, d, nbr, gof, gpos, gm, gcnt, gavail, binom, mult, seen, e
 
 
 # ----------------------------------------------------------------------------------------
-# kernel: the heuristic's move function
+# kernels: the heuristic's move functions
+
+
+@njit(cache=True, inline='always')
+def _best_side(vals, row, groups, reflected):
+    """Sum of the groups' values, or the larger of the two sums with the reflection."""
+    total = 0
+    for i in range(groups):
+        total += vals[row, i]
+    if reflected == 0:
+        return total
+    other = 0
+    for i in range(groups):
+        other += vals[row, groups + i]
+    return total if total >= other else other
 
 
 @njit(cache=True)
@@ -201,20 +215,13 @@ def _pdb_move(data, board, depth, h, tile, frm, to):
     if g >= 0:
         idx = _group_index(board, ident, ident_sigma, g, gof, gpos, gm, binom, mult, seen, earlier, combo)
         vals[depth + 1, g] = tables[off[g] + idx]
-    total = 0
-    for i in range(groups):
-        total += vals[depth + 1, i]
-    if flags[0] == 0:
-        return total
-    t2 = sigma[tile]
-    g2 = gof[t2]
-    if g2 >= 0:
-        idx = _group_index(board, refl, sigma, g2, gof, gpos, gm, binom, mult, seen, earlier, combo)
-        vals[depth + 1, groups + g2] = tables[off[g2] + idx]
-    other = 0
-    for i in range(groups):
-        other += vals[depth + 1, groups + i]
-    return total if total >= other else other
+    if flags[0] != 0:
+        t2 = sigma[tile]
+        g2 = gof[t2]
+        if g2 >= 0:
+            idx = _group_index(board, refl, sigma, g2, gof, gpos, gm, binom, mult, seen, earlier, combo)
+            vals[depth + 1, groups + g2] = tables[off[g2] + idx]
+    return _best_side(vals, depth + 1, groups, flags[0])
 
 
 register(16, _pdb_move)
@@ -249,21 +256,14 @@ def _pdb_distinct_move(data, board, depth, h, tile, frm, to):
         key = keys[depth, g] + (to - frm) * (1 << (bits * gpos[tile]))
         keys[depth + 1, g] = key
         vals[depth + 1, g] = tables[off[g] + _compact_index(key, gm[g], bits, mult, g)]
-    total = 0
-    for i in range(groups):
-        total += vals[depth + 1, i]
-    if flags[0] == 0:
-        return total
-    t2 = sigma[tile]
-    g2 = gof[t2]
-    if g2 >= 0:
-        key = keys[depth, groups + g2] + (refl[to] - refl[frm]) * (1 << (bits * gpos[t2]))
-        keys[depth + 1, groups + g2] = key
-        vals[depth + 1, groups + g2] = tables[off[g2] + _compact_index(key, gm[g2], bits, mult, g2)]
-    other = 0
-    for i in range(groups):
-        other += vals[depth + 1, groups + i]
-    return total if total >= other else other
+    if flags[0] != 0:
+        t2 = sigma[tile]
+        g2 = gof[t2]
+        if g2 >= 0:
+            key = keys[depth, groups + g2] + (refl[to] - refl[frm]) * (1 << (bits * gpos[t2]))
+            keys[depth + 1, groups + g2] = key
+            vals[depth + 1, groups + g2] = tables[off[g2] + _compact_index(key, gm[g2], bits, mult, g2)]
+    return _best_side(vals, depth + 1, groups, flags[0])
 
 
 register(11, _pdb_distinct_move)
@@ -376,6 +376,15 @@ def _build_states(puzzle: Puzzle, codes: Sequence[int]) -> int:
     for c in codes:
         size //= math.factorial(int(counts[c]))
     return size * (n - k)
+
+
+def check_build_size(puzzle: Puzzle, codes: Sequence[int]) -> None:
+    """Refuse a group whose build needs more than :data:`MAX_BUILD_STATES` bytes."""
+    size = _build_states(puzzle, codes)
+    if size > MAX_BUILD_STATES:
+        raise SlidelabError(
+            f"building the table of group {group_goal_text(puzzle, codes)!r} needs {size:,}"
+            f" bytes (over {MAX_BUILD_STATES:,}); choose smaller groups (e.g. --partition auto)")
 
 
 def auto_partition(puzzle: Puzzle, limit: int = AUTO_BUILD_STATES) -> list[list[int]]:
@@ -502,10 +511,7 @@ def build_group_table(puzzle: Puzzle, codes: Sequence[int],
     k = int(sub_counts[1:m + 1].sum())
     free_cells = n - k
     total = layout.sizes[0]
-    if total > MAX_BUILD_STATES:
-        raise SlidelabError(
-            f"building the table of group {group_goal_text(puzzle, codes)!r} needs {total:,} bytes"
-            f" (over {MAX_BUILD_STATES:,}); choose smaller groups (e.g. --partition auto)")
+    check_build_size(puzzle, codes)
     dist = np.full(total, UNSEEN, dtype=np.uint8)
     ab = np.zeros(n, dtype=np.int64)
     goal = puzzle.goal_codes
@@ -585,15 +591,14 @@ class PatternDatabase:
         flags = np.array([1 if self.reflected else 0], dtype=np.int64)
         data = (self.tables, self.off, L.gof, L.gpos, L.gm, L.binom, L.mult, vals, seen, earlier,
                 combo, self.ident, self.refl, self.sigma, self.ident_sigma, flags)
-        h0 = max(int(vals[0, :G].sum()), int(vals[0, G:].sum()))
-        return data, h0
+        return data, int(_best_side(vals, 0, G, flags[0]))
 
     def distinct_data(self, codes: np.ndarray, max_depth: int):
         """Kernel data for distinct tiles: packed positions per group (and reflection)."""
         G = len(self.groups)
         L = self.layout
         n = codes.shape[0]
-        bits = max(1, (n - 1).bit_length())
+        bits = self.bits
         keys = np.zeros((max_depth + 2, 2 * G), dtype=np.int64)
         vals = np.zeros((max_depth + 2, 2 * G), dtype=np.int64)
         cell_of = np.zeros(len(self.puzzle.labels) + 1, dtype=np.int64)
@@ -613,17 +618,17 @@ class PatternDatabase:
         flags = np.array([1 if self.reflected else 0, bits], dtype=np.int64)
         data = (self.tables, self.off, L.gof, L.gpos, L.gm, L.mult, keys, vals, self.refl,
                 self.sigma, flags)
-        h0 = int(vals[0, :G].sum())
-        if self.reflected:
-            h0 = max(h0, int(vals[0, G:].sum()))
-        return data, h0
+        return data, int(_best_side(vals, 0, G, flags[0]))
+
+    @property
+    def bits(self) -> int:
+        """Bits per packed cell position."""
+        return max(1, (self.puzzle.width * self.puzzle.height - 1).bit_length())
 
     @property
     def fast(self) -> bool:
         """Distinct tiles on a board small enough to pack a group's positions in 63 bits."""
-        n = self.puzzle.width * self.puzzle.height
-        bits = max(1, (n - 1).bit_length())
-        return not self.puzzle.has_repeats and bits * int(self.layout.gm.max()) <= 62
+        return not self.puzzle.has_repeats and self.bits * int(self.layout.gm.max()) <= 62
 
     def heuristic(self) -> Heuristic:
         sizes = "-".join(str(sum(int(self.puzzle.label_counts[c]) for c in g)) for g in self.groups)
@@ -647,11 +652,7 @@ def pattern_database(puzzle: Puzzle, partition=None, *, progress=None, cache: bo
     if cache and key in _LOADED:
         return _LOADED[key]
     for codes in groups:  # refuse an oversized group before building any table
-        size = _build_states(puzzle, codes)
-        if size > MAX_BUILD_STATES:
-            raise SlidelabError(
-                f"building the table of group {group_goal_text(puzzle, codes)!r} needs {size:,}"
-                f" bytes (over {MAX_BUILD_STATES:,}); choose smaller groups (e.g. --partition auto)")
+        check_build_size(puzzle, codes)
     tables = []
     for i, codes in enumerate(groups):
         tables.append(_group_table(puzzle, codes, i, len(groups), progress, cache))

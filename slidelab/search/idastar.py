@@ -177,8 +177,7 @@ def _iterate(puzzle: Puzzle, limits: Limits, heur: Heuristic, weight: float, met
 def _setup(puzzle, limits, heuristic, weight):
     if not weight >= 1:
         raise SlidelabError(f"weight must be at least 1, got {weight}")
-    heur = heuristic if isinstance(heuristic, Heuristic) else make_heuristic(
-        puzzle, heuristic, progress=getattr(limits, "table_progress", None))
+    heur = heuristic if isinstance(heuristic, Heuristic) else make_heuristic(puzzle, heuristic)
     method = "idastar" if weight == 1 else "weighted-idastar"
     return heur, method, weight == 1 and heur.admissible
 
