@@ -38,14 +38,15 @@ from ..errors import SlidelabError
 from ..puzzle import Puzzle
 from .base import Heuristic
 from .dispatch import register
+from . import pdb_build
 
 PDB_FORMAT = 1
 UNSEEN = 255
 CLOSED = 0x80
 #: largest build state space (bytes of the build array) chosen automatically
 AUTO_BUILD_STATES = 60_000_000
-#: largest build state space accepted at all (one byte per state)
-MAX_BUILD_STATES = 1_500_000_000
+#: largest build accepted at all (bytes held at the build's peak)
+MAX_BUILD_BYTES = 1_500_000_000
 
 
 # ----------------------------------------------------------------------------------------
@@ -352,8 +353,13 @@ _NAMED = {
                       [(0, 1), (0, 2), (0, 3)]],
     (4, 4, "7-8"): [[(0, 1), (0, 2), (0, 3), (1, 0), (1, 1), (1, 2), (1, 3)],
                     [(2, 0), (2, 1), (2, 2), (2, 3), (3, 0), (3, 1), (3, 2), (3, 3)]],
+    # Korf and Felner's partition of the 24-puzzle
+    (5, 5, "6-6-6-6"): [[(0, 1), (0, 2), (1, 0), (1, 1), (1, 2), (2, 2)],
+                        [(0, 3), (0, 4), (1, 3), (1, 4), (2, 3), (2, 4)],
+                        [(2, 0), (2, 1), (3, 0), (3, 1), (4, 0), (4, 1)],
+                        [(3, 2), (3, 3), (3, 4), (4, 2), (4, 3), (4, 4)]],
 }
-DEFAULT_PARTITION = {(4, 4): "6-6-3"}
+DEFAULT_PARTITION = {(4, 4): "6-6-3", (5, 5): "6-6-6-6"}
 
 
 def _band_order(w: int, h: int) -> list[int]:
@@ -365,6 +371,13 @@ def _band_order(w: int, h: int) -> list[int]:
                 if r < h:
                     out.append(r * w + c)
     return out
+
+
+def build_bytes(puzzle: Puzzle, codes: Sequence[int]) -> int:
+    """Memory a group's build holds at its peak (bytes)."""
+    if pdb_build.suitable(puzzle, codes):
+        return pdb_build.build_bytes(puzzle.width * puzzle.height, len(codes))
+    return _build_states(puzzle, codes)
 
 
 def _build_states(puzzle: Puzzle, codes: Sequence[int]) -> int:
@@ -379,12 +392,12 @@ def _build_states(puzzle: Puzzle, codes: Sequence[int]) -> int:
 
 
 def check_build_size(puzzle: Puzzle, codes: Sequence[int]) -> None:
-    """Refuse a group whose build needs more than :data:`MAX_BUILD_STATES` bytes."""
-    size = _build_states(puzzle, codes)
-    if size > MAX_BUILD_STATES:
+    """Refuse a group whose build needs more than :data:`MAX_BUILD_BYTES` bytes."""
+    size = build_bytes(puzzle, codes)
+    if size > MAX_BUILD_BYTES:
         raise SlidelabError(
             f"building the table of group {group_goal_text(puzzle, codes)!r} needs {size:,}"
-            f" bytes (over {MAX_BUILD_STATES:,}); choose smaller groups (e.g. --partition auto)")
+            f" bytes (over {MAX_BUILD_BYTES:,}); choose smaller groups (e.g. --partition auto)")
 
 
 def auto_partition(puzzle: Puzzle, limit: int = AUTO_BUILD_STATES) -> list[list[int]]:
@@ -498,7 +511,21 @@ def group_goal_text(puzzle: Puzzle, codes: Sequence[int]) -> str:
 
 def build_group_table(puzzle: Puzzle, codes: Sequence[int],
                       progress: Optional[Callable[[float, str], None]] = None) -> np.ndarray:
-    """The pattern database of one group: ``uint8`` per placement of its tiles."""
+    """The pattern database of one group: ``uint8`` per placement of its tiles.
+
+    Groups of distinct tiles go to the two-bit parallel builder
+    (:mod:`slidelab.heuristics.pdb_build`); groups with repeated labels to the
+    byte-per-state scan below.  Both give the same table (tested).
+    """
+    check_build_size(puzzle, codes)
+    if pdb_build.suitable(puzzle, codes):
+        return pdb_build.build_distinct_table(puzzle, codes, progress)
+    return build_by_scan(puzzle, codes, progress)
+
+
+def build_by_scan(puzzle: Puzzle, codes: Sequence[int],
+                  progress: Optional[Callable[[float, str], None]] = None) -> np.ndarray:
+    """One byte per (placement, blank cell), one scan of the array per layer; any labels."""
     n = puzzle.width * puzzle.height
     counts = puzzle.label_counts
     m = len(codes)
@@ -511,7 +538,6 @@ def build_group_table(puzzle: Puzzle, codes: Sequence[int],
     k = int(sub_counts[1:m + 1].sum())
     free_cells = n - k
     total = layout.sizes[0]
-    check_build_size(puzzle, codes)
     dist = np.full(total, UNSEEN, dtype=np.uint8)
     ab = np.zeros(n, dtype=np.int64)
     goal = puzzle.goal_codes

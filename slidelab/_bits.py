@@ -1,0 +1,94 @@
+"""Bit intrinsics for numba kernels: population count and index of the lowest set bit.
+
+Both compile to one machine instruction (LLVM ``ctpop`` and ``cttz``) and work
+in cached kernels.
+
+Examples
+--------
+>>> from numba import njit
+>>> @njit
+... def f(x):
+...     return popcount(x), lowest_bit(x)
+>>> f(0b101000)
+(2, 3)
+"""
+
+from __future__ import annotations
+
+from llvmlite import ir
+from numba import types
+from numba.core import cgutils
+from numba.extending import intrinsic
+
+
+@intrinsic
+def popcount(typingctx, x):
+    """Number of set bits of an integer (as ``int64``)."""
+    if not isinstance(x, types.Integer):
+        return None
+    sig = types.int64(x)
+
+    def codegen(context, builder, signature, args):
+        value = builder.ctpop(args[0])
+        return context.cast(builder, value, signature.args[0], types.int64)
+
+    return sig, codegen
+
+
+@intrinsic
+def lowest_bit(typingctx, x):
+    """Index of the lowest set bit of a non-zero integer (as ``int64``)."""
+    if not isinstance(x, types.Integer):
+        return None
+    sig = types.int64(x)
+
+    def codegen(context, builder, signature, args):
+        value = builder.cttz(args[0], context.get_constant(types.boolean, True))
+        return context.cast(builder, value, signature.args[0], types.int64)
+
+    return sig, codegen
+
+
+@intrinsic
+def atomic_or(typingctx, array, index, value):
+    """``array[index] |= value`` as one atomic step; returns the element's old value.
+
+    Threads of a ``prange`` loop may set bits of the same element at once
+    without losing any.
+    """
+    if not isinstance(array, types.Array) or not isinstance(index, types.Integer) \
+            or not isinstance(value, types.Integer):
+        return None
+    sig = array.dtype(array, index, value)
+
+    def codegen(context, builder, signature, args):
+        aryty, idxty, valty = signature.args
+        ary, idx, val = args
+        struct = context.make_array(aryty)(context, builder, ary)
+        ptr = cgutils.get_item_pointer(context, builder, aryty, struct, [idx])
+        val = context.cast(builder, val, valty, aryty.dtype)
+        return builder.atomic_rmw("or", ptr, val, "monotonic")
+
+    return sig, codegen
+
+
+@intrinsic
+def prefetch(typingctx, array, index):
+    """Ask the CPU to start loading ``array[index]`` into the cache (no effect on results)."""
+    if not isinstance(array, types.Array) or not isinstance(index, types.Integer):
+        return None
+    sig = types.void(array, index)
+
+    def codegen(context, builder, signature, args):
+        aryty, idxty = signature.args
+        ary, idx = args
+        struct = context.make_array(aryty)(context, builder, ary)
+        ptr = cgutils.get_item_pointer(context, builder, aryty, struct, [idx])
+        raw = builder.bitcast(ptr, ir.IntType(8).as_pointer())
+        i32 = ir.IntType(32)
+        fnty = ir.FunctionType(ir.VoidType(), [raw.type, i32, i32, i32])
+        fn = cgutils.get_or_insert_function(builder.module, fnty, "llvm.prefetch.p0")
+        builder.call(fn, [raw, i32(0), i32(3), i32(1)])
+        return context.get_dummy_value()
+
+    return sig, codegen

@@ -1,0 +1,81 @@
+"""The two-bit parallel pattern-database builder against the byte-per-state scan."""
+
+import math
+
+import numpy as np
+import pytest
+from hypothesis import given, strategies as st
+
+from slidelab import Puzzle
+from slidelab.heuristics import pdb_build
+from slidelab.heuristics.pdb import build_by_scan, build_group_table, check_build_size, parse_partition
+from slidelab.errors import SlidelabError
+
+GROUPS = [
+    ("1 2 3/4 5 6/7 8 0", [1, 2, 3, 4]),
+    ("1 2 3/4 5 6/7 8 0", [8, 6, 2, 5, 1, 3, 4]),  # two free cells: some placements unreachable
+    ("1 2 3 4/5 6 7 0", [1, 2, 3, 4, 5]),
+    ("0 1 2/3 4 5/6 7 8/9 10 11", [9, 10, 11, 6, 7]),
+    ("1 2 3/4 5 6/7 8 9/10 11 0", [11, 3]),
+    ("1 2 3 4 5/6 7 8 9 0", [6, 7, 8, 9, 5, 4]),
+]
+
+
+@pytest.mark.parametrize("goal, codes", GROUPS)
+def test_same_table_as_the_scan_builder(goal, codes):
+    puzzle = Puzzle(goal)
+    assert pdb_build.suitable(puzzle, codes)
+    new = pdb_build.build_distinct_table(puzzle, codes)
+    old = build_by_scan(puzzle, codes)
+    reached = old < 127  # the scan marks unreachable placements 127; nobody looks them up
+    assert new.shape == old.shape
+    assert np.array_equal(new[reached], old[reached])
+
+
+def test_layers_are_logged_and_progress_reported():
+    puzzle = Puzzle("1 2 3/4 5 6/7 8 0")
+    layers, fractions = [], []
+    table = pdb_build.build_distinct_table(puzzle, [1, 2, 3, 4, 5], lambda f, m: fractions.append(f),
+                                           log=layers.append)
+    assert layers[-1]["regions"] == 0
+    assert sum(layer["placements"] for layer in layers) + 1 == table.shape[0] == math.perm(9, 5)
+    assert fractions[-1] == 1.0
+
+
+def test_repeated_labels_go_to_the_scan_builder():
+    puzzle = Puzzle("ABA_/CDCD/ABAB/CDCD")
+    codes = parse_partition(puzzle, "auto")[0]
+    assert not pdb_build.suitable(puzzle, codes)
+    assert build_group_table(puzzle, codes).dtype == np.uint8
+
+
+def test_the_7_8_partition_fits_and_bigger_groups_are_refused():
+    korf = Puzzle("0 1 2 3/4 5 6 7/8 9 10 11/12 13 14 15")
+    for codes in parse_partition(korf, "7-8"):
+        check_build_size(korf, codes)  # 8 tiles: 1.04 GB of two-bit words + 0.26 GB
+    with pytest.raises(SlidelabError, match="choose smaller groups"):
+        check_build_size(korf, list(range(1, 10)))
+
+
+@given(st.data())
+def test_moved_index_matches_a_full_rank(data):
+    w, h = data.draw(st.sampled_from([(3, 3), (4, 4), (5, 5), (4, 3), (2, 5)]))
+    n = w * h
+    k = data.draw(st.integers(2, min(8, n - 2)))
+    cells = data.draw(st.permutations(range(n)))
+    pos = np.array(cells[:k], dtype=np.int64)
+    mult = np.array([math.perm(n - j - 1, k - j - 1) for j in range(k)], dtype=np.int64)
+    tile_at = np.full(n, -1, dtype=np.int64)
+    tile_at[pos] = np.arange(k)
+    p = pdb_build._index(pos, k, mult)
+    j = data.draw(st.integers(0, k - 1))
+    t = int(pos[j])
+    r, c = divmod(t, w)
+    moves = [to for to, ok in ((t - w, r > 0), (t + w, r < h - 1), (t - 1, c > 0), (t + 1, c < w - 1))
+             if ok and tile_at[to] < 0]
+    if not moves:
+        return
+    to = data.draw(st.sampled_from(moves))
+    moved = pos.copy()
+    moved[j] = to
+    assert pdb_build._moved(p, j, t, to, w, tile_at, mult) == pdb_build._index(moved, k, mult)
