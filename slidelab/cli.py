@@ -3,28 +3,30 @@
 Exit codes: 0 ok, 1 unsolvable or no solution within the limits, 2 bad input.
 Commands that take a BOARD read one board per line from standard input when
 the argument is absent (blank lines and ``#`` comments are skipped).
+
+Start-up time matters for a command line, so each command imports what it
+needs when it runs: ``slidelab moves ...`` or ``slidelab check`` never load
+numba, and ``slidelab --help`` stays quick.
 """
 
 from __future__ import annotations
 
+import atexit
+import gc
 import json
 import re
 import sys
-from typing import Iterator, Optional
+from typing import TYPE_CHECKING, Iterator, Optional
 
 import click
 
 from . import __version__
 from .board import Board
 from .errors import SearchLimitError, SlidelabError, UnsolvableError
-from .generate import fix_parity, random_boards
-from .moves import apply_moves, format_moves, invert, mtm, parse_moves, simplify, stm
 from .parse import STYLES
-from .puzzle import Puzzle
-from .search.idastar import SearchInterrupted
-from .search.solve import METHODS, solve, solve_all
-from .heuristics import HEURISTICS
-from .solvability import check as check_puzzle
+
+if TYPE_CHECKING:
+    from .puzzle import Puzzle
 
 OK, FAILED, BAD_INPUT = 0, 1, 2
 _BYTES = re.compile(r"\s*(\d+(?:\.\d+)?)\s*([kmgt]?)i?b?\s*\Z", re.I)
@@ -72,8 +74,53 @@ class _Outcome:
         self.code = max(self.code, code)
 
 
+#: set while the program holds the garbage collector off during its start-up
+_gc_held = False
+
+
+def _program_start() -> None:
+    """Start-up of the program proper (the console script, ``python -m slidelab``).
+
+    Importing numba and loading its cached kernels creates over 100,000
+    objects that live as long as the process and are never garbage; the
+    cyclic garbage collector would go through them again and again while they
+    are created and once more at exit (about 0.3 s of a 3x3 solve on the
+    2-core development machine).  So collection is off until a command has
+    imported its modules (:func:`_startup_done`; the short ``moves`` and
+    ``tables list/clear`` commands run without it), and the objects that
+    exist then are frozen: left out of later collections.  At exit everything
+    is frozen, since the memory goes back to the operating system anyway.
+    Other programs' calls leave the collector alone: ``main([...])`` with
+    arguments, and ``CliRunner`` (which calls ``main.main``).
+    """
+    global _gc_held
+    atexit.register(gc.freeze)
+    if gc.isenabled():
+        gc.disable()
+        _gc_held = True
+
+
+def _startup_done(freeze: bool = True) -> None:
+    """The command's modules are imported: freeze what exists, collect garbage again."""
+    global _gc_held
+    if _gc_held:
+        _gc_held = False
+        if freeze:
+            gc.freeze()
+        gc.enable()
+
+
 class _Group(click.Group):
     """Stops cleanly on Ctrl-C (exit 130) instead of printing a traceback."""
+
+    def __call__(self, *args, **kwargs):
+        if args or kwargs:  # another program's call: its collector is its own business
+            return super().__call__(*args, **kwargs)
+        _program_start()  # the program itself: arguments from sys.argv, exits when done
+        try:
+            return super().__call__()
+        finally:
+            _startup_done(freeze=False)  # for commands that never called it
 
     def invoke(self, ctx):
         try:
@@ -92,6 +139,8 @@ def _goal_options(f):
 
 
 def _puzzle(text: str, goal, blank_first: bool, size) -> Puzzle:
+    from .puzzle import Puzzle
+
     if goal is not None and blank_first:
         raise SlidelabError("give --goal or --blank-first, not both")
     return Puzzle(text, goal, blank_first=blank_first, size=size)
@@ -108,12 +157,39 @@ def main():
     """
 
 
+class _MethodOption(click.Option):
+    """``--method``: its help lists the methods, looked up when the help is shown."""
+
+    def get_help_record(self, ctx):
+        from .search.solve import METHODS
+
+        self.help = "One of: " + ", ".join(METHODS) + "."
+        return super().get_help_record(ctx)
+
+
+class _HeuristicChoice(click.Choice):
+    """A ``click.Choice`` of the heuristic names, read from :mod:`slidelab.heuristics`
+    (which imports numba) only when a value is checked or the help is shown."""
+
+    def __init__(self):
+        super().__init__(())
+
+    @property
+    def choices(self):
+        from .heuristics import HEURISTICS
+
+        return HEURISTICS
+
+    @choices.setter
+    def choices(self, value):  # click.Choice.__init__ assigns it; the getter is the truth
+        pass
+
+
 @main.command("solve")
 @click.argument("board", required=False)
 @_goal_options
-@click.option("--method", "-m", default="auto", show_default=True,
-              help="One of: " + ", ".join(METHODS) + ".")
-@click.option("--heuristic", default=None, type=click.Choice(HEURISTICS),
+@click.option("--method", "-m", cls=_MethodOption, default="auto", show_default=True)
+@click.option("--heuristic", default=None, type=_HeuristicChoice(),
               help="For A* and IDA* (default manhattan; auto uses pdb on the 15-puzzle).")
 @click.option("--partition", default=None,
               help="Pattern-database groups: 6-6-3, 7-8, full, auto or '1,2,3/4,5,...'.")
@@ -134,6 +210,10 @@ def main():
 def solve_command(board, goal, blank_first, size, method, heuristic, partition, all_solutions,
                   limit, progress, weight, time_limit, max_states, max_memory, notation, as_json):
     """Find a solution of BOARD (shortest, unless a weight is given)."""
+    from .search.idastar import SearchInterrupted
+    from .search.solve import solve, solve_all
+
+    _startup_done()
     outcome = _Outcome()
     try:
         max_bytes = parse_bytes(max_memory) if max_memory is not None else None
@@ -280,6 +360,10 @@ def _show_solution(solution, notation):
 @click.option("--json", "as_json", is_flag=True, help='One {"solvable", "reason"} object per board.')
 def check_command(board, goal, blank_first, size, fix, as_json):
     """Say whether BOARD can reach the goal, and why."""
+    from .generate import fix_parity
+    from .solvability import check as check_puzzle
+
+    _startup_done()
     outcome = _Outcome()
     for number, text in _inputs(board):
         try:
@@ -312,6 +396,9 @@ def check_command(board, goal, blank_first, size, fix, as_json):
 @click.option("--blank", default=None, help="Character for the blank (default 0; * in contest style).")
 def generate_command(size, goal, blank_first, count, seed, moves, style, blank):
     """Print random solvable positions of a SIZE (WxH) board, one per line."""
+    from .generate import random_boards
+
+    _startup_done()
     try:
         if count < 0:
             raise SlidelabError(f"-n must be at least 0, got {count}")
@@ -357,6 +444,8 @@ def _moves_action(action):
 @click.option("--format", "style", type=click.Choice(STYLES), default="slash", show_default=True)
 def moves_apply(board, moves, notation, size, style):
     """Print BOARD after MOVES."""
+    from .moves import apply_moves, parse_moves
+
     _moves_action(lambda: click.echo(
         apply_moves(Board(board, size), parse_moves(moves, notation)).format(style)))
 
@@ -368,6 +457,8 @@ def moves_apply(board, moves, notation, size, style):
 @click.option("--board", default=None, help="Start board (for --to numbers: the inverse's start).")
 def moves_invert(moves, notation, to, board):
     """Print the moves that undo MOVES."""
+    from .moves import format_moves, invert, parse_moves
+
     _moves_action(lambda: click.echo(
         format_moves(invert(parse_moves(moves, notation)), to, board=board)))
 
@@ -379,6 +470,8 @@ def moves_invert(moves, notation, to, board):
 @click.option("--board", default=None, help="Start board (for --to numbers).")
 def moves_simplify(moves, notation, to, board):
     """Merge runs (R R = R2) and cancel moves that undo each other (R L)."""
+    from .moves import format_moves, parse_moves, simplify
+
     _moves_action(lambda: click.echo(
         format_moves(simplify(parse_moves(moves, notation)), to, board=board)))
 
@@ -388,6 +481,8 @@ def moves_simplify(moves, notation, to, board):
 @_notation_option
 def moves_length(moves, notation):
     """Print the length in single-tile (STM) and multi-tile (MTM) moves."""
+    from .moves import mtm, parse_moves, stm
+
     def run():
         parsed = parse_moves(moves, notation)
         click.echo(f"{stm(parsed)} STM, {mtm(parsed)} MTM")
@@ -401,6 +496,8 @@ def moves_length(moves, notation):
 @click.option("--board", default=None, help="Start board (needed for --to numbers).")
 def moves_convert(moves, notation, to, board):
     """Rewrite MOVES in another notation (tile, blank, or tile numbers)."""
+    from .moves import format_moves, parse_moves
+
     _moves_action(lambda: click.echo(format_moves(parse_moves(moves, notation), to, board=board)))
 
 
@@ -440,7 +537,9 @@ def tables_build(goal, blank_first, partition):
     """Build the pattern databases for GOAL (a board, or a size WxH for the ordered goal)."""
     from .heuristics.pdb import pattern_database
     from .parse import parse_size
+    from .puzzle import Puzzle
 
+    _startup_done()
     try:
         try:
             width, height = parse_size(goal)

@@ -124,3 +124,35 @@ def test_python_dash_m_and_console_script():
     assert bad.returncode == 2
     assert bad.stderr.strip().count("\n") == 0 and "Traceback" not in bad.stderr
     assert bad.stderr.startswith("error:")
+
+
+def test_light_imports_do_not_load_numba():
+    # `import slidelab` and the commands that need no kernels stay free of numba's start-up.
+    code = ("import sys, slidelab, slidelab.cli\n"
+            "from click.testing import CliRunner\n"
+            "assert slidelab.Board('1 2 3/4 5 0').width == 3\n"
+            "for args in (['moves', 'length', 'R3U2L'], ['check', '1 2 3/4 5 6/8 7 0'], ['--help']):\n"
+            "    CliRunner().invoke(slidelab.cli.main, args)\n"
+            "print(sorted(m for m in ('numba', 'scipy') if m in sys.modules))\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == "[]"
+
+
+def test_public_names_resolve():
+    import slidelab
+
+    for name in slidelab.__all__:
+        assert getattr(slidelab, name) is not None
+    assert set(slidelab.__all__) <= set(dir(slidelab))
+    assert slidelab.search.bfs is slidelab.bfs  # submodules too
+    with pytest.raises(AttributeError):
+        slidelab.no_such_name
+
+
+def test_in_process_runs_leave_the_garbage_collector_alone():
+    import gc
+
+    frozen = gc.get_freeze_count()
+    assert run("solve", "1 2 3/4 5 6/7 0 8")[0] == 0
+    assert gc.isenabled() and gc.get_freeze_count() == frozen

@@ -14,6 +14,8 @@ expands both sides with the same kernel.
 
 from __future__ import annotations
 
+import time
+
 import numpy as np
 from numba import njit
 
@@ -109,6 +111,25 @@ class Space:
         self.state = np.empty(puzzle.width * puzzle.height, np.int16)
         limits.need_bytes(self.total, f"a visited table of {self.total:,} states", method)
         self.via = np.full(self.total, UNSEEN, dtype=np.uint8)
+        self._load_kernels(limits)
+
+    def _load_kernels(self, limits: Limits) -> None:
+        """Load (or compile) the kernels now, and keep that time off the search clock.
+
+        A kernel's first call in a process loads it from numba's disk cache;
+        the first kernel of the process also sets numba itself up (about half a
+        second, far more than a whole 8-puzzle search).  Each call here does
+        no work but has the argument types of the search's calls, so the
+        search finds every kernel loaded.
+        """
+        began = time.perf_counter()
+        self.rank(self.puzzle.goal_codes)
+        root = np.array([ROOT], dtype=np.uint8)  # rank 0 is a root: an empty path
+        _trace(0, root, self.nbr, self.counts, self.total, self.state)
+        none = np.empty(0, dtype=np.int64)
+        _expand(none, 0, 0, none, 0, self.via, SIDE_START, self.nbr, self.counts, self.total,
+                self.state, np.full(3, -1, dtype=np.int64), True)
+        limits.started += time.perf_counter() - began
 
     def rank(self, codes) -> int:
         return int(_multiset_rank(codes, self.counts, self.total))
