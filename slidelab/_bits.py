@@ -92,3 +92,40 @@ def prefetch(typingctx, array, index):
         return context.get_dummy_value()
 
     return sig, codegen
+
+
+def _host_has_bmi2() -> bool:
+    try:
+        from llvmlite import binding
+
+        return bool(binding.get_host_cpu_features().get("bmi2", False))
+    except Exception:  # no feature list on this platform
+        return False
+
+
+#: whether this CPU has the BMI2 bit gather/scatter instructions (pext, pdep)
+HAS_BMI2 = _host_has_bmi2()
+
+
+def _bmi2(name):
+    @intrinsic
+    def op(typingctx, x, mask):
+        if not isinstance(x, types.Integer) or not isinstance(mask, types.Integer):
+            return None
+        sig = types.int64(types.int64, types.int64)
+
+        def codegen(context, builder, signature, args):
+            i64 = ir.IntType(64)
+            fn = cgutils.get_or_insert_function(builder.module, ir.FunctionType(i64, [i64, i64]),
+                                                f"llvm.x86.bmi.{name}.64")
+            return builder.call(fn, args)
+
+        return sig, codegen
+
+    return op
+
+
+#: ``pext(x, mask)``: the bits of ``x`` under ``mask``, packed to the bottom (BMI2 only)
+pext = _bmi2("pext")
+#: ``pdep(x, mask)``: the low bits of ``x`` spread to the set bits of ``mask`` (BMI2 only)
+pdep = _bmi2("pdep")

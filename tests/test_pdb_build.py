@@ -79,3 +79,16 @@ def test_moved_index_matches_a_full_rank(data):
     moved = pos.copy()
     moved[j] = to
     assert pdb_build._moved(p, j, t, to, w, tile_at, mult) == pdb_build._index(moved, k, mult)
+
+
+@given(st.integers(0, (1 << 25) - 1), st.integers(0, (1 << 25) - 1))
+def test_bit_gather_matches_the_loop(region, free):
+    from slidelab._bits import HAS_BMI2
+
+    region &= free
+    assert pdb_build._slots_loop(region, free) == pdb_build._slots(region, free)
+    count = bin(free).count("1")
+    for s in range(count):
+        assert pdb_build._select_loop(free, s) == pdb_build._select(free, s)
+    if HAS_BMI2:
+        assert pdb_build._slots is pdb_build._slots_bmi2

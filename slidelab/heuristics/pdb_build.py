@@ -43,10 +43,12 @@ import numba
 import numpy as np
 from numba import njit, prange
 
-from .._bits import atomic_or, lowest_bit, popcount
+from .._bits import HAS_BMI2, atomic_or, lowest_bit, pdep, pext, popcount
 from ..errors import SlidelabError
 from ..puzzle import Puzzle
 
+#: a layer is pulled (backward) when its cells outnumber the unreached cells this many times
+PULL_RATIO = 0.5
 #: chunks of blocks per thread in the parallel kernels (load balance)
 CHUNKS = 64
 
@@ -105,7 +107,7 @@ def _moved(p, j, t, to, w, tile_at, mult):
 
 
 @njit(cache=True, inline='always')
-def _slots(region, free):
+def _slots_loop(region, free):
     """The region's slots as a mask with bit ``2 s`` set for each slot ``s``."""
     out = np.int64(0)
     r = region
@@ -117,11 +119,26 @@ def _slots(region, free):
 
 
 @njit(cache=True, inline='always')
-def _select(free, s):
+def _select_loop(free, s):
     """The cell of slot ``s``: the ``s``-th set bit of ``free``."""
     for _ in range(s):
         free &= free - 1
     return lowest_bit(free)
+
+
+@njit(cache=True, inline='always')
+def _slots_bmi2(region, free):
+    return pdep(pext(region, free), np.int64(0x5555555555555555))
+
+
+@njit(cache=True, inline='always')
+def _select_bmi2(free, s):
+    return lowest_bit(pdep(np.int64(1) << s, free))
+
+
+# one instruction each where the CPU has BMI2 (the kernels are compiled for this machine)
+_slots = _slots_bmi2 if HAS_BMI2 else _slots_loop
+_select = _select_bmi2 if HAS_BMI2 else _select_loop
 
 
 @njit(cache=True, inline='always')
@@ -280,6 +297,87 @@ def _push_layer(words, nib, d, flags_cur, flags_next, block, k, n, w, not_first,
 
 
 @njit(cache=True, parallel=True)
+def _pull_layer(words, nib, d, done, flags_next, block, k, n, w, not_first, not_last,
+                nbmask, mult, md, low, chunks):
+    """Every unreached region looks for an open neighbour; returns (regions, cells, placements, overflow)."""
+    cur = 1 + (d & 1)
+    nxt = 3 - cur
+    full = (np.int64(1) << n) - 1
+    nblocks = done.shape[0]
+    counts = np.zeros((chunks, 4), np.int64)
+    for ch in prange(chunks):
+        pos = np.zeros(k, np.int64)
+        tile_at = np.full(n, -1, np.int64)
+        lo = ch * nblocks // chunks
+        hi = (ch + 1) * nblocks // chunks
+        for blk in range(lo, hi):
+            if done[blk] != 0:
+                continue
+            occ0 = _prefix_cells(blk, k, n, pos, tile_at)
+            p = blk * block
+            left = False
+            changed = False
+            for a in range(n):
+                if (occ0 >> a) & 1:
+                    continue
+                pos[k - 2] = a
+                tile_at[a] = k - 2
+                occ1 = occ0 | (np.int64(1) << a)
+                for b in range(n):
+                    if (occ1 >> b) & 1:
+                        continue
+                    pos[k - 1] = b
+                    tile_at[b] = k - 1
+                    x = np.int64(words[p])
+                    unseen = _with_code(x, 0, low)
+                    if unseen != 0:
+                        free = full & ~(occ1 | (np.int64(1) << b))
+                        y = x
+                        while unseen != 0:
+                            region = _flood(_select(free, lowest_bit(unseen) >> 1), free, w,
+                                            not_first, not_last)
+                            rs = _slots(region, free)
+                            unseen &= ~rs
+                            found = False
+                            for j in range(k):
+                                t = pos[j]
+                                adj = nbmask[t] & region
+                                while adj != 0:
+                                    frm = lowest_bit(adj)
+                                    adj &= adj - 1
+                                    q = _moved(p, j, t, frm, w, tile_at, mult)
+                                    free2 = (free | (np.int64(1) << t)) & ~(np.int64(1) << frm)
+                                    if _code_at(np.int64(words[q]), free2, t) == cur:
+                                        found = True
+                                        break
+                                if found:
+                                    break
+                            if found:
+                                y |= rs * nxt
+                                counts[ch, 0] += 1
+                                counts[ch, 1] += popcount(region)
+                            else:
+                                left = True
+                        if y != x:
+                            if x == 0:
+                                gap = d + 1 - _md(pos, k, md)
+                                if gap > 30:
+                                    counts[ch, 3] = 1
+                                _set_nibble(nib, p, gap >> 1)
+                                counts[ch, 2] += 1
+                            words[p] = y
+                            changed = True
+                    tile_at[b] = -1
+                    p += 1
+                tile_at[a] = -1
+            if changed:
+                flags_next[blk] = 1
+            if not left:
+                done[blk] = 1
+    return counts[:, 0].sum(), counts[:, 1].sum(), counts[:, 2].sum(), counts[:, 3].max()
+
+
+@njit(cache=True, parallel=True)
 def _widen(nib, table, block, k, n, md, chunks):
     """One byte per placement: ``md + 2 * nibble``."""
     nblocks = table.shape[0] // block
@@ -370,6 +468,10 @@ def build_distinct_table(puzzle: Puzzle, codes: Sequence[int],
 
     words = np.zeros(placements, dtype=_word_dtype(e))
     nib = np.zeros((placements + 1) // 2, dtype=np.uint8)
+    # Touch every page now: first touches scattered over the layers cost a page
+    # fault each, taken one at a time by the kernel even with several threads.
+    words[:] = 0
+    nib[:] = 0
     start = _index(goal_pos, k, mult)
     occ = 0
     for c in goal_pos:
@@ -398,23 +500,33 @@ def _layers(words, nib, start, geometry, progress, log):
     nblocks = placements // block
     # flags[0]: blocks holding the previous layer (then the next); flags[1]: the open layer
     flags = [np.zeros(nblocks, np.uint8), np.zeros(nblocks, np.uint8)]
+    done = np.zeros(nblocks, np.uint8)  # blocks with no unreached region (for pulling)
     flags[1][start // block] = 1
     reached = 1
     low = geometry[-1]
+    open_cells = 1
+    unseen_cells = placements * (n - k)
     d = 0
     while True:
         t0 = time.perf_counter()
         _close_layer(words, flags[0], block, 1 + ((d + 1) & 1), low, CHUNKS)  # depth d - 1 -> closed
         flags[0][:] = 0
-        regions, cells, new, overflow = _push_layer(words, nib, d, flags[1], flags[0], *geometry,
-                                                    CHUNKS)
+        pull = open_cells > PULL_RATIO * unseen_cells
+        if pull:
+            regions, cells, new, overflow = _pull_layer(words, nib, d, done, flags[0], *geometry,
+                                                        CHUNKS)
+        else:
+            regions, cells, new, overflow = _push_layer(words, nib, d, flags[1], flags[0],
+                                                        *geometry, CHUNKS)
+        open_cells = int(cells)
+        unseen_cells -= open_cells
         if overflow:
             raise SlidelabError("pattern database values exceed the group's Manhattan distance"
                                 " by more than 30 moves; use smaller groups")
         flags.reverse()  # the next layer is now the open one
         reached += int(new)
         if log is not None:
-            log({"depth": d + 1, "regions": int(regions), "cells": int(cells),
+            log({"depth": d + 1, "mode": "pull" if pull else "push", "regions": int(regions), "cells": int(cells),
                  "placements": int(new), "seconds": time.perf_counter() - t0})
         if progress is not None:
             progress(min(1.0, reached / placements),
