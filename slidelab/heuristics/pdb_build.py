@@ -26,12 +26,16 @@ end, when the two-bit array is gone.
 ``n (n-1) ... (n-k+1)`` perfect hash) and handled in *blocks* that share the
 positions of all but the last two tiles, so a block's placements are walked
 without unranking each one.  A byte per block marks the blocks holding the
-open layer.  Every open region is expanded by every move of a group tile next
-to it; the successor's index is the parent's plus a few table entries (a
-sideways move changes one digit).  Blocks are shared out to all cores; a
-successor region is claimed with an atomic OR, so no update is lost and each
-region is counted once.  (A backward "pull" step for the large layers, as in
-direction-optimising BFS, was tried and measured no faster here.)
+open layer.  While the open layer is small, every open region is expanded by
+every move of a group tile next to it ("push"); the successor's index is the
+parent's plus a few table entries (a sideways move changes one digit), and a
+successor region is claimed with an atomic OR, so threads share the blocks
+without losing an update and each region is counted once.  Once the open layer
+outweighs what is left unreached, every unreached region looks instead for a
+neighbour in the open layer and stops at the first ("pull", the direction
+switch of Beamer et al.'s breadth-first search); each thread then writes only
+its own blocks.  On the 15-puzzle's 8-tile group the last ten layers go about
+a third faster that way.
 """
 
 from __future__ import annotations
