@@ -206,7 +206,7 @@ def _best_side(vals, row, groups, reflected):
 
 @njit(cache=True)
 def _pdb_move(data, board, depth, h, tile, frm, to):
-    tables, off, gof, gpos, gm, binom, mult, vals, seen, earlier, combo, ident, refl, sigma, \
+    tables, gof, gpos, gm, binom, mult, vals, seen, earlier, combo, ident, refl, sigma, \
         ident_sigma, flags = data
     groups = gm.shape[0]
     cols = vals.shape[1]
@@ -215,17 +215,17 @@ def _pdb_move(data, board, depth, h, tile, frm, to):
     g = gof[tile]
     if g >= 0:
         idx = _group_index(board, ident, ident_sigma, g, gof, gpos, gm, binom, mult, seen, earlier, combo)
-        vals[depth + 1, g] = tables[off[g] + idx]
+        vals[depth + 1, g] = tables[g][idx]
     if flags[0] != 0:
         t2 = sigma[tile]
         g2 = gof[t2]
         if g2 >= 0:
             idx = _group_index(board, refl, sigma, g2, gof, gpos, gm, binom, mult, seen, earlier, combo)
-            vals[depth + 1, groups + g2] = tables[off[g2] + idx]
+            vals[depth + 1, groups + g2] = tables[g2][idx]
     return _best_side(vals, depth + 1, groups, flags[0])
 
 
-register(16, _pdb_move)
+register(15, _pdb_move)
 
 
 @njit(cache=True, inline='always')
@@ -246,7 +246,7 @@ def _compact_index(key, m, bits, mult, g):
 @njit(cache=True, inline='always')
 def _pdb_distinct_move(data, board, depth, h, tile, frm, to):
     """Distinct tiles: each group's tile positions packed in one integer, updated in O(1)."""
-    tables, off, gof, gpos, gm, mult, keys, vals, refl, sigma, flags = data
+    tables, gof, gpos, gm, mult, keys, vals, refl, sigma, flags = data
     groups = gm.shape[0]
     bits = flags[1]
     for i in range(2 * groups):
@@ -256,18 +256,18 @@ def _pdb_distinct_move(data, board, depth, h, tile, frm, to):
     if g >= 0:
         key = keys[depth, g] + (to - frm) * (1 << (bits * gpos[tile]))
         keys[depth + 1, g] = key
-        vals[depth + 1, g] = tables[off[g] + _compact_index(key, gm[g], bits, mult, g)]
+        vals[depth + 1, g] = tables[g][_compact_index(key, gm[g], bits, mult, g)]
     if flags[0] != 0:
         t2 = sigma[tile]
         g2 = gof[t2]
         if g2 >= 0:
             key = keys[depth, groups + g2] + (refl[to] - refl[frm]) * (1 << (bits * gpos[t2]))
             keys[depth + 1, groups + g2] = key
-            vals[depth + 1, groups + g2] = tables[off[g2] + _compact_index(key, gm[g2], bits, mult, g2)]
+            vals[depth + 1, groups + g2] = tables[g2][_compact_index(key, gm[g2], bits, mult, g2)]
     return _best_side(vals, depth + 1, groups, flags[0])
 
 
-register(11, _pdb_distinct_move)
+register(10, _pdb_distinct_move)
 
 
 # ----------------------------------------------------------------------------------------
@@ -578,6 +578,13 @@ def build_by_scan(puzzle: Puzzle, codes: Sequence[int],
 # the heuristic
 
 
+def _readonly(table: np.ndarray) -> np.ndarray:
+    """A plain read-only ``uint8`` view (memory maps and built arrays get one numba type)."""
+    view = np.asarray(table, dtype=np.uint8).view(np.ndarray)
+    view.flags.writeable = False
+    return view
+
+
 class PatternDatabase:
     """Tables for a partition of a puzzle's tiles, ready for the search kernels."""
 
@@ -591,8 +598,9 @@ class PatternDatabase:
         for g, table in enumerate(tables):
             if table.shape[0] != self.layout.sizes[g]:
                 raise SlidelabError(f"table {g} has {table.shape[0]} entries, expected {self.layout.sizes[g]}")
-        self.off = np.cumsum([0] + [t.shape[0] for t in tables[:-1]]).astype(np.int64)
-        self.tables = tables[0] if len(tables) == 1 else np.concatenate(tables)
+        # a tuple of read-only arrays of one type, indexed by group in the kernels: no copy,
+        # so tables memory-mapped from the cache stay shared between processes
+        self.tables = tuple(_readonly(t) for t in tables)
         refl = reflection(puzzle) if use_reflection else None
         self.reflected = refl is not None
         if refl is None:
@@ -607,15 +615,15 @@ class PatternDatabase:
         vals = np.zeros((max_depth + 2, 2 * G), dtype=np.int64)
         seen, earlier, combo = L.scratch()
         for g in range(G):
-            vals[0, g] = self.tables[self.off[g] + _group_index(
+            vals[0, g] = self.tables[g][_group_index(
                 codes, self.ident, self.ident_sigma, g, L.gof, L.gpos, L.gm, L.binom, L.mult,
                 seen, earlier, combo)]
             if self.reflected:
-                vals[0, G + g] = self.tables[self.off[g] + _group_index(
+                vals[0, G + g] = self.tables[g][_group_index(
                     codes, self.refl, self.sigma, g, L.gof, L.gpos, L.gm, L.binom, L.mult,
                     seen, earlier, combo)]
         flags = np.array([1 if self.reflected else 0], dtype=np.int64)
-        data = (self.tables, self.off, L.gof, L.gpos, L.gm, L.binom, L.mult, vals, seen, earlier,
+        data = (self.tables, L.gof, L.gpos, L.gm, L.binom, L.mult, vals, seen, earlier,
                 combo, self.ident, self.refl, self.sigma, self.ident_sigma, flags)
         return data, int(_best_side(vals, 0, G, flags[0]))
 
@@ -639,10 +647,10 @@ class PatternDatabase:
                 keys[0, side * G + g] += cell << (bits * int(L.gpos[t]))
             for g in range(G):
                 keys_g = int(keys[0, side * G + g])
-                vals[0, side * G + g] = self.tables[self.off[g] + _compact_index(
+                vals[0, side * G + g] = self.tables[g][_compact_index(
                     keys_g, int(L.gm[g]), bits, L.mult, g)]
         flags = np.array([1 if self.reflected else 0, bits], dtype=np.int64)
-        data = (self.tables, self.off, L.gof, L.gpos, L.gm, L.mult, keys, vals, self.refl,
+        data = (self.tables, L.gof, L.gpos, L.gm, L.mult, keys, vals, self.refl,
                 self.sigma, flags)
         return data, int(_best_side(vals, 0, G, flags[0]))
 
