@@ -245,6 +245,11 @@ def _push_layer(words, nib, d, flags_cur, flags_next, block, k, n, w, not_first,
     for ch in prange(chunks):
         pos = np.zeros(k, np.int64)
         tile_at = np.full(n, -1, np.int64)
+        # counted in registers, stored once: threads' rows of ``counts`` share cache lines
+        c_regions = 0
+        c_cells = 0
+        c_new = 0
+        c_over = 0
         lo = ch * nblocks // chunks
         hi = (ch + 1) * nblocks // chunks
         for blk in range(lo, hi):
@@ -285,18 +290,22 @@ def _push_layer(words, nib, d, flags_cur, flags_next, block, k, n, w, not_first,
                                     old = np.int64(atomic_or(words, q, _slots(region2, free2) * nxt))
                                     if _code_at(old, free2, t) != 0:
                                         continue  # another thread claimed it first
-                                    counts[ch, 0] += 1
-                                    counts[ch, 1] += popcount(region2)
+                                    c_regions += 1
+                                    c_cells += popcount(region2)
                                     flags_next[q // block] = 1
                                     if old == 0:
                                         gap = d + 1 - (md_p - md[j, t] + md[j, to])
                                         if gap > 30:
-                                            counts[ch, 3] = 1
+                                            c_over = 1
                                         atomic_or(nib, q >> 1, (gap >> 1) << (4 * (q & 1)))
-                                        counts[ch, 2] += 1
+                                        c_new += 1
                     tile_at[b] = -1
                     p += 1
                 tile_at[a] = -1
+        counts[ch, 0] = c_regions
+        counts[ch, 1] = c_cells
+        counts[ch, 2] = c_new
+        counts[ch, 3] = c_over
     return counts[:, 0].sum(), counts[:, 1].sum(), counts[:, 2].sum(), counts[:, 3].max()
 
 
@@ -312,6 +321,11 @@ def _pull_layer(words, nib, d, done, flags_next, block, k, n, w, not_first, not_
     for ch in prange(chunks):
         pos = np.zeros(k, np.int64)
         tile_at = np.full(n, -1, np.int64)
+        # counted in registers, stored once: threads' rows of ``counts`` share cache lines
+        c_regions = 0
+        c_cells = 0
+        c_new = 0
+        c_over = 0
         lo = ch * nblocks // chunks
         hi = (ch + 1) * nblocks // chunks
         for blk in range(lo, hi):
@@ -358,17 +372,17 @@ def _pull_layer(words, nib, d, done, flags_next, block, k, n, w, not_first, not_
                                     break
                             if found:
                                 y |= rs * nxt
-                                counts[ch, 0] += 1
-                                counts[ch, 1] += popcount(region)
+                                c_regions += 1
+                                c_cells += popcount(region)
                             else:
                                 left = True
                         if y != x:
                             if x == 0:
                                 gap = d + 1 - _md(pos, k, md)
                                 if gap > 30:
-                                    counts[ch, 3] = 1
+                                    c_over = 1
                                 _set_nibble(nib, p, gap >> 1)
-                                counts[ch, 2] += 1
+                                c_new += 1
                             words[p] = y
                             changed = True
                     tile_at[b] = -1
@@ -378,6 +392,10 @@ def _pull_layer(words, nib, d, done, flags_next, block, k, n, w, not_first, not_
                 flags_next[blk] = 1
             if not left:
                 done[blk] = 1
+        counts[ch, 0] = c_regions
+        counts[ch, 1] = c_cells
+        counts[ch, 2] = c_new
+        counts[ch, 3] = c_over
     return counts[:, 0].sum(), counts[:, 1].sum(), counts[:, 2].sum(), counts[:, 3].max()
 
 
