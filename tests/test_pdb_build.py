@@ -92,3 +92,31 @@ def test_bit_gather_matches_the_loop(region, free):
         assert pdb_build._select_loop(free, s) == pdb_build._select(free, s)
     if HAS_BMI2:
         assert pdb_build._slots is pdb_build._slots_bmi2
+
+
+MIRRORED = [
+    ("0 1 2 3/4 5 6 7", [4, 5, 6, 7]),                       # left-right
+    ("0 1 2/3 4 5/6 7 8", [8, 7, 6, 3, 5]),
+    ("1 2 3/4 0 5/6 7 8", [1, 3, 6, 8]),                     # blank in the middle: several mirrors
+    ("0 1 2 3/4 5 6 7/8 9 10 11", [4, 5, 6, 7, 8, 9, 10, 11]),
+]
+
+
+@pytest.mark.parametrize("goal, codes", MIRRORED)
+def test_mirror_pairs_stored_once_give_the_same_table(goal, codes):
+    puzzle = Puzzle(goal, goal)
+    layers = []
+    mirrored = pdb_build.build_distinct_table(puzzle, codes, log=layers.append)
+    assert layers[0]["mirror"]
+    plain = pdb_build.build_distinct_table(puzzle, codes, symmetry=False)
+    old = build_by_scan(puzzle, codes)
+    reached = old < 127
+    assert np.array_equal(mirrored[reached], old[reached])
+    assert np.array_equal(plain[reached], old[reached])
+
+
+def test_no_mirror_for_a_lopsided_group():
+    puzzle = Puzzle("0 1 2/3 4 5/6 7 8")
+    layers = []
+    pdb_build.build_distinct_table(puzzle, [6, 7, 5], log=layers.append)
+    assert not layers[0]["mirror"]

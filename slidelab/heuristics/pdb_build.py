@@ -194,6 +194,26 @@ def _prefix_cells(block, k, n, pos, tile_at):
 
 
 @njit(cache=True, inline='always')
+def _mirror_mask(mask, scell):
+    """The cells of ``mask`` moved by the symmetry ``scell``."""
+    out = np.int64(0)
+    r = mask
+    while r != 0:
+        c = lowest_bit(r)
+        r &= r - 1
+        out |= np.int64(1) << scell[c]
+    return out
+
+
+@njit(cache=True, inline='always')
+def _mirror_index(pos, k, mult, scell, stile, spos):
+    """Index of the symmetric placement: tile ``stile[j]`` on cell ``scell[pos[j]]``."""
+    for j in range(k):
+        spos[stile[j]] = scell[pos[j]]
+    return _index(spos, k, mult)
+
+
+@njit(cache=True, inline='always')
 def _md(pos, k, md):
     total = 0
     for j in range(k):
@@ -231,7 +251,7 @@ def _close_layer(words, flags, block, code, low, chunks):
 
 @njit(cache=True, parallel=True)
 def _push_layer(words, nib, d, flags_cur, flags_next, block, k, n, w, not_first, not_last,
-                nbmask, mult, md, low, chunks):
+                nbmask, mult, md, low, scell, stile, sym, chunks):
     """Expand every open region forward; returns (new regions, new cells, new placements, overflow).
 
     Threads write anywhere, so a region is claimed with an atomic OR: bits only
@@ -244,6 +264,7 @@ def _push_layer(words, nib, d, flags_cur, flags_next, block, k, n, w, not_first,
     counts = np.zeros((chunks, 4), np.int64)
     for ch in prange(chunks):
         pos = np.zeros(k, np.int64)
+        spos = np.zeros(k, np.int64)
         tile_at = np.full(n, -1, np.int64)
         # counted in registers, stored once: threads' rows of ``counts`` share cache lines
         c_regions = 0
@@ -284,11 +305,25 @@ def _push_layer(words, nib, d, flags_cur, flags_next, block, k, n, w, not_first,
                                     adj &= adj - 1
                                     q = _moved(p, j, t, to, w, tile_at, mult)
                                     free2 = (free | (np.int64(1) << t)) & ~(np.int64(1) << to)
-                                    if _code_at(np.int64(words[q]), free2, t) != 0:
+                                    cell2 = t
+                                    both = False
+                                    if sym:  # store the pair's canonical member only
+                                        pos[j] = to
+                                        qs = _mirror_index(pos, k, mult, scell, stile, spos)
+                                        pos[j] = t
+                                        if qs < q:
+                                            q = qs
+                                            cell2 = scell[t]
+                                            free2 = _mirror_mask(free2, scell)
+                                        elif qs == q:
+                                            both = True
+                                    if _code_at(np.int64(words[q]), free2, cell2) != 0:
                                         continue
-                                    region2 = _flood(t, free2, w, not_first, not_last)
+                                    region2 = _flood(cell2, free2, w, not_first, not_last)
+                                    if both:  # a symmetric placement: a region and its mirror at once
+                                        region2 |= _mirror_mask(region2, scell)
                                     old = np.int64(atomic_or(words, q, _slots(region2, free2) * nxt))
-                                    if _code_at(old, free2, t) != 0:
+                                    if _code_at(old, free2, cell2) != 0:
                                         continue  # another thread claimed it first
                                     c_regions += 1
                                     c_cells += popcount(region2)
@@ -311,7 +346,7 @@ def _push_layer(words, nib, d, flags_cur, flags_next, block, k, n, w, not_first,
 
 @njit(cache=True, parallel=True)
 def _pull_layer(words, nib, d, done, flags_next, block, k, n, w, not_first, not_last,
-                nbmask, mult, md, low, chunks):
+                nbmask, mult, md, low, scell, stile, sym, chunks):
     """Every unreached region looks for an open neighbour; returns (regions, cells, placements, overflow)."""
     cur = 1 + (d & 1)
     nxt = 3 - cur
@@ -320,6 +355,7 @@ def _pull_layer(words, nib, d, done, flags_next, block, k, n, w, not_first, not_
     counts = np.zeros((chunks, 4), np.int64)
     for ch in prange(chunks):
         pos = np.zeros(k, np.int64)
+        spos = np.zeros(k, np.int64)
         tile_at = np.full(n, -1, np.int64)
         # counted in registers, stored once: threads' rows of ``counts`` share cache lines
         c_regions = 0
@@ -348,6 +384,9 @@ def _pull_layer(words, nib, d, done, flags_next, block, k, n, w, not_first, not_
                     tile_at[b] = k - 1
                     x = np.int64(words[p])
                     unseen = _with_code(x, 0, low)
+                    if unseen != 0 and sym and _mirror_index(pos, k, mult, scell, stile, spos) < p:
+                        words[p] = low * 3  # not stored: its mirror is; closed from now on
+                        unseen = 0
                     if unseen != 0:
                         free = full & ~(occ1 | (np.int64(1) << b))
                         y = x
@@ -365,7 +404,16 @@ def _pull_layer(words, nib, d, done, flags_next, block, k, n, w, not_first, not_
                                     adj &= adj - 1
                                     q = _moved(p, j, t, frm, w, tile_at, mult)
                                     free2 = (free | (np.int64(1) << t)) & ~(np.int64(1) << frm)
-                                    if _code_at(np.int64(words[q]), free2, t) == cur:
+                                    cell2 = t
+                                    if sym:
+                                        pos[j] = frm
+                                        qs = _mirror_index(pos, k, mult, scell, stile, spos)
+                                        pos[j] = t
+                                        if qs < q:
+                                            q = qs
+                                            cell2 = scell[t]
+                                            free2 = _mirror_mask(free2, scell)
+                                    if _code_at(np.int64(words[q]), free2, cell2) == cur:
                                         found = True
                                         break
                                 if found:
@@ -400,11 +448,12 @@ def _pull_layer(words, nib, d, done, flags_next, block, k, n, w, not_first, not_
 
 
 @njit(cache=True, parallel=True)
-def _widen(nib, table, block, k, n, md, chunks):
-    """One byte per placement: ``md + 2 * nibble``."""
+def _widen(nib, table, block, k, n, md, mult, scell, stile, sym, chunks):
+    """One byte per placement: ``md + 2 * nibble`` (the nibble of the pair's stored member)."""
     nblocks = table.shape[0] // block
     for ch in prange(chunks):
         pos = np.zeros(k, np.int64)
+        spos = np.zeros(k, np.int64)
         lo = ch * nblocks // chunks
         hi = (ch + 1) * nblocks // chunks
         for blk in range(lo, hi):
@@ -419,7 +468,10 @@ def _widen(nib, table, block, k, n, md, chunks):
                     if (occ1 >> b) & 1:
                         continue
                     pos[k - 1] = b
-                    v = (nib[p >> 1] >> (4 * (p & 1))) & 0x0F
+                    src = p
+                    if sym:
+                        src = min(p, _mirror_index(pos, k, mult, scell, stile, spos))
+                    v = (nib[src >> 1] >> (4 * (src & 1))) & 0x0F
                     table[p] = _md(pos, k, md) + 2 * v
                     p += 1
 
@@ -451,14 +503,39 @@ def _word_dtype(e: int):
     return np.dtype(np.int64)
 
 
+def _symmetry(w: int, h: int, goal_pos: np.ndarray, region: int):
+    """A mirror of the board that maps the group's goal and start region onto themselves.
+
+    Returns ``(scell, stile)``: the cell each cell goes to, and the tile each
+    tile becomes (the one whose goal cell is the image of its own), or None.
+    """
+    n = w * h
+    cells = range(n)
+    candidates = [[(c // w) * w + (w - 1 - c % w) for c in cells],        # left-right
+                  [(h - 1 - c // w) * w + c % w for c in cells]]          # top-bottom
+    if w == h:
+        candidates.append([(c % w) * w + c // w for c in cells])          # main diagonal
+        candidates.append([(w - 1 - c % w) * w + (h - 1 - c // w) for c in cells])
+    tile_at = {int(cell): j for j, cell in enumerate(goal_pos)}
+    for scell in candidates:
+        stile = [tile_at.get(scell[int(cell)]) for cell in goal_pos]
+        image = sum(1 << scell[c] for c in cells if region >> c & 1)
+        if None not in stile and image == region:
+            return np.array(scell, dtype=np.int64), np.array(stile, dtype=np.int64)
+    return None
+
+
 def build_distinct_table(puzzle: Puzzle, codes: Sequence[int],
                          progress: Optional[Callable[[float, str], None]] = None,
-                         log: Optional[Callable[[dict], None]] = None) -> np.ndarray:
+                         log: Optional[Callable[[dict], None]] = None,
+                         symmetry: bool = True) -> np.ndarray:
     """The pattern database of a group of distinct tiles: ``uint8`` per placement.
 
     ``codes`` are the group's label codes, in the order that fixes the table's
     index (tile 0 most significant).  ``log`` receives one dict per layer
-    (depth, mode, regions, cells, placements, seconds), for benchmarks.
+    (depth, mode, regions, cells, placements, seconds), for benchmarks.  With
+    ``symmetry``, a group whose goal is its own mirror image stores and expands
+    one state of each mirror pair (see :func:`_symmetry`).
     """
     if not suitable(puzzle, codes):
         raise SlidelabError("this builder needs a group of 2 or more distinct tiles and 2 free cells")
@@ -501,13 +578,16 @@ def build_distinct_table(puzzle: Puzzle, codes: Sequence[int],
     free = full & ~occ
     region = int(_flood(int(puzzle.goal.blank), free, w, not_first, not_last))
     words[start] = int(_slots(region, free))  # depth 0: code 1, the blank's region at the goal
-    geometry = (block, k, n, w, not_first, not_last, nbmask, mult, md, low)
+    mirror = _symmetry(w, h, goal_pos, region) if symmetry else None
+    scell, stile = mirror if mirror is not None else (np.arange(n), np.arange(k))
+    geometry = (block, k, n, w, not_first, not_last, nbmask, mult, md, low, scell, stile,
+                mirror is not None)
     previous_chunksize = numba.set_parallel_chunksize(1)  # hand out chunks dynamically
     try:
         _layers(words, nib, start, geometry, progress, log)
         del words  # the two-bit array goes before the byte table comes
         table = np.empty(placements, dtype=np.uint8)
-        _widen(nib, table, block, k, n, md, CHUNKS)
+        _widen(nib, table, block, k, n, md, mult, scell, stile, mirror is not None, CHUNKS)
     finally:
         numba.set_parallel_chunksize(previous_chunksize)
     return table
@@ -525,9 +605,9 @@ def _layers(words, nib, start, geometry, progress, log):
     done = np.zeros(nblocks, np.uint8)  # blocks with no unreached region (for pulling)
     flags[1][start // block] = 1
     reached = 1
-    low = geometry[-1]
+    low, sym = geometry[9], geometry[12]
     open_cells = 1
-    unseen_cells = placements * (n - k)
+    unseen_cells = placements * (n - k) // (2 if sym else 1)  # about half are stored with a mirror
     d = 0
     while True:
         t0 = time.perf_counter()
@@ -548,11 +628,12 @@ def _layers(words, nib, start, geometry, progress, log):
         flags.reverse()  # the next layer is now the open one
         reached += int(new)
         if log is not None:
-            log({"depth": d + 1, "mode": "pull" if pull else "push", "regions": int(regions), "cells": int(cells),
+            log({"depth": d + 1, "mirror": bool(sym), "mode": "pull" if pull else "push",
+                 "regions": int(regions), "cells": int(cells),
                  "placements": int(new), "seconds": time.perf_counter() - t0})
         if progress is not None:
-            progress(min(1.0, reached / placements),
-                     f"depth {d + 1}, {reached:,} of {placements:,} placements")
+            seen = min(placements, 2 * reached) if sym else reached  # mirror pairs stored once
+            progress(seen / placements, f"depth {d + 1}, {seen:,} of {placements:,} placements")
         if regions == 0:
             # With two free cells some placements can be unreachable (parity); they
             # keep the Manhattan distance, a value no search ever looks up.
