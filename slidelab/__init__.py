@@ -24,6 +24,7 @@ __version__ = "0.1.0"
 
 #: public name -> the submodule that defines it
 _EXPORTS = {
+    "analysis": ["DistanceTable", "SpaceStats", "SpaceTooLargeError", "analyze"],
     "board": ["Board"],
     "errors": ["BoardError", "IllegalMoveError", "MismatchError", "ParseError", "SearchLimitError",
                "SlidelabError", "UnsolvableError"],
@@ -63,6 +64,7 @@ def __dir__():
 
 
 if TYPE_CHECKING:  # the same names, for type checkers and IDEs
+    from .analysis import DistanceTable, SpaceStats, SpaceTooLargeError, analyze
     from .board import Board
     from .errors import (BoardError, IllegalMoveError, MismatchError, ParseError,
                          SearchLimitError, SlidelabError, UnsolvableError)

@@ -413,6 +413,27 @@ def generate_command(size, goal, blank_first, count, seed, moves, style, blank):
         _fail(str(exc))
 
 
+@main.command("serve")
+@click.option("--host", default="127.0.0.1", show_default=True,
+              help="Address to listen on (localhost only by default).")
+@click.option("--port", type=click.IntRange(0, 65535), default=8000, show_default=True)
+@click.option("--workers", type=click.IntRange(1, 64), default=2, show_default=True,
+              help="Solves that run at once (one process each).")
+def serve_command(host, port, workers):
+    """Serve the web page (play, set up, solve, replay) and its JSON API."""
+    try:
+        import fastapi  # noqa: F401
+        import uvicorn  # noqa: F401
+
+        from .web import serve
+    except ImportError as exc:
+        _fail(f"slidelab serve needs the web extra ({exc.name} is missing):"
+              f' pip install "slidelab[web]"')
+    _startup_done()
+    click.echo(f"slidelab: serving http://{host}:{port}/ (Ctrl-C to stop)", err=True)
+    serve(host, port, workers=workers)
+
+
 @main.group("moves")
 def moves_group():
     """Move algebra: apply, invert, simplify, measure and convert move strings."""
@@ -567,3 +588,120 @@ def tables_clear(kind):
     except SlidelabError as exc:
         _fail(str(exc))
     click.echo(f"removed {count} table{'s' if count != 1 else ''}")
+
+
+_DURATION = re.compile(r"\s*(\d+(?:\.\d+)?)\s*(s|sec|m|min|h|d)?\s*\Z", re.I)
+
+
+def parse_duration(text: str) -> float:
+    """``"90"``, ``"90s"``, ``"20m"``, ``"2h"``, ``"1d"`` to seconds."""
+    match = _DURATION.match(str(text))
+    if not match:
+        raise SlidelabError(f"duration {text!r} is not a number of seconds with an optional s, m, h or d")
+    unit = (match.group(2) or "s").lower()[0]
+    return float(match.group(1)) * {"s": 1, "m": 60, "h": 3600, "d": 86400}[unit]
+
+
+class _AnalysisBar:
+    """A progress bar on stderr over the states found: depth, states, rate."""
+
+    def __init__(self):
+        self.bar = None
+        self.shown = 0
+
+    def __call__(self, info: dict):
+        if self.bar is None:
+            self.bar = click.progressbar(length=int(info["total"]), label="searching",
+                                         file=sys.stderr, show_eta=True, show_pos=False)
+            self.bar.__enter__()
+        step = int(info["states"]) - self.shown
+        self.bar.label = (f"depth {info['depth']}: {info['states']:,} positions,"
+                          f" {info['rate'] / 1e6:.1f} M/s")
+        if step > 0:
+            self.bar.update(step)
+            self.shown += step
+
+    def close(self):
+        if self.bar is not None:
+            self.bar.__exit__(None, None, None)
+            self.bar = None
+
+
+@main.command("analyze")
+@click.argument("goal", metavar="GOAL_OR_WxH")
+@click.option("--blank-first", is_flag=True, help="With a size: the ordered goal with the blank first.")
+@click.option("--json", "as_json", is_flag=True,
+              help='One JSON object: {"goal", "size", "states", "diameter", "mean", "counts",'
+                   ' "hardest", "n_hardest", "seconds"}.')
+@click.option("--plot", "plot_file", metavar="FILE",
+              help="Draw the distance distribution to FILE (.png or .svg; needs matplotlib).")
+@click.option("--log", "log_scale", is_flag=True, help="With --plot: a logarithmic count axis.")
+@click.option("--save", is_flag=True,
+              help="Store the distance table in the cache (then solve uses it: --method table / auto).")
+@click.option("--hardest", "n_hardest", type=int, default=None, metavar="N",
+              help="List at most N hardest positions (default 100; all are counted).")
+@click.option("--max-memory", default=None, metavar="BYTES",
+              help="Refuse a search needing more (e.g. 8G; default half the RAM).")
+@click.option("--max-time", default=None, metavar="SECONDS",
+              help="Refuse a search estimated to take longer (e.g. 2h; default 1h).")
+@click.option("--progress/--no-progress", default=None,
+              help="Progress bar on stderr (default: when stderr is a terminal).")
+def analyze_command(goal, blank_first, as_json, plot_file, log_scale, save, n_hardest, max_memory,
+                    max_time, progress):
+    """Enumerate every position reachable from GOAL (a board, or WxH for the ordered goal):
+    the count at each distance, the diameter, the mean distance and the hardest positions."""
+    from .analysis import analyze
+    from .analysis.stats import DEFAULT_HARDEST
+
+    _startup_done()
+    bar = None
+    try:
+        if n_hardest is not None and n_hardest < 0:
+            raise SlidelabError(f"--hardest must be at least 0, got {n_hardest}")
+        if log_scale and plot_file is None:
+            raise SlidelabError("--log goes with --plot")
+        max_bytes = parse_bytes(max_memory) if max_memory is not None else None
+        max_seconds = parse_duration(max_time) if max_time is not None else None
+        if plot_file is not None:
+            from .analysis.plot import check_plot_path, require_matplotlib
+
+            check_plot_path(plot_file)
+            require_matplotlib()
+        show = sys.stderr.isatty() if progress is None else progress
+        bar = _AnalysisBar() if show else None
+        stats = analyze(goal, bar, hardest=DEFAULT_HARDEST if n_hardest is None else n_hardest,
+                        save=save, blank_first=blank_first, max_bytes=max_bytes,
+                        max_seconds=max_seconds)
+        if bar:
+            bar.close()
+        if plot_file is not None:
+            stats.plot(plot_file, log=log_scale)
+    except SlidelabError as exc:
+        if bar:
+            bar.close()
+        _fail(str(exc))
+    if as_json:
+        click.echo(json.dumps(stats.as_dict()))
+        return
+    _show_stats(stats, save, plot_file)
+
+
+def _show_stats(stats, saved, plot_file):
+    click.echo(f"goal ({stats.size}):\n{stats.goal.grid()}")
+    click.echo(f"{stats.states:,} positions, diameter {stats.diameter},"
+               f" mean distance {stats.mean:.4f}")
+    width = max(9, len(f"{max(stats.counts):,}"))
+    click.echo(f"distance  {'positions':>{width}}")
+    for d, c in enumerate(stats.counts):
+        click.echo(f"{d:>8}  {c:>{width},}")
+    listed = len(stats.hardest)
+    plural = "s" if stats.n_hardest != 1 else ""
+    more = f", first {listed} listed" if listed < stats.n_hardest else ""
+    click.echo(f"{stats.n_hardest:,} hardest position{plural} ({stats.diameter} moves{more}):")
+    for b in stats.hardest:
+        click.echo(b.format())
+    if saved:
+        click.echo("distance table saved in the cache")
+    if plot_file is not None:
+        click.echo(f"plot written to {plot_file}")
+    click.echo(f"time {stats.seconds:.3f} s")

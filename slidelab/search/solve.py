@@ -26,10 +26,11 @@ METHODS = {
     "weighted-astar": "weighted A* (at most --weight times optimal)",
     "idastar": "IDA* (optimal; with --weight > 1, bounded suboptimal)",
     "constructive": "row-by-row reduction, exact finish (fast, any size, not optimal)",
+    "table": "distance table of the goal (optimal, no search; built once and cached)",
 }
 ALIASES = {"a*": "astar", "ida*": "idastar", "wastar": "weighted-astar", "weighted-a*": "weighted-astar",
            "bibfs": "bidirectional", "bidirectional-bfs": "bidirectional", "bi-bfs": "bidirectional",
-           "breadth-first": "bfs", "ida": "idastar"}
+           "breadth-first": "bfs", "ida": "idastar", "distance-table": "table"}
 
 #: weight of ``weighted-astar`` when none is given
 DEFAULT_WEIGHT = 1.5
@@ -54,10 +55,17 @@ AUTO_OPTIMAL_CELLS = 16
 def choose_method(puzzle: Puzzle) -> tuple[str, str]:
     """``(method, heuristic)`` that ``auto`` uses for this puzzle.
 
-    A flat-table bidirectional BFS when the whole space is small; IDA* with
+    The goal's distance table when one is cached, or, for the ordered goals,
+    when the space is small enough to build it at once (the 8-puzzle: 90 KB, a
+    few hundredths of a second; see :func:`slidelab.analysis.table.table_ready`);
+    a flat-table bidirectional BFS when the whole space is small; IDA* with
     pattern databases up to the 15-puzzle; beyond that, optimal search is not
     expected to finish, and the constructive method (always fast) is used.
     """
+    from ..analysis.table import table_ready
+
+    if table_ready(puzzle):
+        return "table", "manhattan"
     if puzzle.n_arrangements <= AUTO_TABLE_STATES:
         return "bidirectional", "manhattan"
     if puzzle.width * puzzle.height <= AUTO_OPTIMAL_CELLS:
@@ -80,7 +88,9 @@ def solve(start, goal=None, *, method: str = "auto", heuristic: Optional[str] = 
     goal : Board or str, optional
         Default: tiles in order with the blank last (first with ``blank_first``).
     method : str
-        ``auto``, ``bfs``, ``bidirectional``, ``astar``, ``weighted-astar`` or ``idastar``.
+        ``auto``, ``bfs``, ``bidirectional``, ``astar``, ``weighted-astar``, ``idastar``,
+        ``constructive`` or ``table`` (the goal's distance table, built and cached
+        if missing: see :class:`slidelab.DistanceTable`).
     heuristic : str, optional
         For A* and IDA*: ``manhattan`` (the default, except that ``auto`` on a
         15-puzzle uses ``pdb``), ``linear-conflict``, ``pdb`` (pattern
@@ -159,6 +169,10 @@ def solve(start, goal=None, *, method: str = "auto", heuristic: Optional[str] = 
         solution = weighted_astar(puzzle, limits, weight, heuristic)
     elif name == "constructive":
         solution = constructive(puzzle, limits)
+    elif name == "table":
+        from ..analysis.table import solve_by_table
+
+        solution = solve_by_table(puzzle, table_progress)
     else:
         solution = idastar(puzzle, limits, heuristic, weight)
     solution.verify()

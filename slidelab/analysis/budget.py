@@ -1,0 +1,158 @@
+"""What a complete search of a space will cost, and refusing one that does not fit this machine.
+
+The search holds two bits per state (:mod:`.layers`); a distance table adds a
+byte per state while it is built, and half a byte more while it is packed into
+four bits.  The time is the number of states times a measured cost: 90 to 135
+nanoseconds of one core per state on the 2-core development machine (3x4, 2x6
+and the line puzzle; :data:`NS_PER_STATE` takes the upper end), shared by the
+threads.
+
+Examples
+--------
+>>> e = estimate("4x4")
+>>> e.states, e.bytes // 2**40
+(10461394944000, 2)
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from typing import Optional
+
+from ..errors import SlidelabError
+from .index import MAX_TILES, Space, space_of
+
+#: nanoseconds of one core per state (search), measured on the 2-core development machine
+NS_PER_STATE = 135.0
+#: extra nanoseconds of one core per state when a distance table is kept and packed
+NS_PER_TABLE_STATE = 40.0
+#: refuse a search estimated to take longer than this, unless told otherwise (seconds)
+DEFAULT_MAX_SECONDS = 3600.0
+
+
+class SpaceTooLargeError(SlidelabError):
+    """A space whose complete search would not fit this machine's memory or the time allowed."""
+
+
+@dataclass(frozen=True)
+class Estimate:
+    """Memory and time a complete search will take.
+
+    Attributes
+    ----------
+    states : int
+        Indices searched (every reachable position; see :mod:`.index`).
+    bytes : int
+        Peak bytes of the search's arrays (two bits per state, plus the
+        distance table's byte and half byte when one is built).
+    seconds : float
+        Wall-clock estimate on this machine with its threads.
+    threads : int
+    """
+
+    states: int
+    bytes: int
+    seconds: float
+    threads: int
+
+
+def _threads() -> int:
+    try:
+        import numba
+
+        return max(1, int(numba.get_num_threads()))
+    except Exception:  # pragma: no cover - numba always there
+        return max(1, os.cpu_count() or 1)
+
+
+def estimate(space, table: bool = False) -> Estimate:
+    """Memory and time of a complete breadth-first search of ``space``.
+
+    Parameters
+    ----------
+    space : Space, Board or str
+        The space, or its goal (a board, its text, or a size ``"WxH"``).
+    table : bool
+        Whether a distance table is kept too (one byte per state while
+        searching, then four bits).
+    """
+    space = space_of(space)
+    n = space.states
+    size = n // 4 + 3 * (n >> 10) + 64
+    if table:
+        size = max(size + n, n + (n + 1) // 2)
+    # ranking tables: one int64 per (count code, label) and per count code
+    codes = 1
+    for c in space.label_counts:
+        codes *= c + 1
+    size += codes * (len(space.label_counts) + 1) * 8
+    threads = _threads()
+    ns = NS_PER_STATE + (NS_PER_TABLE_STATE if table else 0.0)
+    return Estimate(n, size, n * ns * 1e-9 / threads, threads)
+
+
+def format_bytes(amount: float) -> str:
+    """``1.5 GB``, ``90.7 KB``: decimal units, three figures.
+
+    >>> format_bytes(90720), format_bytes(2.6e12)
+    ('90.7 KB', '2.6 TB')
+    """
+    for unit in ("bytes", "KB", "MB", "GB", "TB", "PB", "EB"):
+        if abs(amount) < 1000 or unit == "EB":
+            if unit == "bytes":
+                return f"{int(amount)} bytes"
+            return f"{amount:.3g} {unit}"
+        amount /= 1000
+    raise AssertionError
+
+
+def format_seconds(seconds: float) -> str:
+    """``45 s``, ``12 min``, ``3.2 h``, ``41 days``.
+
+    >>> format_seconds(40), format_seconds(5400), format_seconds(1e7)
+    ('40 s', '1.5 h', '116 days')
+    """
+    if seconds < 90:
+        return f"{seconds:.2g} s" if seconds < 10 else f"{seconds:.0f} s"
+    if seconds < 5400 - 1:
+        return f"{seconds / 60:.0f} min"
+    if seconds < 2 * 86400:
+        return f"{seconds / 3600:.2g} h"
+    if seconds < 1000 * 365 * 86400:
+        return f"{seconds / 86400:.3g} days"
+    return f"{seconds / (365 * 86400):.2g} years"
+
+
+def check_budget(space: Space, table: bool = False, max_bytes: Optional[int] = None,
+                 max_seconds: Optional[float] = None) -> Estimate:
+    """The estimate, or :class:`SpaceTooLargeError` (one line, with a suggestion) when it does not fit.
+
+    Parameters
+    ----------
+    max_bytes : int, optional
+        Default: half the machine's memory (as for the storing searches).
+    max_seconds : float, optional
+        Default :data:`DEFAULT_MAX_SECONDS`; ``float("inf")`` for no limit.
+    """
+    from ..search._common import default_max_bytes
+
+    e = estimate(space, table)
+    limit = default_max_bytes() if max_bytes is None else int(max_bytes)
+    what = f"the {space.width}x{space.height} space of goal {space.goal} has {e.states:,} positions"
+    if space.tiles > MAX_TILES or e.bytes > limit:
+        bits = "a byte and a half" if table else "two bits"
+        advice = ("try a board of at most 14 cells, or a goal with repeated labels"
+                  if space.distinct else "try a smaller board or more repeated labels")
+        raise SpaceTooLargeError(
+            f"{what}: {format_bytes(e.bytes)} at {bits} each, over the memory limit of "
+            f"{format_bytes(limit)}{'' if max_bytes else ' (half of this machine)'}; "
+            f"{advice}, or raise --max-memory if the machine has the room")
+    allowed = DEFAULT_MAX_SECONDS if max_seconds is None else float(max_seconds)
+    if e.seconds > allowed:
+        raise SpaceTooLargeError(
+            f"{what}: a complete search would take about {format_seconds(e.seconds)} here "
+            f"(estimate, {e.threads} thread{'s' if e.threads != 1 else ''}), over the "
+            f"{format_seconds(allowed)} limit; pass --max-time {int(e.seconds * 1.5) + 1} "
+            f"(max_seconds=) to run it anyway")
+    return e

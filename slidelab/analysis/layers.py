@@ -1,0 +1,411 @@
+"""Complete breadth-first search of a puzzle's space in two bits per state, on every core.
+
+States are the indices of :mod:`.index`.  Each has a two-bit code in an array
+of ``int64`` words (32 states a word):
+
+====  ==========================================================
+0     not reached
+1, 2  reached at an even / odd depth (the open layers)
+3     closed (reached two or more layers ago), or no state (padding)
+====  ==========================================================
+
+The search is layer-synchronous; the layer of depth ``d`` holds code
+``1 + d % 2`` and the next one is written with the other open code.  Before a
+layer is expanded, the layer before it is closed, so the two open codes name
+exactly the current and the next layer.  Nothing else is stored: the frontier
+is implicit in the codes, and a byte per *block* of 1,024 states marks the
+blocks that hold the current layer, so small layers skip the rest.
+
+Two ways to go one layer deeper (the direction switch of Beamer et al.):
+
+- **push**, until the layer outnumbers the states still unreached
+  (:data:`PULL_RATIO`): every state of the layer generates its
+  neighbours (a horizontal move keeps the index's rank part, a vertical one
+  changes a few digits: :func:`.index._neighbour`); an unreached one is
+  claimed with an atomic OR, which also tells which thread was first, so each
+  state is counted once;
+- **pull**, from then on: every unreached state looks for a neighbour in
+  the layer and stops at the first.  Each thread writes only its own words:
+  no atomics.
+
+Within a chunk, the kernels walk indices upwards and step to the next
+arrangement (:func:`.index._step`) instead of unranking each state.  With a
+``depth`` array (the distance table), each new state's depth is written too.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from typing import Callable, Optional
+
+import numba
+import numpy as np
+from numba import njit, prange
+
+from .._bits import atomic_or, lowest_bit
+from ..errors import SlidelabError
+from .index import Space, _load_at, _neighbour, _step, _tile_rank
+
+#: states per flag block (a power of two, a multiple of 32)
+BLOCK_SHIFT = 10
+WORDS_PER_BLOCK = (1 << BLOCK_SHIFT) >> 5
+#: a layer is pulled when it holds more than this fraction of the unreached states (a pushed
+#: state and a pulled one cost about the same: both look at their three or so neighbours)
+PULL_RATIO = 1.0
+#: step to the next arrangement when the next wanted state is at most this far on
+STEP_LIMIT = 32
+#: chunks of blocks handed to the threads (dynamic scheduling)
+CHUNKS = 256
+#: spaces smaller than this are searched by one thread (a parallel region costs more than a layer)
+SERIAL_STATES = 1 << 21
+#: layers smaller than this are expanded and closed by one thread
+SERIAL_LAYER = 1 << 15
+#: no depth recorded yet (depth tables)
+UNREACHED = 255
+
+LOW = 0x5555555555555555
+
+
+@njit(cache=True, inline='always')
+def _with_code(x, code):
+    """Mask with bit ``2 s`` set for each slot ``s`` of word ``x`` that holds ``code``."""
+    low = np.int64(LOW)
+    lo = x & low
+    hi = (x >> 1) & low
+    if code == 0:
+        return low & ~(lo | hi)
+    if code == 1:
+        return lo & ~hi
+    if code == 2:
+        return hi & ~lo
+    return lo & hi
+
+
+@njit(cache=True)
+def _close_range(words, flags, code, lo, hi):
+    """Every state holding ``code`` in the flagged blocks ``lo .. hi - 1`` becomes closed (3)."""
+    nwords = words.shape[0]
+    for blk in range(lo, hi):
+        if flags[blk] == 0:
+            continue
+        for wi in range(blk * WORDS_PER_BLOCK, min(nwords, (blk + 1) * WORDS_PER_BLOCK)):
+            x = words[wi]
+            mask = _with_code(x, code)
+            if mask != 0:
+                words[wi] = x | (mask * 3)
+    return 0
+
+
+@njit(cache=True, inline='always')
+def _push_body(words, depth, record, d, flags_cur, flags_next, g, lo, hi, distinct):
+    """Expand the states of depth ``d`` in blocks ``lo .. hi - 1``; returns how many new states they reached first.
+
+    Inlined into :func:`_push_distinct` and :func:`_push_multiset`, each with a
+    constant ``distinct``, so that only one way of ranking is compiled into each.
+    """
+    m, w, H, nbr, F, radix, S = g[1], g[2], g[3], g[5], g[6], g[7], g[8]
+    Tab, counts, full, needpar = g[9], g[10], g[11], g[12]
+    cur = 1 + (d & 1)
+    nxt = np.int64(3 - cur)
+    nwords = words.shape[0]
+    s = np.empty(m, np.int64)
+    L = np.zeros(m, np.int64)
+    c = np.empty(counts.shape[0], np.int64)
+    cursor = np.int64(-1)
+    b = np.int64(0)
+    base = np.int64(0)
+    end = np.int64(0)
+    k = 0
+    for blk in range(lo, hi):
+        if flags_cur[blk] == 0:
+            continue
+        for wi in range(blk * WORDS_PER_BLOCK, min(nwords, (blk + 1) * WORDS_PER_BLOCK)):
+            targets = _with_code(words[wi], cur)
+            while targets != 0:
+                slot = lowest_bit(targets) >> 1
+                targets &= targets - 1
+                idx = np.int64(wi) * 32 + slot
+                if cursor >= 0 and cursor < idx < end and idx - cursor <= STEP_LIMIT:
+                    while cursor < idx:
+                        _step(s, L, m, distinct, needpar[b])
+                        cursor += 1
+                else:
+                    b = _load_at(idx, s, L, c, m, H, distinct, radix, Tab, counts, full, needpar)
+                    base = b * H
+                    end = base + H
+                    cursor = idx
+                t = _tile_rank(idx, base, L, m, distinct)
+                for dd in range(4):
+                    nb = nbr[b, dd]
+                    if nb < 0:
+                        continue
+                    j = _neighbour(idx, base, t, b, dd, nb, s, L, m, w, H, distinct, F, radix, S)
+                    wj = j >> 5
+                    sh = (j & 31) << 1
+                    if (words[wj] >> sh) & 3 == 0:
+                        old = atomic_or(words, wj, nxt << sh)
+                        if (old >> sh) & 3 == 0:
+                            k += 1
+                            flags_next[j >> BLOCK_SHIFT] = 1
+                            if record:
+                                depth[j] = d + 1
+    return k
+
+
+@njit(cache=True)
+def _push_distinct(words, depth, record, d, flags_cur, flags_next, g, lo, hi):
+    return _push_body(words, depth, record, d, flags_cur, flags_next, g, lo, hi, True)
+
+
+@njit(cache=True)
+def _push_multiset(words, depth, record, d, flags_cur, flags_next, g, lo, hi):
+    return _push_body(words, depth, record, d, flags_cur, flags_next, g, lo, hi, False)
+
+
+@njit(cache=True, inline='always')
+def _pull_body(words, depth, record, d, done, flags_next, g, lo, hi, distinct):
+    """Unreached states of blocks ``lo .. hi - 1`` look for a neighbour of depth ``d``; returns how many found one."""
+    m, w, H, nbr, F, radix, S = g[1], g[2], g[3], g[5], g[6], g[7], g[8]
+    Tab, counts, full, needpar = g[9], g[10], g[11], g[12]
+    cur = 1 + (d & 1)
+    nxt = np.int64(3 - cur)
+    nwords = words.shape[0]
+    s = np.empty(m, np.int64)
+    L = np.zeros(m, np.int64)
+    c = np.empty(counts.shape[0], np.int64)
+    cursor = np.int64(-1)
+    b = np.int64(0)
+    base = np.int64(0)
+    end = np.int64(0)
+    k = 0
+    for blk in range(lo, hi):
+        if done[blk] != 0:
+            continue
+        left = False
+        changed = False
+        for wi in range(blk * WORDS_PER_BLOCK, min(nwords, (blk + 1) * WORDS_PER_BLOCK)):
+            x = words[wi]
+            targets = _with_code(x, 0)
+            if targets == 0:
+                continue
+            y = x
+            while targets != 0:
+                slot = lowest_bit(targets) >> 1
+                targets &= targets - 1
+                idx = np.int64(wi) * 32 + slot
+                if cursor >= 0 and cursor < idx < end and idx - cursor <= STEP_LIMIT:
+                    while cursor < idx:
+                        _step(s, L, m, distinct, needpar[b])
+                        cursor += 1
+                else:
+                    b = _load_at(idx, s, L, c, m, H, distinct, radix, Tab, counts, full, needpar)
+                    base = b * H
+                    end = base + H
+                    cursor = idx
+                t = _tile_rank(idx, base, L, m, distinct)
+                hit = False
+                for e in range(4):
+                    dd = 3 - e                  # sideways moves first: no ranking needed
+                    nb = nbr[b, dd]
+                    if nb < 0:
+                        continue
+                    j = _neighbour(idx, base, t, b, dd, nb, s, L, m, w, H, distinct, F, radix, S)
+                    if (words[j >> 5] >> ((j & 31) << 1)) & 3 == cur:
+                        hit = True
+                        break
+                if hit:
+                    y |= nxt << (slot << 1)
+                    k += 1
+                    if record:
+                        depth[idx] = d + 1
+                else:
+                    left = True
+            if y != x:
+                words[wi] = y
+                changed = True
+        if changed:
+            flags_next[blk] = 1
+        if not left:
+            done[blk] = 1
+    return k
+
+
+@njit(cache=True)
+def _pull_distinct(words, depth, record, d, done, flags_next, g, lo, hi):
+    return _pull_body(words, depth, record, d, done, flags_next, g, lo, hi, True)
+
+
+@njit(cache=True)
+def _pull_multiset(words, depth, record, d, done, flags_next, g, lo, hi):
+    return _pull_body(words, depth, record, d, done, flags_next, g, lo, hi, False)
+
+
+@njit(cache=True, parallel=True)
+def _close(words, flags, code, chunks):
+    nblocks = flags.shape[0]
+    for ch in prange(chunks):
+        _close_range(words, flags, code, ch * nblocks // chunks, (ch + 1) * nblocks // chunks)
+
+
+@njit(cache=True, parallel=True)
+def _push(words, depth, record, d, flags_cur, flags_next, g, chunks):
+    """The push step over all blocks, chunks handed to the threads as they come free."""
+    nblocks = flags_cur.shape[0]
+    found = np.zeros(chunks, np.int64)
+    if g[4]:
+        for ch in prange(chunks):
+            found[ch] = _push_distinct(words, depth, record, d, flags_cur, flags_next, g,
+                                       ch * nblocks // chunks, (ch + 1) * nblocks // chunks)
+    else:
+        for ch in prange(chunks):
+            found[ch] = _push_multiset(words, depth, record, d, flags_cur, flags_next, g,
+                                       ch * nblocks // chunks, (ch + 1) * nblocks // chunks)
+    return found.sum()
+
+
+@njit(cache=True, parallel=True)
+def _pull(words, depth, record, d, done, flags_next, g, chunks):
+    """The pull step over all blocks, in parallel (each thread writes only its own blocks)."""
+    nblocks = done.shape[0]
+    found = np.zeros(chunks, np.int64)
+    if g[4]:
+        for ch in prange(chunks):
+            found[ch] = _pull_distinct(words, depth, record, d, done, flags_next, g,
+                                       ch * nblocks // chunks, (ch + 1) * nblocks // chunks)
+    else:
+        for ch in prange(chunks):
+            found[ch] = _pull_multiset(words, depth, record, d, done, flags_next, g,
+                                       ch * nblocks // chunks, (ch + 1) * nblocks // chunks)
+    return found.sum()
+
+
+@njit(cache=True)
+def _collect(words, flags, code, limit):
+    """Indices (ascending, at most ``limit``) of the states holding ``code`` in the flagged blocks."""
+    out = np.empty(limit, np.int64)
+    n = 0
+    nwords = words.shape[0]
+    for blk in range(flags.shape[0]):
+        if flags[blk] == 0:
+            continue
+        for wi in range(blk * WORDS_PER_BLOCK, min(nwords, (blk + 1) * WORDS_PER_BLOCK)):
+            mask = _with_code(words[wi], code)
+            while mask != 0 and n < limit:
+                out[n] = np.int64(wi) * 32 + (lowest_bit(mask) >> 1)
+                n += 1
+                mask &= mask - 1
+            if n >= limit:
+                return out[:n]
+    return out[:n]
+
+
+@dataclass
+class Layers:
+    """What a complete breadth-first search found.
+
+    ``counts[d]`` states lie at distance ``d``; ``last`` holds the indices of
+    the last layer (at most ``limit`` of them); ``depth`` is the byte per
+    state when one was asked for (255 where unreached).
+    """
+
+    counts: list
+    last: np.ndarray
+    seconds: float
+    depth: Optional[np.ndarray] = None
+    modes: list = field(default_factory=list)
+
+
+def search_layers(space: Space, progress: Optional[Callable[[dict], None]] = None,
+                  record: bool = False, limit: int = 1000,
+                  log: Optional[Callable[[dict], None]] = None,
+                  parallel: Optional[bool] = None) -> Layers:
+    """Breadth-first search from the goal over every state of ``space``.
+
+    Parameters
+    ----------
+    progress : callable, optional
+        Called after each layer with ``{"depth", "layer", "states", "total",
+        "fraction", "rate", "seconds"}`` (``rate``: states per second so far;
+        ``total``: the number of indices, all reachable with distinct tiles).
+    record : bool
+        Also keep each state's depth in a byte array (for distance tables).
+    limit : int
+        At most this many indices of the last layer are returned.
+    log : callable, optional
+        Called after each layer with ``{"depth", "mode", "found", "seconds"}`` (benchmarks).
+    parallel : bool, optional
+        Force the parallel kernels (True) or one thread (False); by default
+        spaces and layers below :data:`SERIAL_STATES` and :data:`SERIAL_LAYER`
+        take one thread.
+    """
+    began = time.perf_counter()
+    g = space.kernel_args()
+    N = space.states
+    nwords = -(-N // 32)
+    nblocks = -(-N // (1 << BLOCK_SHIFT))
+    words = np.empty(nwords, np.int64)
+    words[:] = 0                                 # touch every page before the threads need them
+    tail = N - (nwords - 1) * 32
+    if tail < 32:                                # slots past the last state: closed
+        words[-1] = np.int64(np.uint64((1 << 64) - (1 << (2 * tail))).view(np.int64))
+    depth = np.full(N if record else 1, UNREACHED, np.uint8)
+    goal = space.index(space.goal)
+    words[goal >> 5] |= np.int64(1) << ((goal & 31) << 1)
+    if record:
+        depth[goal] = 0
+    flags_prev = np.zeros(nblocks, np.uint8)
+    flags_cur = np.zeros(nblocks, np.uint8)
+    flags_cur[goal >> BLOCK_SHIFT] = 1
+    done = np.zeros(nblocks, np.uint8)
+    chunks = max(1, min(CHUNKS, nblocks)) if parallel is None else CHUNKS
+    serial = N < SERIAL_STATES or numba.get_num_threads() == 1 if parallel is None else not parallel
+    serial_layer = 0 if parallel else SERIAL_LAYER
+    counts = [1]
+    reached = 1
+    modes = []
+    d = 0
+    previous_chunksize = numba.set_parallel_chunksize(1)   # hand out chunks dynamically
+    try:
+        while True:
+            t0 = time.perf_counter()
+            small = serial or counts[d] < serial_layer
+            if d > 0:
+                if serial or counts[d - 1] < serial_layer:
+                    _close_range(words, flags_prev, 1 + ((d - 1) & 1), 0, nblocks)
+                else:
+                    _close(words, flags_prev, 1 + ((d - 1) & 1), chunks)
+            flags_prev[:] = 0
+            pull = counts[d] > PULL_RATIO * (N - reached)
+            if pull and small:
+                pull_range = _pull_distinct if space.distinct else _pull_multiset
+                new = int(pull_range(words, depth, record, d, done, flags_prev, g, 0, nblocks))
+            elif pull:
+                new = int(_pull(words, depth, record, d, done, flags_prev, g, chunks))
+            elif small:
+                push_range = _push_distinct if space.distinct else _push_multiset
+                new = int(push_range(words, depth, record, d, flags_cur, flags_prev, g, 0, nblocks))
+            else:
+                new = int(_push(words, depth, record, d, flags_cur, flags_prev, g, chunks))
+            flags_prev, flags_cur = flags_cur, flags_prev
+            modes.append("pull" if pull else "push")
+            if log is not None:
+                log({"depth": d + 1, "mode": modes[-1], "found": new,
+                     "seconds": time.perf_counter() - t0})
+            if new == 0:
+                break
+            counts.append(new)
+            reached += new
+            d += 1
+            if d + 1 >= UNREACHED and record:
+                raise SlidelabError("distances past 254 do not fit a distance table;"
+                                    " analyze without saving the table")
+            if progress is not None:
+                elapsed = time.perf_counter() - began
+                progress({"depth": d, "layer": new, "states": reached, "total": N,
+                          "fraction": min(1.0, reached / N), "seconds": elapsed,
+                          "rate": reached / elapsed if elapsed > 0 else 0.0})
+        last = _collect(words, flags_prev, 1 + (d & 1), max(0, min(limit, counts[d])))
+    finally:
+        numba.set_parallel_chunksize(previous_chunksize)
+    return Layers(counts, last, time.perf_counter() - began, depth if record else None, modes)

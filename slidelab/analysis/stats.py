@@ -1,0 +1,138 @@
+"""``analyze``: a puzzle's whole state space in numbers (:class:`SpaceStats`)."""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from typing import Callable, Optional
+
+from ..board import Board
+from .budget import check_budget
+from .index import space_of
+from .layers import search_layers
+
+#: hardest positions listed by default (all of them are counted)
+DEFAULT_HARDEST = 100
+
+
+@dataclass(frozen=True, repr=False)
+class SpaceStats:
+    """The distance distribution of every position reachable from a goal.
+
+    Attributes
+    ----------
+    goal : Board
+    size : str
+        ``"WxH"``.
+    states : int
+        Positions reachable from the goal (and so able to reach it).
+    diameter : int
+        The largest distance (single-tile moves).
+    mean : float
+        The mean distance over all reachable positions.
+    counts : tuple of int
+        ``counts[d]``: positions at distance ``d``.
+    hardest : tuple of Board
+        Positions at the largest distance, in index order (at most the number asked for).
+    n_hardest : int
+        How many positions lie at the largest distance.
+    seconds : float
+        Wall-clock time of the search.
+
+    Examples
+    --------
+    >>> st = SpaceStats(Board("1 2/3 0"), "2x2", 12, 6, 3.0, (1, 2, 2, 2, 2, 2, 1),
+    ...                 (Board("0 3/2 1"),), 1, 0.001)
+    >>> st
+    SpaceStats(goal=Board('1 2/3 0'), states=12, diameter=6, mean=3.0, n_hardest=1, seconds=0.001)
+    >>> st.as_dict()["hardest"]
+    ['0 3/2 1']
+    """
+
+    goal: Board
+    size: str
+    states: int
+    diameter: int
+    mean: float
+    counts: tuple
+    hardest: tuple
+    n_hardest: int
+    seconds: float
+
+    def __repr__(self):
+        return (f"SpaceStats(goal={self.goal!r}, states={self.states}, diameter={self.diameter}, "
+                f"mean={round(self.mean, 4)!r}, n_hardest={self.n_hardest}, "
+                f"seconds={round(self.seconds, 3)!r})")
+
+    def as_dict(self) -> dict:
+        """The ``analyze --json`` fields."""
+        return {"goal": self.goal.format(), "size": self.size, "states": self.states,
+                "diameter": self.diameter, "mean": round(self.mean, 6), "counts": list(self.counts),
+                "hardest": [b.format() for b in self.hardest], "n_hardest": self.n_hardest,
+                "seconds": round(self.seconds, 6)}
+
+    def plot(self, path, log: bool = False) -> None:
+        """Draw the distance distribution to ``path`` (``.png`` or ``.svg``; needs matplotlib)."""
+        from .plot import plot_distribution
+
+        plot_distribution(self, path, log=log)
+
+
+def analyze(goal, progress: Optional[Callable[[dict], None]] = None, *,
+            hardest: int = DEFAULT_HARDEST, save: bool = False, blank_first: bool = False,
+            max_bytes: Optional[int] = None, max_seconds: Optional[float] = None) -> SpaceStats:
+    """Enumerate every position reachable from ``goal`` by breadth-first search.
+
+    Parameters
+    ----------
+    goal : Board, str or Puzzle
+        The goal board, its text, or a size ``"WxH"`` (tiles in order, blank last,
+        or first with ``blank_first``).
+    progress : callable, optional
+        Called after each layer with ``{"depth", "layer", "states", "total",
+        "fraction", "rate", "seconds"}``: the depth reached, the states in that
+        layer, the states found so far, the number of indices (all reachable
+        with distinct tiles), their ratio, states per second, and seconds.
+    hardest : int
+        List at most this many of the hardest positions (all are counted).
+    save : bool
+        Also keep every position's distance, and store the distance table in
+        the cache (see :class:`.table.DistanceTable`).
+    max_bytes, max_seconds : optional
+        Refuse (before starting) a search estimated to need more memory or
+        time (defaults: half the machine's memory, one hour).
+
+    Returns
+    -------
+    SpaceStats
+
+    Raises
+    ------
+    SpaceTooLargeError
+        The space does not fit this machine (a one-line message with a suggestion).
+
+    Examples
+    --------
+    >>> st = analyze("2x3")
+    >>> st.states, st.diameter, st.n_hardest, st.hardest
+    (360, 21, 1, (Board('2 1/4 3/0 5'),))
+    """
+    if hardest < 0:
+        from ..errors import SlidelabError
+
+        raise SlidelabError(f"hardest must be at least 0, got {hardest}")
+    space = space_of(goal, blank_first=blank_first)
+    check_budget(space, table=save, max_bytes=max_bytes, max_seconds=max_seconds)
+    began = time.perf_counter()
+    layers = search_layers(space, progress=progress, record=save, limit=hardest)
+    seconds = time.perf_counter() - began
+    if save:
+        from .table import DistanceTable
+
+        DistanceTable.from_layers(space, layers)
+        layers.depth = None
+    counts = tuple(int(c) for c in layers.counts)
+    states = sum(counts)
+    mean = sum(d * c for d, c in enumerate(counts)) / states
+    return SpaceStats(space.goal, f"{space.width}x{space.height}", states, len(counts) - 1, mean,
+                      counts, tuple(space.boards(layers.last)), counts[-1], seconds)

@@ -1,0 +1,282 @@
+"""State-space analysis: complete enumeration, distance tables, the analyze command."""
+
+import json
+import random
+from collections import Counter
+
+import numpy as np
+import pytest
+from click.testing import CliRunner
+
+from reference import exact_distances
+
+from slidelab import (Board, DistanceTable, SlidelabError, SpaceStats, SpaceTooLargeError,
+                      UnsolvableError, analyze, apply_moves, random_board, solve)
+from slidelab.analysis import estimate
+from slidelab.analysis.index import Space, space_of
+from slidelab.analysis.layers import search_layers
+from slidelab.cache import list_tables
+from slidelab.cli import main
+
+COUNTS_3X3 = [1, 2, 4, 8, 16, 20, 39, 62, 116, 152, 286, 396, 748, 1024, 1893, 2512, 4485, 5638,
+              9529, 10878, 16993, 17110, 23952, 20224, 24047, 15578, 14560, 6274, 3910, 760, 221, 2]
+HARDEST_3X3 = {Board("8 6 7/2 5 4/3 0 1"), Board("6 4 7/8 5 0/3 2 1")}
+
+
+@pytest.fixture
+def cache(tmp_path, monkeypatch):
+    """A fresh, empty table cache for the test."""
+    monkeypatch.setenv("SLIDELAB_CACHE", str(tmp_path / "cache"))
+    return tmp_path / "cache"
+
+
+def run(*args):
+    result = CliRunner().invoke(main, list(args))
+    return result.exit_code, result.output
+
+
+# ------------------------------------------------------------------------- the facts
+
+
+def test_3x3_facts():
+    st = analyze("1 2 3/4 5 6/7 8 0")
+    assert st.states == 181_440 and st.size == "3x3"
+    assert st.diameter == 31
+    assert list(st.counts) == COUNTS_3X3
+    assert st.n_hardest == 2 and set(st.hardest) == HARDEST_3X3
+    assert st.mean == pytest.approx(sum(d * c for d, c in enumerate(COUNTS_3X3)) / 181_440)
+    assert st.goal == Board("1 2 3/4 5 6/7 8 0")
+
+
+@pytest.mark.parametrize("size", ["2x3", "3x2"])
+def test_2x3_facts(size):
+    st = analyze(size)
+    assert (st.states, st.diameter, st.n_hardest) == (360, 21, 1)
+    assert st.goal == Board.solved(*map(int, size.split("x")))
+
+
+def test_2x5_facts():
+    st = analyze("2x5")
+    assert (st.states, st.diameter, st.n_hardest) == (1_814_400, 55, 2)
+    assert sum(st.counts) == st.states and len(st.hardest) == 2
+
+
+def test_the_size_and_the_board_give_the_same_space():
+    assert analyze("3x3").counts == analyze(Board("1 2 3/4 5 6/7 8 0")).counts
+    blank_first = analyze("3x3", blank_first=True)
+    assert blank_first.goal == Board("0 1 2/3 4 5/6 7 8")
+    assert blank_first.states == 181_440 and blank_first.diameter == 31
+
+
+# ------------------------------------------------------- against a dictionary BFS
+
+
+def reference_stats(goal):
+    dist = exact_distances(goal)
+    counts = Counter(dist.values())
+    diameter = max(counts)
+    hardest = {Board.from_cells(c, goal.width, goal.height) for c, d in dist.items() if d == diameter}
+    return dist, [counts[d] for d in range(diameter + 1)], hardest
+
+
+@pytest.mark.parametrize("goal", ["AAB/BCC/DD_", "AB/BA/A_", "AB/BA/CC/A_", "1 2 3 4/5 0 6 7",
+                                  "ABC/ABC/AB_", "1 2/3 0"])
+def test_matches_a_dictionary_bfs(goal):
+    goal = Board(goal)
+    dist, counts, hardest = reference_stats(goal)
+    st = analyze(goal, hardest=10**6)
+    assert list(st.counts) == counts
+    assert st.states == len(dist)
+    assert set(st.hardest) == hardest and st.n_hardest == len(hardest)
+    table = DistanceTable.build(goal, cache=False)
+    for cells, d in dist.items():
+        assert table.distance(Board.from_cells(cells, goal.width, goal.height)) == d
+
+
+@pytest.mark.parametrize("goal", ["3x3", "AAB/BCC/DD_", "4x2"])
+def test_parallel_kernels_agree_with_one_thread(goal):
+    space = space_of(goal)
+    one = search_layers(space, record=True, limit=10**6, parallel=False)
+    both = search_layers(space, record=True, limit=10**6, parallel=True)
+    assert one.counts == both.counts
+    assert np.array_equal(one.depth, both.depth)
+    assert sorted(one.last) == sorted(both.last)
+    assert "pull" in both.modes and "push" in both.modes
+
+
+def test_index_is_a_bijection():
+    rng = random.Random(4)
+    for goal in ["3x3", "AAB/BCC/DD_", "2x4", "ABA_/CDCD/ABAB/CDCD"]:
+        space = space_of(goal)
+        for i in [0, space.states - 1] + [rng.randrange(space.states) for _ in range(200)]:
+            board = space.board(i)
+            assert space.index(board) == i
+
+
+def test_unsolvable_board_has_no_index_or_distance():
+    space = Space(Board("1 2 3/4 5 6/7 8 0"))
+    with pytest.raises(UnsolvableError):
+        space.index("1 2 3/4 5 6/8 7 0")
+    table = DistanceTable.build("3x3", cache=False)
+    with pytest.raises(UnsolvableError):
+        table.distance("1 2 3/4 5 6/8 7 0")
+    with pytest.raises(SlidelabError):
+        table.distance("1 2/3 0")          # another puzzle
+
+
+def test_progress_reports_every_layer():
+    seen = []
+    analyze("3x3", progress=seen.append)
+    assert [info["depth"] for info in seen] == list(range(1, 32))
+    last = seen[-1]
+    assert last["states"] == last["total"] == 181_440 and last["fraction"] == 1.0
+    assert set(last) >= {"depth", "layer", "states", "total", "fraction", "rate", "seconds"}
+    assert last["layer"] == 2
+
+
+def test_hardest_limit_and_repr():
+    st = analyze("3x3", hardest=1)
+    assert st.n_hardest == 2 and len(st.hardest) == 1 and st.hardest[0] in HARDEST_3X3
+    assert analyze("3x3", hardest=0).hardest == ()
+    assert isinstance(st, SpaceStats)
+    assert repr(st).startswith("SpaceStats(goal=Board('1 2 3/4 5 6/7 8 0'), states=181440, diameter=31")
+    assert st.as_dict()["counts"] == COUNTS_3X3
+
+
+# ---------------------------------------------------------------- refusing in time
+
+
+def test_too_big_refused_before_starting():
+    with pytest.raises(SpaceTooLargeError, match="10,461,394,944,000 positions.*memory limit"):
+        analyze("4x4")
+    with pytest.raises(SpaceTooLargeError, match="--max-time"):
+        analyze("2x5", max_seconds=1e-6)
+    with pytest.raises(SpaceTooLargeError, match="memory limit of 1 bytes"):
+        analyze("2x3", max_bytes=1)
+    e = estimate("3x4")
+    assert e.states == 239_500_800 and 60e6 < e.bytes < 70e6
+
+
+# ------------------------------------------------------------------- distance tables
+
+
+def test_table_save_and_load_round_trip(cache):
+    built = DistanceTable.build("3x3")
+    assert built.encoding == "4-bit" and built.nbytes == 90_720
+    [entry] = [t for t in list_tables() if t["spec"]["kind"] == "distance"]
+    assert entry["valid"] and entry["spec"]["board"] == "3x3"
+    assert entry["spec"]["goal"] == "1 2 3/4 5 6/7 8 0"
+    loaded = DistanceTable.cached("3x3")
+    assert loaded is not None and np.array_equal(np.asarray(loaded.data), np.asarray(built.data))
+    for board in HARDEST_3X3:
+        assert loaded.distance(board) == 31
+    assert loaded.distance("1 2 3/4 5 6/7 8 0") == 0
+    # a corrupt file is not used, and is built again
+    path = entry["path"]
+    raw = bytearray(path.read_bytes())
+    raw[-1] ^= 0xFF
+    path.write_bytes(bytes(raw))
+    assert DistanceTable.cached("3x3") is None
+    again = DistanceTable.build("3x3")
+    assert again.distance("8 6 7/2 5 4/3 0 1") == 31
+    assert [t["valid"] for t in list_tables()] == [True]
+
+
+def test_byte_encoding_when_four_bits_do_not_fit(cache):
+    table = DistanceTable.build("2x5")
+    assert table.encoding == "byte" and table.nbytes == 1_814_400
+    hardest = analyze("2x5").hardest
+    for board in hardest:
+        assert table.distance(board) == 55
+        s = table.solve(board)
+        assert s.length == 55 and s.optimal and apply_moves(board, s.moves) == table.goal
+
+
+def test_analyze_save_stores_the_table(cache):
+    analyze("AAB/BCC/DD_", save=True)
+    table = DistanceTable.cached("AAB/BCC/DD_")
+    assert table is not None
+    assert table.distance("AAB/BCC/DD_") == 0
+    assert table.solve("_AB/BCC/DDA").length == table.distance("_AB/BCC/DDA")
+
+
+def test_table_solutions_agree_with_idastar_on_500_random_3x3(cache):
+    table = DistanceTable.build("3x3")
+    rng = random.Random(2026)
+    for _ in range(500):
+        board = random_board("3x3", seed=rng)
+        by_table = table.solve(board)
+        assert by_table.optimal and by_table.method == "table"
+        assert apply_moves(board, by_table.moves) == table.goal
+        assert by_table.length == table.distance(board) == solve(board, method="idastar").length
+
+
+def test_solve_uses_the_table(cache):
+    s = solve("8 6 7/2 5 4/3 0 1")                   # auto: the 8-puzzle's table, built now
+    assert s.method == "table" and s.length == 31 and s.optimal
+    assert any(t["spec"]["kind"] == "distance" for t in list_tables())
+    other = "4 0 5/1 8 2/6 7 3"                       # a goal with no table: not built by auto
+    assert solve("0 1 2/3 4 5/6 7 8", other).method == "bidirectional"
+    s = solve("0 1 2/3 4 5/6 7 8", other, method="table")   # built when asked for
+    assert s.length == 17 and s.method == "table"
+    assert solve("0 1 2/3 4 5/6 7 8", other).method == "table"   # now cached: auto uses it
+    assert solve("8 6 7/2 5 4/3 0 1", weight=2).method == "weighted-astar"
+    with pytest.raises(UnsolvableError):
+        solve("1 2 3/4 5 6/8 7 0", method="table")
+
+
+# ------------------------------------------------------------------------ the command
+
+
+def test_cli_json(cache):
+    code, out = run("analyze", "2x3", "--json")
+    assert code == 0
+    data = json.loads(out)
+    assert set(data) == {"goal", "size", "states", "diameter", "mean", "counts", "hardest",
+                         "n_hardest", "seconds"}
+    assert (data["states"], data["diameter"], data["n_hardest"]) == (360, 21, 1)
+    assert data["goal"] == "1 2/3 4/5 0" and data["size"] == "2x3"
+    assert data["hardest"] == ["2 1/4 3/0 5"] and sum(data["counts"]) == 360
+
+
+def test_cli_human_and_hardest_limit(cache):
+    code, out = run("analyze", "3x3", "--hardest", "1")
+    assert code == 0
+    assert "181,440 positions, diameter 31" in out
+    assert "2 hardest positions (31 moves, first 1 listed)" in out
+    assert sum(line.strip() in {"8 6 7/2 5 4/3 0 1", "6 4 7/8 5 0/3 2 1"}
+               for line in out.splitlines()) == 1
+
+
+@pytest.mark.parametrize("suffix,magic", [(".png", b"\x89PNG\r\n\x1a\n"), (".svg", b"<?xml")])
+def test_cli_plot(tmp_path, cache, suffix, magic):
+    pytest.importorskip("matplotlib")
+    path = tmp_path / ("dist" + suffix)
+    code, out = run("analyze", "3x3", "--plot", str(path), "--log")
+    assert code == 0 and f"plot written to {path}" in out
+    assert path.read_bytes().startswith(magic)
+
+
+def test_cli_save(cache):
+    code, out = run("analyze", "3x3", "--save", "--json")
+    assert code == 0 and json.loads(out)["states"] == 181_440
+    assert [t["spec"]["kind"] for t in list_tables()] == ["distance"]
+    code, out = run("solve", "8 6 7/2 5 4/3 0 1", "--method", "table", "--json")
+    assert code == 0 and json.loads(out)["length"] == 31
+
+
+@pytest.mark.parametrize("args,message", [
+    (["3y3"], "error: "),
+    (["1x5"], "too narrow"),
+    (["4x4"], "10,461,394,944,000 positions"),
+    (["2x7", "--max-time", "1", "--max-memory", "100G"], "--max-time"),
+    (["3x3", "--plot", "out.gif"], "must end in .png or .svg"),
+    (["3x3", "--log"], "--log goes with --plot"),
+    (["3x3", "--hardest", "-1"], "--hardest must be at least 0"),
+    (["3x3", "--max-memory", "lots"], "memory size"),
+])
+def test_cli_bad_input(cache, args, message):
+    result = CliRunner().invoke(main, ["analyze", *args])
+    assert result.exit_code == 2
+    lines = result.output.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error: ") and message in lines[0]
