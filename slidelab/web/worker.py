@@ -1,0 +1,380 @@
+"""Solves and analyses in worker processes, so the web server stays responsive.
+
+numba's kernels hold the GIL, so a solve in a thread of the server would stall
+every other request; each job runs instead in a separate process started with
+the ``spawn`` method (no inherited threads or locks).  Workers are kept warm
+(slidelab imported, kernels loaded) and reused from job to job.
+
+A job is watched by a thread of the server: it hands the job to an idle worker,
+collects its progress messages, and enforces two limits: the search's own
+``time_limit`` (``SearchLimitError``, raised inside the worker) and a hard
+deadline a little later (time spent building pattern databases is not search
+time), past which the worker is killed.  Cancelling a job kills its worker too
+(a compiled kernel cannot be interrupted from outside); a fresh worker takes
+its place on the next job.
+
+This module imports neither FastAPI nor numba: the server process never loads
+the kernels, and the worker processes never load the web framework.
+"""
+
+from __future__ import annotations
+
+import itertools
+import multiprocessing
+import os
+import secrets
+import signal
+import threading
+import time
+from collections import OrderedDict
+from concurrent.futures import Future
+from dataclasses import dataclass, field
+from typing import Any, Optional
+
+#: seconds between progress messages from a worker
+PROGRESS_EVERY = 0.2
+#: seconds a job may run past its search time limit before its worker is killed
+GRACE = 20.0
+#: finished jobs remembered for ``GET /api/solve/{id}``
+KEEP_FINISHED = 200
+
+QUEUED, RUNNING, DONE, FAILED, CANCELLED = "queued", "running", "done", "failed", "cancelled"
+
+
+# --------------------------------------------------------------------------------------------
+# the worker process
+
+
+def _worker_main(conn, cache_dir: Optional[str]) -> None:  # pragma: no cover - runs in a child
+    """Serve jobs from ``conn`` until it closes: ``(kind, args)`` in, messages out."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C reaches the server, which stops us
+    if cache_dir:
+        os.environ["SLIDELAB_CACHE"] = cache_dir
+    try:
+        _warm_up()
+    except Exception:  # noqa: BLE001 - a failed warm-up shows on the first job instead
+        pass
+    conn.send(("ready", None))
+    while True:
+        try:
+            message = conn.recv()
+        except (EOFError, OSError):
+            return
+        if message is None:
+            return
+        kind, args = message
+        conn.send(_run(kind, args, conn))
+
+
+def _warm_up() -> None:
+    """Import the solver and load the common kernels before the first job."""
+    from ..search.solve import solve
+
+    solve("1 2 3/4 5 6/0 7 8")
+
+
+def _run(kind: str, args: dict, conn) -> tuple:
+    """One job: ``("done", result)`` or ``("failed", {"error", "kind", ...})``."""
+    from ..errors import SearchLimitError, SlidelabError, UnsolvableError
+
+    try:
+        if kind == "solve":
+            return DONE, _solve(args, conn)
+        if kind == "analyze":
+            return DONE, _analyze(args)
+        raise SlidelabError(f"unknown job kind {kind!r}")
+    except UnsolvableError as exc:
+        return FAILED, {"error": str(exc), "kind": "unsolvable"}
+    except SearchLimitError as exc:
+        stats = exc.stats.as_dict() if getattr(exc, "stats", None) is not None else None
+        return FAILED, {"error": str(exc), "kind": "limit", "stats": stats}
+    except SlidelabError as exc:
+        return FAILED, {"error": str(exc), "kind": "input"}
+    except MemoryError:
+        return FAILED, {"error": "out of memory", "kind": "limit"}
+    except Exception as exc:  # noqa: BLE001 - reported to the client, never raised in the server
+        return FAILED, {"error": f"internal error: {type(exc).__name__}: {exc}".splitlines()[0],
+                        "kind": "internal"}
+
+
+def _solve(args: dict, conn) -> dict:
+    from ..search.solve import solve
+
+    last = [0.0]
+
+    def progress(info: dict) -> None:
+        now = time.monotonic()
+        if now - last[0] >= PROGRESS_EVERY:
+            last[0] = now
+            conn.send(("progress", {k: v for k, v in info.items()
+                                    if isinstance(v, (int, float, str))}))
+
+    def table_progress(fraction: float, message: str) -> None:
+        now = time.monotonic()
+        if now - last[0] >= PROGRESS_EVERY:
+            last[0] = now
+            conn.send(("progress", {"tables": round(float(fraction), 4), "message": str(message)}))
+
+    solution = solve(args["board"], args.get("goal"), method=args.get("method") or "auto",
+                     heuristic=args.get("heuristic"), weight=args.get("weight"),
+                     blank_first=bool(args.get("blank_first")), size=args.get("size"),
+                     time_limit=args.get("time_limit"), max_bytes=args.get("max_bytes"),
+                     progress=progress, table_progress=table_progress)
+    record = solution.as_dict()
+    record["length_mtm"] = solution.length_mtm
+    return record
+
+
+def _analyze(args: dict) -> dict:
+    """The distance distribution of a goal's whole space (every arrangement's distance)."""
+    from ..puzzle import Puzzle
+
+    puzzle = Puzzle(args["goal"], args["goal"], blank_first=bool(args.get("blank_first")),
+                    size=args.get("size"))
+    counts = None
+    seconds = None
+    began = time.perf_counter()
+    try:  # the analysis module's front door, where it exists
+        from ..analysis import analyze  # type: ignore[attr-defined]
+    except ImportError:
+        analyze = None
+    if analyze is not None:
+        stats = analyze(puzzle.goal)
+        counts = getattr(stats, "counts", None)
+    if counts is None:
+        from ..analysis.index import space_of
+        from ..analysis.layers import search_layers
+
+        layers = search_layers(space_of(puzzle.goal))
+        counts = layers.counts
+    seconds = time.perf_counter() - began
+    counts = [int(c) for c in counts]
+    return {"goal": puzzle.goal.format(), "size": puzzle.size, "states": sum(counts),
+            "diameter": len(counts) - 1, "counts": counts, "seconds": round(seconds, 6)}
+
+
+# --------------------------------------------------------------------------------------------
+# the server's side
+
+
+@dataclass
+class Job:
+    """A solve or an analysis, as the server tracks it."""
+
+    id: str
+    kind: str
+    args: dict
+    hard_limit: float
+    status: str = QUEUED
+    progress: dict = field(default_factory=dict)
+    result: Optional[dict] = None
+    error: Optional[dict] = None
+    created: float = field(default_factory=time.monotonic)
+    started: Optional[float] = None
+    finished: Optional[float] = None
+    future: Future = field(default_factory=Future)
+    cancel_requested: threading.Event = field(default_factory=threading.Event)
+
+    def view(self) -> dict:
+        """What ``GET /api/solve/{id}`` shows."""
+        now = time.monotonic()
+        out: dict[str, Any] = {"id": self.id, "status": self.status, "progress": self.progress,
+                               "elapsed": round((self.finished or now) - (self.started or now), 3)}
+        if self.result is not None:
+            out["result"] = self.result
+        if self.error is not None:
+            out["error"] = self.error["error"]
+            out["error_kind"] = self.error.get("kind")
+        return out
+
+
+class _Process:
+    """One worker process and the server's end of its pipe."""
+
+    def __init__(self, ctx, cache_dir):
+        self.conn, child = ctx.Pipe()
+        self.process = ctx.Process(target=_worker_main, args=(child, cache_dir), daemon=True,
+                                   name="slidelab-worker")
+        self.process.start()
+        child.close()
+        self.ready = False
+
+    def wait_ready(self, timeout: float) -> bool:
+        if not self.ready and self.conn.poll(timeout):
+            try:
+                tag, _ = self.conn.recv()
+            except (EOFError, OSError):
+                return False
+            self.ready = tag == "ready"
+        return self.ready
+
+    def kill(self) -> None:
+        try:
+            self.process.kill()
+            self.process.join(5)
+        except Exception:  # noqa: BLE001
+            pass
+        self.conn.close()
+
+    def stop(self) -> None:
+        try:
+            self.conn.send(None)
+        except Exception:  # noqa: BLE001
+            pass
+        self.process.join(2)
+        if self.process.is_alive():
+            self.kill()
+        else:
+            self.conn.close()
+
+
+class WorkerPool:
+    """Runs jobs in at most ``workers`` processes at once; the rest wait in line."""
+
+    def __init__(self, workers: int = 1, grace: float = GRACE, cache_dir: Optional[str] = None):
+        self.workers = max(1, int(workers))
+        self.grace = grace
+        self.cache_dir = cache_dir if cache_dir is not None else os.environ.get("SLIDELAB_CACHE")
+        self._ctx = multiprocessing.get_context("spawn")
+        self._slots = threading.Semaphore(self.workers)
+        self._lock = threading.Lock()
+        self._idle: list[_Process] = []
+        self._jobs: "OrderedDict[str, Job]" = OrderedDict()
+        self._closed = False
+        self._counter = itertools.count(1)
+
+    # -- life cycle ------------------------------------------------------------------------
+
+    def prestart(self) -> None:
+        """Start the workers now (in the background), so the first solve does not wait."""
+        def start():
+            with self._lock:
+                missing = self.workers - len(self._idle)
+            for _ in range(missing):
+                proc = _Process(self._ctx, self.cache_dir)
+                with self._lock:
+                    if self._closed:
+                        proc.kill()
+                        return
+                    self._idle.append(proc)
+        threading.Thread(target=start, name="slidelab-prestart", daemon=True).start()
+
+    def close(self) -> None:
+        with self._lock:
+            self._closed = True
+            idle, self._idle = self._idle, []
+            jobs = list(self._jobs.values())
+        for job in jobs:
+            job.cancel_requested.set()
+        for proc in idle:
+            proc.stop()
+
+    # -- jobs ------------------------------------------------------------------------------
+
+    def submit(self, kind: str, args: dict, time_limit: float) -> Job:
+        job = Job(id=f"{next(self._counter)}-{secrets.token_hex(4)}", kind=kind, args=args,
+                  hard_limit=time_limit + self.grace)
+        with self._lock:
+            if self._closed:
+                raise RuntimeError("the worker pool is closed")
+            self._jobs[job.id] = job
+            self._forget_old()
+        threading.Thread(target=self._run, args=(job,), name=f"slidelab-job-{job.id}",
+                         daemon=True).start()
+        return job
+
+    def get(self, job_id: str) -> Optional[Job]:
+        with self._lock:
+            return self._jobs.get(job_id)
+
+    def cancel(self, job_id: str) -> Optional[Job]:
+        """Ask a job to stop; its worker is killed if it is running.  Returns the job."""
+        job = self.get(job_id)
+        if job is not None and job.status in (QUEUED, RUNNING):
+            job.cancel_requested.set()
+        return job
+
+    def _forget_old(self) -> None:
+        finished = [j.id for j in self._jobs.values() if j.status in (DONE, FAILED, CANCELLED)]
+        for job_id in finished[:max(0, len(finished) - KEEP_FINISHED)]:
+            del self._jobs[job_id]
+
+    def _take(self) -> _Process:
+        with self._lock:
+            if self._idle:
+                return self._idle.pop()
+        return _Process(self._ctx, self.cache_dir)
+
+    def _give_back(self, proc: _Process) -> None:
+        with self._lock:
+            if not self._closed and len(self._idle) < self.workers:
+                self._idle.append(proc)
+                return
+        proc.stop()
+
+    def _finish(self, job: Job, status: str, result=None, error=None) -> None:
+        job.status, job.result, job.error = status, result, error
+        job.finished = time.monotonic()
+        if not job.future.done():
+            job.future.set_result(job)
+
+    def _run(self, job: Job) -> None:
+        while not self._slots.acquire(timeout=0.1):
+            if job.cancel_requested.is_set():
+                self._finish(job, CANCELLED, error={"error": "cancelled", "kind": "cancelled"})
+                return
+        try:
+            self._run_in_slot(job)
+        except Exception as exc:  # noqa: BLE001 - a job never takes the server down
+            self._finish(job, FAILED, error={"error": f"internal error: {exc}", "kind": "internal"})
+        finally:
+            self._slots.release()
+
+    def _run_in_slot(self, job: Job) -> None:
+        if job.cancel_requested.is_set():
+            self._finish(job, CANCELLED, error={"error": "cancelled", "kind": "cancelled"})
+            return
+        job.status, job.started = RUNNING, time.monotonic()
+        proc = self._take()
+        deadline = job.started + job.hard_limit
+        try:
+            proc.conn.send((job.kind, job.args))
+        except (OSError, ValueError):
+            proc.kill()
+            self._finish(job, FAILED, error={"error": "internal error: worker unavailable",
+                                             "kind": "internal"})
+            return
+        while True:
+            if job.cancel_requested.is_set():
+                proc.kill()
+                self._finish(job, CANCELLED, error={"error": "cancelled", "kind": "cancelled"})
+                return
+            if time.monotonic() > deadline:
+                proc.kill()
+                self._finish(job, FAILED, error={
+                    "error": f"limit reached: stopped after {job.hard_limit:g} s", "kind": "limit"})
+                return
+            try:
+                ready = proc.conn.poll(0.05)
+                message = proc.conn.recv() if ready else None
+            except (EOFError, OSError):
+                message = ("lost", None)
+            if message is None:
+                continue
+            tag, payload = message
+            if tag == "ready":
+                proc.ready = True
+            elif tag == "progress":
+                job.progress = payload
+            elif tag == "lost":
+                proc.kill()
+                self._finish(job, FAILED, error={
+                    "error": "the worker stopped (out of memory?)", "kind": "limit"})
+                return
+            else:
+                self._give_back(proc)
+                if tag == DONE:
+                    self._finish(job, DONE, result=payload)
+                else:
+                    self._finish(job, FAILED, error=payload)
+                return

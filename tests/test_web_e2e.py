@@ -1,0 +1,235 @@
+"""The web page end to end: a real ``slidelab serve`` driven by headless Chromium (Playwright).
+
+Chromium is Debian's ``chromium`` package at /usr/bin/chromium (Playwright's own browser
+downloads are not used); when it is missing and we are root, it is installed with apt-get.
+A screenshot of each step is saved under ``test-artifacts/web/``; with
+``SLIDELAB_WEB_SCREENSHOT=1`` the README's picture ``docs/web.png`` is taken too.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("fastapi", reason="the web extra is not installed")
+sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
+expect = sync_api.expect
+
+CHROMIUM = "/usr/bin/chromium"
+ROOT = Path(__file__).resolve().parent.parent
+ARTIFACTS = ROOT / "test-artifacts" / "web"
+TIMEOUT_MS = 60_000  # the first solve may compile kernels on a fresh checkout
+
+
+def _ensure_chromium() -> None:
+    if os.path.exists(CHROMIUM):
+        return
+    if os.name != "posix" or os.geteuid() != 0 or shutil.which("apt-get") is None:
+        pytest.skip(f"{CHROMIUM} is missing and apt-get cannot install it here (not root)")
+    env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
+    install = ["apt-get", "install", "-y", "--no-install-recommends", "chromium"]
+    if subprocess.run(install, env=env, capture_output=True).returncode != 0:
+        subprocess.run(["apt-get", "update"], env=env, capture_output=True)
+        subprocess.run(install, env=env, capture_output=True)
+    if not os.path.exists(CHROMIUM):
+        pytest.skip(f"could not install Debian's chromium package ({CHROMIUM} is missing)")
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    port = _free_port()
+    env = {**os.environ}
+    env.setdefault("SLIDELAB_CACHE", str(tmp_path_factory.mktemp("cache")))
+    log = open(tmp_path_factory.mktemp("serve") / "serve.log", "w+")
+    proc = subprocess.Popen([sys.executable, "-m", "slidelab", "serve", "--port", str(port)],
+                            stdout=log, stderr=subprocess.STDOUT, env=env)
+    url = f"http://127.0.0.1:{port}/"
+    deadline = time.monotonic() + 60
+    while True:
+        try:
+            with urllib.request.urlopen(url, timeout=2) as response:
+                if response.status == 200:
+                    break
+        except OSError:
+            pass
+        if proc.poll() is not None or time.monotonic() > deadline:
+            proc.kill()
+            log.seek(0)
+            pytest.fail(f"slidelab serve did not start:\n{log.read()}")
+        time.sleep(0.2)
+    yield url
+    proc.terminate()
+    try:
+        proc.wait(10)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+    log.close()
+
+
+@pytest.fixture(scope="module")
+def browser():
+    _ensure_chromium()
+    with sync_api.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, headless=True,
+                              args=["--no-sandbox", "--disable-dev-shm-usage"])
+        yield b
+        b.close()
+
+
+@pytest.fixture
+def page(browser, server):
+    context = browser.new_context(viewport={"width": 1200, "height": 900})
+    pg = context.new_page()
+    pg.set_default_timeout(TIMEOUT_MS)
+    errors = []
+    pg.on("pageerror", lambda e: errors.append(str(e)))
+    yield pg
+    context.close()
+    assert not errors, errors
+
+
+def shot(pg, name: str) -> None:
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    pg.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
+
+
+def open_page(pg, url: str) -> None:
+    pg.goto(url)
+    expect(pg.locator("body")).to_have_attribute("data-ready", "yes")
+
+
+def tile(pg, label):
+    return pg.locator(f'#board .tile[data-label="{label}"]')
+
+
+def test_play_shuffle_solve_replay_share(page, server):
+    board = page.locator("#board")
+    open_page(page, server)
+    expect(board).to_have_attribute("data-board", "1 2 3/4 5 6/7 8 0")
+    shot(page, "01-loaded")
+
+    # click a tile two cells left of the blank: both tiles slide right
+    tile(page, 7).click()
+    expect(board).to_have_attribute("data-board", "1 2 3/4 5 6/0 7 8")
+    expect(page.locator("#move-count")).to_have_text("2")
+    expect(page.locator("#move-string")).to_have_text("R2")
+    shot(page, "02-clicked")
+
+    # arrow keys name the direction the tile moves
+    board.focus()
+    page.keyboard.press("ArrowLeft")
+    expect(board).to_have_attribute("data-board", "1 2 3/4 5 6/7 0 8")
+    page.keyboard.press("ArrowDown")
+    expect(board).to_have_attribute("data-board", "1 2 3/4 0 6/7 5 8")
+    expect(page.locator("#move-count")).to_have_text("4")
+    expect(page.locator("#move-string")).to_have_text("R2 L D")
+    shot(page, "03-keyboard")
+
+    # shuffle: a uniformly random solvable position
+    page.click("#random-btn")
+    expect(board).not_to_have_attribute("data-board", "1 2 3/4 0 6/7 5 8")
+    expect(page.locator("#check-status")).to_contain_text("solvable")
+    expect(page.locator("#move-count")).to_have_text("0")
+    shuffled = board.get_attribute("data-board")
+    shot(page, "04-shuffled")
+
+    # solve it, then replay the solution to the goal
+    page.click("#solve-btn")
+    expect(page.locator("#result")).to_be_visible()
+    expect(page.locator("#solution-info")).to_contain_text("optimal")
+    solution = page.locator("#solution-text").input_value()
+    length = int(page.locator("#replay-slider").get_attribute("max"))
+    assert length == sum(int(part[1:] or 1) for part in solution.split()) or solution == "(already solved)"
+    expect(board).to_have_attribute("data-board", shuffled)
+    expect(page.locator("#chart svg rect.bar")).to_have_count(32)   # 3x3 distance chart
+    page.click("#fwd-btn")
+    page.click("#fwd-btn")
+    expect(page.locator("#replay-pos")).to_have_text(f"2 / {length}")
+    if length:
+        expect(page.locator("#board .tile.moving")).to_have_count(1)
+    page.click("#back-btn")
+    expect(page.locator("#replay-pos")).to_have_text(f"1 / {length}")
+    shot(page, "05-solved")
+    page.fill("#speed", "50")
+    page.locator("#speed").dispatch_event("change")
+    page.click("#play-btn")
+    expect(board).to_have_attribute("data-solved", "yes")
+    expect(page.locator("#replay-pos")).to_have_text(f"{length} / {length}")
+    expect(board).to_have_attribute("data-board", "1 2 3/4 5 6/7 8 0")
+    shot(page, "06-replayed")
+
+    # scrub back to the middle, then open the share URL in a new page: same state
+    middle = length // 2
+    page.locator("#replay-slider").fill(str(middle))
+    expect(page.locator("#replay-pos")).to_have_text(f"{middle} / {length}")
+    state = board.get_attribute("data-board")
+    url = page.locator("#share-url").input_value()
+    assert url.startswith(server) and "solution=" in url
+    other = page.context.new_page()
+    open_page(other, url)
+    expect(other.locator("#board")).to_have_attribute("data-board", state)
+    expect(other.locator("#replay-pos")).to_have_text(f"{middle} / {length}")
+    expect(other.locator("#solution-text")).to_have_value(solution)
+    shot(other, "07-shared")
+    if os.environ.get("SLIDELAB_WEB_SCREENSHOT"):
+        (ROOT / "docs").mkdir(exist_ok=True)
+        page.screenshot(path=str(ROOT / "docs" / "web.png"), full_page=True)
+    other.close()
+
+
+def test_invalid_board_shows_the_error(page, server):
+    open_page(page, server)
+    board = page.locator("#board")
+    page.fill("#board-input", "1 2 3/4 5")
+    status = page.locator("#check-status")
+    expect(status).to_have_class("status error")
+    expect(status).to_contain_text("row 2")
+    expect(board).to_have_attribute("data-board", "1 2 3/4 5 6/7 8 0")
+    shot(page, "08-invalid")
+    # an unsolvable board is accepted for play, with the reason shown
+    page.fill("#board-input", "1 2 3/4 5 6/8 7 0")
+    expect(status).to_contain_text("unsolvable: permutation parity")
+    expect(board).to_have_attribute("data-board", "1 2 3/4 5 6/8 7 0")
+    page.click("#solve-btn")
+    expect(page.locator("#solve-status")).to_contain_text("unsolvable")
+    shot(page, "09-unsolvable")
+
+
+def test_line_puzzle_colours_and_cancel(page, server):
+    open_page(page, server)
+    page.click("#line-btn")
+    board = page.locator("#board")
+    expect(board).to_have_attribute("data-board", "A B A 0/C D C D/A B A B/C D C D")
+    colours = {label: {page.locator(f'#board .tile[data-label="{label}"]').nth(i)
+                       .evaluate("el => getComputedStyle(el).backgroundColor") for i in range(3)}
+               for label in "ABCD"}
+    assert all(len(c) == 1 for c in colours.values()), colours       # one colour per label
+    assert len({next(iter(c)) for c in colours.values()}) == 4           # different labels differ
+    expect(page.locator("#chart-box")).to_be_hidden()                    # 4x4: no chart
+    shot(page, "10-line-puzzle")
+    # a long solve shows progress and can be cancelled
+    page.fill("#board-input", "14 13 15 7/11 12 9 5/6 0 2 1/4 8 10 3")
+    page.fill("#goal-input", "0 1 2 3/4 5 6 7/8 9 10 11/12 13 14 15")
+    expect(board).to_have_attribute("data-board", "14 13 15 7/11 12 9 5/6 0 2 1/4 8 10 3")
+    page.select_option("#method", "idastar")
+    page.select_option("#heuristic", "manhattan")
+    page.click("#solve-btn")
+    expect(page.locator("#solve-status")).to_contain_text("bound")
+    shot(page, "11-solving")
+    page.click("#cancel-btn")
+    expect(page.locator("#solve-status")).to_have_text("cancelled")
+    expect(page.locator("#solve-btn")).to_be_enabled()
