@@ -53,8 +53,11 @@ from ..puzzle import Puzzle
 
 #: a layer is pulled (backward) when its cells outnumber the unreached cells this many times
 PULL_RATIO = 0.5
-#: chunks of blocks per thread in the parallel kernels (load balance)
+#: chunks of the parallel kernels; each takes every CHUNKS-th of SPREAD * CHUNKS ranges of
+#: blocks, so the threads share out the open blocks evenly even where they crowd into part of
+#: the index range, and each range is still walked in order
 CHUNKS = 64
+SPREAD = 16
 
 
 # ----------------------------------------------------------------------------------------
@@ -239,7 +242,11 @@ def _close_layer(words, flags, block, code, low, chunks):
     """Every slot holding ``code`` in the flagged blocks becomes closed (3)."""
     nblocks = flags.shape[0]
     for ch in prange(chunks):
-        for blk in range(ch * nblocks // chunks, (ch + 1) * nblocks // chunks):
+        per = (nblocks + chunks * SPREAD - 1) // (chunks * SPREAD)  # blocks a range
+        for i in range(per * SPREAD):
+            blk = (ch + (i // per) * chunks) * per + i % per
+            if blk >= nblocks:
+                continue
             if flags[blk] == 0:
                 continue
             for p in range(blk * block, (blk + 1) * block):
@@ -271,9 +278,11 @@ def _push_layer(words, nib, d, flags_cur, flags_next, block, k, n, w, not_first,
         c_cells = 0
         c_new = 0
         c_over = 0
-        lo = ch * nblocks // chunks
-        hi = (ch + 1) * nblocks // chunks
-        for blk in range(lo, hi):
+        per = (nblocks + chunks * SPREAD - 1) // (chunks * SPREAD)  # blocks a range
+        for i in range(per * SPREAD):
+            blk = (ch + (i // per) * chunks) * per + i % per
+            if blk >= nblocks:
+                continue
             if flags_cur[blk] == 0:
                 continue
             occ0 = _prefix_cells(blk, k, n, pos, tile_at)
@@ -362,9 +371,11 @@ def _pull_layer(words, nib, d, done, flags_next, block, k, n, w, not_first, not_
         c_cells = 0
         c_new = 0
         c_over = 0
-        lo = ch * nblocks // chunks
-        hi = (ch + 1) * nblocks // chunks
-        for blk in range(lo, hi):
+        per = (nblocks + chunks * SPREAD - 1) // (chunks * SPREAD)  # blocks a range
+        for i in range(per * SPREAD):
+            blk = (ch + (i // per) * chunks) * per + i % per
+            if blk >= nblocks:
+                continue
             if done[blk] != 0:
                 continue
             occ0 = _prefix_cells(blk, k, n, pos, tile_at)
@@ -454,9 +465,11 @@ def _widen(nib, table, block, k, n, md, mult, scell, stile, sym, chunks):
     for ch in prange(chunks):
         pos = np.zeros(k, np.int64)
         spos = np.zeros(k, np.int64)
-        lo = ch * nblocks // chunks
-        hi = (ch + 1) * nblocks // chunks
-        for blk in range(lo, hi):
+        per = (nblocks + chunks * SPREAD - 1) // (chunks * SPREAD)  # blocks a range
+        for i in range(per * SPREAD):
+            blk = (ch + (i // per) * chunks) * per + i % per
+            if blk >= nblocks:
+                continue
             occ0 = _block_prefix(blk, k, n, pos)
             p = blk * block
             for a in range(n):
