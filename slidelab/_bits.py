@@ -16,7 +16,7 @@ Examples
 from __future__ import annotations
 
 from llvmlite import ir
-from numba import types
+from numba import njit, types
 from numba.core import cgutils
 from numba.extending import intrinsic
 
@@ -47,6 +47,21 @@ def lowest_bit(typingctx, x):
         return context.cast(builder, value, signature.args[0], types.int64)
 
     return sig, codegen
+
+
+@njit(cache=True, inline='always')
+def with_code(word, code, low):
+    """Two-bit codes packed in ``word``: a mask with bit ``2 s`` set for each slot ``s``
+    (among the slots marked in ``low``) whose code is ``code`` (0 to 3)."""
+    lo = word & low
+    hi = (word >> 1) & low
+    if code == 0:
+        return low & ~(lo | hi)
+    if code == 1:
+        return lo & ~hi
+    if code == 2:
+        return hi & ~lo
+    return lo & hi
 
 
 @intrinsic

@@ -43,7 +43,7 @@ import numba
 import numpy as np
 from numba import njit, prange
 
-from .._bits import atomic_or, lowest_bit
+from .._bits import atomic_or, lowest_bit, with_code
 from ..errors import SlidelabError
 from .index import Space, _load_at, _neighbour, _step, _tile_rank
 
@@ -70,16 +70,7 @@ LOW = 0x5555555555555555
 @njit(cache=True, inline='always')
 def _with_code(x, code):
     """Mask with bit ``2 s`` set for each slot ``s`` of word ``x`` that holds ``code``."""
-    low = np.int64(LOW)
-    lo = x & low
-    hi = (x >> 1) & low
-    if code == 0:
-        return low & ~(lo | hi)
-    if code == 1:
-        return lo & ~hi
-    if code == 2:
-        return hi & ~lo
-    return lo & hi
+    return with_code(x, code, np.int64(LOW))
 
 
 @njit(cache=True)

@@ -48,6 +48,7 @@ import numpy as np
 from numba import njit, prange
 
 from .._bits import HAS_BMI2, atomic_or, lowest_bit, pdep, pext, popcount
+from .._bits import with_code as _with_code
 from ..errors import SlidelabError
 from ..puzzle import Puzzle
 
@@ -152,20 +153,6 @@ _select = _select_bmi2 if HAS_BMI2 else _select_loop
 def _code_at(word, free, cell):
     """Code of ``cell`` in a placement's word (``free``: the placement's empty cells)."""
     return (word >> (2 * popcount(free & ((np.int64(1) << cell) - 1)))) & 3
-
-
-@njit(cache=True, inline='always')
-def _with_code(word, code, low):
-    """Mask (bit ``2 s`` per slot) of the slots holding ``code``."""
-    lo = word & low
-    hi = (word >> 1) & low
-    if code == 0:
-        return low & ~(lo | hi)
-    if code == 1:
-        return lo & ~hi
-    if code == 2:
-        return hi & ~lo
-    return lo & hi
 
 
 @njit(cache=True, inline='always')
