@@ -25,6 +25,7 @@ __version__ = "0.1.0"
 #: public name -> the submodule that defines it
 _EXPORTS = {
     "analysis": ["DistanceTable", "SpaceStats", "SpaceTooLargeError", "analyze"],
+    "batch": ["Instance", "ResultsFile", "read_instances", "solve_batch", "summarize"],
     "board": ["Board"],
     "errors": ["BoardError", "IllegalMoveError", "MismatchError", "ParseError", "SearchLimitError",
                "SlidelabError", "UnsolvableError"],
@@ -37,7 +38,7 @@ _EXPORTS = {
     "ranking": ["count_arrangements", "multiset_rank", "multiset_unrank", "permutation_rank",
                 "permutation_unrank"],
     "search": ["METHODS", "Limits", "SearchInterrupted", "astar", "best_first_search", "bfs",
-               "bidirectional_bfs", "constructive", "idastar", "solve", "solve_all",
+               "bidirectional_bfs", "constructive", "idastar", "prepare", "solve", "solve_all",
                "weighted_astar"],
     "solution": ["Solution", "Stats"],
     "solvability": ["Check", "check", "is_solvable"],
@@ -65,6 +66,7 @@ def __dir__():
 
 if TYPE_CHECKING:  # the same names, for type checkers and IDEs
     from .analysis import DistanceTable, SpaceStats, SpaceTooLargeError, analyze
+    from .batch import Instance, ResultsFile, read_instances, solve_batch, summarize
     from .board import Board
     from .errors import (BoardError, IllegalMoveError, MismatchError, ParseError,
                          SearchLimitError, SlidelabError, UnsolvableError)
@@ -77,7 +79,7 @@ if TYPE_CHECKING:  # the same names, for type checkers and IDEs
     from .ranking import (count_arrangements, multiset_rank, multiset_unrank, permutation_rank,
                           permutation_unrank)
     from .search import (METHODS, Limits, SearchInterrupted, astar, best_first_search, bfs,
-                         bidirectional_bfs, constructive, idastar, solve, solve_all,
+                         bidirectional_bfs, constructive, idastar, prepare, solve, solve_all,
                          weighted_astar)
     from .solution import Solution, Stats
     from .solvability import Check, check, is_solvable

@@ -12,10 +12,12 @@ numba, and ``slidelab --help`` stays quick.
 from __future__ import annotations
 
 import atexit
+import functools
 import gc
 import json
 import re
 import sys
+import time
 from typing import TYPE_CHECKING, Iterator, Optional
 
 import click
@@ -705,3 +707,180 @@ def _show_stats(stats, saved, plot_file):
     if plot_file is not None:
         click.echo(f"plot written to {plot_file}")
     click.echo(f"time {stats.seconds:.3f} s")
+
+
+@main.command("batch")
+@click.argument("input_file", metavar="INPUT")
+@click.option("-o", "--output", default=None, metavar="FILE",
+              help="Results, one JSON object per line, written as each instance finishes;"
+                   " run again with the same FILE to go on where a run stopped."
+                   " Default: standard output.")
+@_goal_options
+@click.option("--method", "-m", cls=_MethodOption, default="auto", show_default=True)
+@click.option("--heuristic", default=None, type=_HeuristicChoice(),
+              help="For A* and IDA* (default manhattan; auto uses pdb on the 15-puzzle).")
+@click.option("--partition", default=None,
+              help="Pattern-database groups: 6-6-3, 7-8, full, auto or '1,2,3/4,5,...'.")
+@click.option("--weight", "-w", type=float, default=None,
+              help="f = g + W*h: faster, at most W times optimal.")
+@click.option("--time-limit", type=float, default=None, metavar="SECONDS",
+              help="Seconds of search per instance.")
+@click.option("--max-states", type=int, default=None, help="States a storing search may hold.")
+@click.option("--max-memory", default=None, metavar="BYTES",
+              help="Memory a storing search may use per instance (e.g. 2G).")
+@click.option("--workers", "-j", type=click.IntRange(1, 4096), default=None,
+              help="Local worker processes (default: one per core).")
+@click.option("--scheduler", default=None, metavar="ADDRESS",
+              help="Solve on a Dask cluster: its scheduler's address (tcp://host:8786).")
+@click.option("--redo-failed", is_flag=True,
+              help="Solve again the instances whose result in the output file is an error.")
+@click.option("--progress/--no-progress", default=None,
+              help="Progress bar on stderr (default: when stderr is a terminal).")
+def batch_command(input_file, output, goal, blank_first, size, method, heuristic, partition, weight,
+                  time_limit, max_states, max_memory, workers, scheduler, redo_failed, progress):
+    """Solve every instance of INPUT (a file, or - for standard input), one per line.
+
+    A line holds a board, optionally followed by '; GOAL' and '; ID' (or fields
+    goal=..., id=..., known=...), or Korf's benchmark layout: the tiles as
+    numbers, optionally preceded by the instance's number and followed by the
+    known optimal length, which is then checked.  Blank lines and # comments
+    are skipped.  A summary table follows the results.
+    """
+    import signal
+
+    from .batch import ResultsFile, read_instances, solve_batch, summarize
+    from .batch.run import default_workers
+    from .search.solve import method_name
+
+    _startup_done()
+    try:
+        if goal is not None and blank_first:
+            raise SlidelabError("give --goal or --blank-first, not both")
+        if redo_failed and output is None:
+            raise SlidelabError("--redo-failed goes with -o (an output file to read back)")
+        if scheduler is not None and workers is not None:
+            raise SlidelabError("--workers is for local processes; a Dask cluster has its own")
+        method_name(method)
+        max_bytes = parse_bytes(max_memory) if max_memory is not None else None
+        for option, value in (("--time-limit", time_limit), ("--max-states", max_states),
+                              ("--weight", weight)):
+            if value is not None and not value > 0:
+                raise SlidelabError(f"{option} must be positive, got {value:g}")
+        instances = read_instances(_batch_lines(input_file), size)
+        if output is not None and input_file != "-" and _same_file(input_file, output):
+            raise SlidelabError("the output file is the input file")
+        results = ResultsFile(output, instances, redo_failed) if output is not None else None
+    except SlidelabError as exc:
+        _fail(str(exc))
+    done = results.done if results is not None else {}
+    todo = [i for i in instances if i.line not in done]
+    workers = None if scheduler is not None else (workers or default_workers())
+    show = sys.stderr.isatty() if progress is None else progress
+    where = f"the Dask cluster at {scheduler}" if scheduler else \
+        f"{min(workers, len(todo)) or workers} worker process{'es' if workers != 1 else ''}"
+    if show:
+        earlier = f", {len(done):,} done in an earlier run" if done else ""
+        click.echo(f"{len(instances):,} instances{earlier}; solving {len(todo):,} on {where}",
+                   err=True)
+    bar = _BatchBar(len(instances), len(done), show)
+    this_run: list[dict] = []
+    interrupted = False
+    previous = signal.signal(signal.SIGTERM, _interrupt)  # kill: stop as cleanly as Ctrl-C
+    began = time.perf_counter()
+    records = solve_batch(todo, goal=goal, blank_first=blank_first, size=size, method=method,
+                          heuristic=heuristic, partition=partition, weight=weight,
+                          time_limit=time_limit, max_states=max_states, max_bytes=max_bytes,
+                          workers=workers, scheduler=scheduler, table_progress=bar.tables)
+    try:
+        if results is not None:
+            results.__enter__()
+        for record in records:
+            if results is not None:
+                results.append(record)
+            else:
+                click.echo(json.dumps(record))
+            this_run.append(record)
+            bar.update(record)
+    except KeyboardInterrupt:
+        interrupted = True
+    except SlidelabError as exc:  # the cluster cannot be reached
+        bar.close()
+        _fail(str(exc))
+    finally:
+        records.close()  # stops the workers
+        bar.close()
+        if results is not None:
+            results.__exit__(None, None, None)
+        signal.signal(signal.SIGTERM, previous)
+    seconds = time.perf_counter() - began
+    summary = summarize(done.values() if results is not None else this_run)
+    echo = functools.partial(click.echo, err=results is None)
+    echo(summary.table())
+    rate = f", {len(this_run) / seconds:.2f} per second" if seconds > 0 and this_run else ""
+    echo(f"this run: {len(this_run):,} instances in {seconds:.1f} s on {where}{rate}")
+    if interrupted:
+        left = len(instances) - summary.instances
+        echo(f"interrupted with {left:,} instances left"
+             + ("; run the same command again to go on" if results is not None else ""))
+        sys.exit(130)
+    sys.exit(FAILED if summary.failed or summary.mismatches else OK)
+
+
+def _interrupt(signum, frame):
+    raise KeyboardInterrupt
+
+
+def _batch_lines(input_file: str) -> list[str]:
+    """The lines of INPUT, or of standard input for ``-``."""
+    if input_file == "-":
+        if sys.stdin is None or sys.stdin.isatty():
+            raise SlidelabError("INPUT is - but nothing is on standard input")
+        return sys.stdin.read().splitlines()
+    try:
+        with open(input_file, encoding="utf-8") as f:
+            return f.read().splitlines()
+    except OSError as exc:
+        raise SlidelabError(f"cannot read {input_file}: {exc.strerror}") from None
+    except UnicodeDecodeError as exc:
+        raise SlidelabError(f"{input_file} is not text (UTF-8): byte {exc.start}") from None
+
+
+def _same_file(a: str, b: str) -> bool:
+    import os
+
+    try:
+        return os.path.samefile(a, b)
+    except OSError:
+        return False
+
+
+class _BatchBar:
+    """The batch's progress bar on stderr: count, rate, ETA, failures (tqdm)."""
+
+    def __init__(self, total: int, done: int, show: bool):
+        self.bar = None
+        self.failed = 0
+        if show:
+            from tqdm import tqdm
+
+            self.bar = tqdm(total=total, initial=done, desc="solving", unit=" instances",
+                            file=sys.stderr, dynamic_ncols=True, smoothing=0.05)
+
+    def tables(self, fraction: float, message: str) -> None:
+        if self.bar is not None:
+            self.bar.set_description_str(f"tables {fraction:4.0%} {message[:40]}")
+
+    def update(self, record: dict) -> None:
+        if self.bar is None:
+            return
+        if self.bar.desc != "solving":
+            self.bar.set_description_str("solving", refresh=False)
+        if record.get("error"):
+            self.failed += 1
+            self.bar.set_postfix_str(f"{self.failed:,} failed", refresh=False)
+        self.bar.update(1)
+
+    def close(self) -> None:
+        if self.bar is not None:
+            self.bar.close()
+            self.bar = None

@@ -383,8 +383,15 @@ def solve_by_table(puzzle: Puzzle,
 
     ``progress(fraction, message)`` is called while a table is built.
     """
-    table = DistanceTable.build(puzzle.goal, _layers_progress(progress))
-    return table.solve(puzzle.start)
+    return goal_table(puzzle.goal, progress).solve(puzzle.start)
+
+
+def goal_table(goal, progress: Optional[Callable[[float, str], None]] = None) -> DistanceTable:
+    """The distance table of ``goal``, built and cached first if needed.
+
+    ``progress(fraction, message)`` is called while it is built.
+    """
+    return DistanceTable.build(goal, _layers_progress(progress))
 
 
 def table_ready(puzzle: Puzzle) -> bool:

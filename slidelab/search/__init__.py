@@ -6,8 +6,8 @@ from .bfs import bfs
 from .bidirectional import bidirectional_bfs
 from .idastar import SearchInterrupted, idastar, idastar_all
 from .constructive import constructive
-from .solve import METHODS, choose_method, solve, solve_all
+from .solve import METHODS, choose_method, prepare, solve, solve_all
 
 __all__ = ["Limits", "METHODS", "SearchInterrupted", "astar", "best_first_search", "bfs",
            "bidirectional_bfs", "choose_method", "constructive", "idastar", "idastar_all", "solve",
-           "solve_all", "weighted_astar"]
+           "prepare", "solve_all", "weighted_astar"]

@@ -136,27 +136,16 @@ def solve(start, goal=None, *, method: str = "auto", heuristic: Optional[str] = 
     3
     """
     puzzle = start if isinstance(start, Puzzle) else Puzzle(start, goal, blank_first=blank_first, size=size)
-    name = method_name(method)
-    if weight is None:
-        weight = DEFAULT_WEIGHT if name == "weighted-astar" else 1.0
-    try:
-        weight = float(weight)
-    except (TypeError, ValueError):
-        raise SlidelabError(f"weight must be a number, got {weight!r}") from None
-    if not weight >= 1:
-        raise SlidelabError(f"weight must be at least 1, got {weight:g}")
+    name, heuristic, weight = _plan(puzzle, method, heuristic, weight)
     for option, value in (("time_limit", time_limit), ("max_states", max_states),
                           ("max_bytes", max_bytes)):
         if value is not None and not value > 0:
             raise SlidelabError(f"{option} must be positive, got {value}")
-    if heuristic is not None:
-        heuristic = heuristic_name(heuristic)
     verdict = check(puzzle)
     if not verdict.solvable:
         raise UnsolvableError(verdict.reason)
     limits = Limits(time_limit, max_states, max_bytes, progress)
-    name, heuristic = _resolve(puzzle, name, heuristic, weight)
-    if name in ("astar", "weighted-astar", "idastar"):
+    if name in HEURISTIC_METHODS:
         heuristic = make_heuristic(puzzle, heuristic, partition=partition, progress=table_progress)
         limits.started = time.perf_counter()  # building tables is not search time
     if name == "bfs":
@@ -177,6 +166,51 @@ def solve(start, goal=None, *, method: str = "auto", heuristic: Optional[str] = 
         solution = idastar(puzzle, limits, heuristic, weight)
     solution.verify()
     return solution
+
+
+#: the methods that search with a heuristic
+HEURISTIC_METHODS = ("astar", "weighted-astar", "idastar")
+
+
+def _plan(puzzle, method, heuristic, weight) -> tuple[str, str, float]:
+    """The concrete ``(method, heuristic, weight)`` that :func:`solve` uses; checks them."""
+    name = method_name(method)
+    if weight is None:
+        weight = DEFAULT_WEIGHT if name == "weighted-astar" else 1.0
+    try:
+        weight = float(weight)
+    except (TypeError, ValueError):
+        raise SlidelabError(f"weight must be a number, got {weight!r}") from None
+    if not weight >= 1:
+        raise SlidelabError(f"weight must be at least 1, got {weight:g}")
+    if heuristic is not None:
+        heuristic = heuristic_name(heuristic)
+    name, heuristic = _resolve(puzzle, name, heuristic, weight)
+    return name, heuristic, weight
+
+
+def prepare(puzzle: Puzzle, *, method: str = "auto", heuristic: Optional[str] = None,
+            weight: Optional[float] = None, partition=None,
+            table_progress: Optional[Callable[[float, str], None]] = None) -> str:
+    """Build (or load) and cache the tables :func:`solve` would use; return the method.
+
+    Takes the options of :func:`solve`.  A batch calls it once per goal before
+    its worker processes start, so that they only load the tables from the
+    cache.
+
+    Examples
+    --------
+    >>> prepare(Puzzle("1 2 3/4 5 6/0 7 8"), method="idastar", heuristic="linear-conflict")
+    'idastar'
+    """
+    name, heuristic, _ = _plan(puzzle, method, heuristic, weight)
+    if name in HEURISTIC_METHODS:
+        make_heuristic(puzzle, heuristic, partition=partition, progress=table_progress)
+    elif name == "table":
+        from ..analysis.table import goal_table
+
+        goal_table(puzzle.goal, table_progress)
+    return name
 
 
 def _resolve(puzzle, name, heuristic, weight):

@@ -35,7 +35,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from .. import __version__
 from ..errors import SlidelabError
 from ..parse import STYLES
-from .worker import DONE, WorkerPool
+from ..workers import DONE, WorkerPool
 
 #: request bodies larger than this are refused (413)
 MAX_BODY = 16 * 1024

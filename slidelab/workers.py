@@ -1,9 +1,11 @@
-"""Solves and analyses in worker processes, so the web server stays responsive.
+"""Solves and analyses in worker processes: the web server's and the batch's.
 
 numba's kernels hold the GIL, so a solve in a thread of the server would stall
 every other request; each job runs instead in a separate process started with
 the ``spawn`` method (no inherited threads or locks).  Workers are kept warm
-(slidelab imported, kernels loaded) and reused from job to job.
+(slidelab imported, kernels loaded, pattern databases memory-mapped) and reused
+from job to job.  :func:`run_job` is the job itself, also what a Dask worker runs
+for ``slidelab batch --scheduler``.
 
 A job is watched by a thread of the server: it hands the job to an idle worker,
 collects its progress messages, and enforces two limits: the search's own
@@ -63,23 +65,39 @@ def _worker_main(conn, cache_dir: Optional[str]) -> None:  # pragma: no cover - 
         if message is None:
             return
         kind, args = message
-        conn.send(_run(kind, args, conn))
+        try:
+            conn.send(run_job(kind, args, _sender(conn)))
+        except (BrokenPipeError, EOFError, OSError):
+            return  # the parent is gone (killed): nobody to report to
+
+
+def _sender(conn):
+    """A ``report(info)`` that sends progress messages up the pipe."""
+    def report(info: dict) -> None:
+        conn.send(("progress", info))
+    return report
 
 
 def _warm_up() -> None:
     """Import the solver and load the common kernels before the first job."""
-    from ..search.solve import solve
+    from .search.solve import solve
 
     solve("1 2 3/4 5 6/0 7 8")
 
 
-def _run(kind: str, args: dict, conn) -> tuple:
-    """One job: ``("done", result)`` or ``("failed", {"error", "kind", ...})``."""
-    from ..errors import SearchLimitError, SlidelabError, UnsolvableError
+def run_job(kind: str, args: dict, report=None) -> tuple:
+    """One job: ``("done", result)`` or ``("failed", {"error", "kind", ...})``; never raises.
+
+    ``kind`` is ``"solve"`` (``args``: the :func:`slidelab.solve` keywords
+    ``board``, ``goal``, ``method``, ...; the result is the ``solve --json``
+    record) or ``"analyze"``.  ``report``, if given, is called with progress
+    dicts now and then.
+    """
+    from .errors import SearchLimitError, SlidelabError, UnsolvableError
 
     try:
         if kind == "solve":
-            return DONE, _solve(args, conn)
+            return DONE, _solve(args, report)
         if kind == "analyze":
             return DONE, _analyze(args)
         raise SlidelabError(f"unknown job kind {kind!r}")
@@ -97,8 +115,8 @@ def _run(kind: str, args: dict, conn) -> tuple:
                         "kind": "internal"}
 
 
-def _solve(args: dict, conn) -> dict:
-    from ..search.solve import solve
+def _solve(args: dict, report=None) -> dict:
+    from .search.solve import solve
 
     last = [0.0]
 
@@ -106,20 +124,21 @@ def _solve(args: dict, conn) -> dict:
         now = time.monotonic()
         if now - last[0] >= PROGRESS_EVERY:
             last[0] = now
-            conn.send(("progress", {k: v for k, v in info.items()
-                                    if isinstance(v, (int, float, str))}))
+            report({k: v for k, v in info.items() if isinstance(v, (int, float, str))})
 
     def table_progress(fraction: float, message: str) -> None:
         now = time.monotonic()
         if now - last[0] >= PROGRESS_EVERY:
             last[0] = now
-            conn.send(("progress", {"tables": round(float(fraction), 4), "message": str(message)}))
+            report({"tables": round(float(fraction), 4), "message": str(message)})
 
     solution = solve(args["board"], args.get("goal"), method=args.get("method") or "auto",
                      heuristic=args.get("heuristic"), weight=args.get("weight"),
                      blank_first=bool(args.get("blank_first")), size=args.get("size"),
-                     time_limit=args.get("time_limit"), max_bytes=args.get("max_bytes"),
-                     progress=progress, table_progress=table_progress)
+                     time_limit=args.get("time_limit"), max_states=args.get("max_states"),
+                     max_bytes=args.get("max_bytes"), partition=args.get("partition"),
+                     progress=progress if report else None,
+                     table_progress=table_progress if report else None)
     record = solution.as_dict()
     record["length_mtm"] = solution.length_mtm
     return record
@@ -127,7 +146,7 @@ def _solve(args: dict, conn) -> dict:
 
 def _analyze(args: dict) -> dict:
     """The distance distribution of a goal's whole space (every arrangement's distance)."""
-    from ..puzzle import Puzzle
+    from .puzzle import Puzzle
 
     puzzle = Puzzle(args["goal"], args["goal"], blank_first=bool(args.get("blank_first")),
                     size=args.get("size"))
@@ -135,15 +154,15 @@ def _analyze(args: dict) -> dict:
     seconds = None
     began = time.perf_counter()
     try:  # the analysis module's front door, where it exists
-        from ..analysis import analyze  # type: ignore[attr-defined]
+        from .analysis import analyze  # type: ignore[attr-defined]
     except ImportError:
         analyze = None
     if analyze is not None:
         stats = analyze(puzzle.goal)
         counts = getattr(stats, "counts", None)
     if counts is None:
-        from ..analysis.index import space_of
-        from ..analysis.layers import search_layers
+        from .analysis.index import space_of
+        from .analysis.layers import search_layers
 
         layers = search_layers(space_of(puzzle.goal))
         counts = layers.counts
@@ -259,7 +278,12 @@ class WorkerPool:
                     self._idle.append(proc)
         threading.Thread(target=start, name="slidelab-prestart", daemon=True).start()
 
-    def close(self) -> None:
+    def close(self, wait: float = 0.0) -> None:
+        """Cancel every job (killing the workers running one) and stop the idle workers.
+
+        With ``wait``, up to that many seconds are spent waiting for the jobs'
+        workers to be gone.
+        """
         with self._lock:
             self._closed = True
             idle, self._idle = self._idle, []
@@ -268,6 +292,12 @@ class WorkerPool:
             job.cancel_requested.set()
         for proc in idle:
             proc.stop()
+        deadline = time.monotonic() + wait
+        for job in jobs:
+            try:
+                job.future.result(timeout=max(0.0, deadline - time.monotonic()))
+            except Exception:  # noqa: BLE001 - a timeout: the workers are daemons, gone at exit
+                break
 
     # -- jobs ------------------------------------------------------------------------------
 

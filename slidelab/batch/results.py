@@ -1,0 +1,186 @@
+"""A batch's results: the JSON-lines file, read back to resume, and the summary.
+
+Each finished instance is one line of JSON, appended and flushed as soon as it
+is known, so a batch that is killed loses at most the instances that were
+running.  Running the same batch again reads the file back and skips what is
+in it; a last line cut off by the kill is dropped first.  A record names its
+instance by ``line`` and ``input`` (the line's text), so results written for
+another input file are recognised and refused rather than mixed in.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Iterable, Optional
+
+from ..errors import SlidelabError
+from .instances import Instance
+
+#: ``error_kind`` values and how the summary names them
+ERROR_KINDS = {"input": "bad input", "unsolvable": "unsolvable", "limit": "time or memory limit",
+               "internal": "internal error"}
+
+
+class ResultsFile:
+    """The output file of a batch, opened for resuming and appending.
+
+    Examples
+    --------
+    >>> import tempfile, os
+    >>> from slidelab.batch import read_instances
+    >>> path = os.path.join(tempfile.mkdtemp(), "out.jsonl")
+    >>> batch = read_instances(["1 2 3/4 5 6/0 7 8", "1 2 3/4 5 6/7 0 8"])
+    >>> with ResultsFile(path, batch) as out:
+    ...     out.append({"line": 1, "input": "1 2 3/4 5 6/0 7 8", "length": 2})
+    >>> sorted(ResultsFile(path, batch).done)
+    [1]
+    """
+
+    def __init__(self, path, instances: Iterable[Instance], redo_failed: bool = False):
+        self.path = Path(path)
+        self.done: dict[int, dict] = {}
+        self._file = None
+        by_line = {i.line: i for i in instances}
+        kept: list[str] = []
+        dropped = False
+        for number, text in self._read_lines():
+            try:
+                record = json.loads(text)
+                line, given = record["line"], record["input"]
+            except (ValueError, TypeError, KeyError):
+                raise SlidelabError(f"{self.path}, line {number}: not a slidelab batch result;"
+                                    " give another output file") from None
+            instance = by_line.get(line)
+            if instance is None or instance.text != given:
+                raise SlidelabError(
+                    f"{self.path} holds results of another input (its line {line} was {given!r});"
+                    " give another output file or delete it")
+            if redo_failed and record.get("error"):
+                dropped = True
+                continue
+            self.done[line] = record
+            kept.append(text)
+        if dropped:
+            self._rewrite(kept)
+
+    def _read_lines(self):
+        """``(number, text)`` of each complete line; a cut-off last line is removed."""
+        try:
+            data = self.path.read_bytes()
+        except FileNotFoundError:
+            return
+        except OSError as exc:
+            raise SlidelabError(f"cannot read {self.path}: {exc.strerror}") from None
+        end = data.rfind(b"\n") + 1
+        if end < len(data):  # the last record was being written when the batch was killed
+            with open(self.path, "r+b") as f:
+                f.truncate(end)
+        for number, text in enumerate(data[:end].decode("utf-8", "replace").splitlines(), start=1):
+            if text.strip():
+                yield number, text
+
+    def _rewrite(self, lines: list[str]) -> None:
+        """Replace the file by ``lines`` at once (a temporary file renamed over it)."""
+        temporary = self.path.with_name(self.path.name + ".tmp")
+        temporary.write_text("".join(text + "\n" for text in lines), encoding="utf-8")
+        os.replace(temporary, self.path)
+
+    def __enter__(self) -> "ResultsFile":
+        try:
+            self._file = open(self.path, "a", encoding="utf-8")
+        except OSError as exc:
+            raise SlidelabError(f"cannot write {self.path}: {exc.strerror}") from None
+        return self
+
+    def append(self, record: dict) -> None:
+        """Write one record and flush it to the operating system."""
+        self._file.write(json.dumps(record) + "\n")
+        self._file.flush()
+        self.done[record["line"]] = record
+
+    def __exit__(self, *exc) -> None:
+        if self._file is not None:
+            self._file.flush()
+            os.fsync(self._file.fileno())
+            self._file.close()
+            self._file = None
+
+
+@dataclass
+class Summary:
+    """Totals over a batch's records (see :func:`summarize`)."""
+
+    instances: int = 0
+    solved: int = 0
+    failed: dict = field(default_factory=dict)  #: error kind -> count
+    total_length: int = 0
+    optimal: int = 0
+    expanded: int = 0
+    generated: int = 0
+    seconds: float = 0.0
+    checked: int = 0  #: solutions compared with a known optimal length
+    mismatches: list = field(default_factory=list)  #: records that disagree with theirs
+
+    @property
+    def mean_length(self) -> Optional[float]:
+        return self.total_length / self.solved if self.solved else None
+
+    def table(self) -> str:
+        """The summary as text, for people."""
+        mean = f"{self.mean_length:.2f}" if self.solved else "-"
+        rows = [("", "instances", "length", "mean", "expanded", "generated", "seconds"),
+                ("solved", f"{self.solved:,}", f"{self.total_length:,}", mean,
+                 f"{self.expanded:,}", f"{self.generated:,}", f"{self.seconds:.2f}"),
+                ("failed", f"{sum(self.failed.values()):,}", "", "", "", "", ""),
+                ("total", f"{self.instances:,}", "", "", "", "", "")]
+        widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
+        lines = ["  ".join(cell.ljust(w) if i == 0 else cell.rjust(w)
+                           for i, (cell, w) in enumerate(zip(row, widths))).rstrip()
+                 for row in rows]
+        if self.failed:
+            lines.append("failed: " + ", ".join(f"{count:,} {ERROR_KINDS.get(kind, kind)}"
+                                                for kind, count in sorted(self.failed.items())))
+        if self.solved and self.optimal < self.solved:
+            lines.append(f"{self.solved - self.optimal:,} solutions not proven optimal")
+        if self.checked:
+            verdict = "all agree" if not self.mismatches else f"{len(self.mismatches)} disagree:"
+            lines.append(f"known optimal lengths: {self.checked:,} checked, {verdict}")
+            for r in self.mismatches:
+                lines.append(f"  line {r['line']} (id {r['id']}): length {r['length']},"
+                             f" known {r['known']}")
+        return "\n".join(lines)
+
+
+def summarize(records: Iterable[dict]) -> Summary:
+    """Totals over ``records``.
+
+    A solution disagrees with a known optimal length when it is proven optimal
+    and of another length, or shorter than the known length.
+    """
+    s = Summary()
+    for r in records:
+        s.instances += 1
+        if r.get("error"):
+            kind = r.get("error_kind") or "internal"
+            s.failed[kind] = s.failed.get(kind, 0) + 1
+            continue
+        s.solved += 1
+        s.total_length += r["length"]
+        s.optimal += bool(r.get("optimal"))
+        stats = r.get("stats") or {}
+        s.expanded += stats.get("expanded", 0)
+        s.generated += stats.get("generated", 0)
+        s.seconds += stats.get("seconds", 0.0)
+        if r.get("known") is not None:
+            s.checked += 1
+            if r.get("agrees") is False:
+                s.mismatches.append(r)
+    return s
+
+
+def agrees(length: int, optimal: bool, known: int) -> bool:
+    """Whether a solution of ``length`` fits a known optimal length."""
+    return length == known if optimal else length >= known

@@ -1,0 +1,247 @@
+"""Solving a batch: every core of this machine, or a Dask cluster.
+
+The instances are read and checked here (bad lines and unsolvable boards are
+answered at once, with no worker involved); the rest are solved elsewhere:
+
+* **local worker processes** (the default, one per core): the tables each goal
+  needs (pattern databases, distance tables) are built or loaded here first,
+  once, with a progress bar, and cached on disk; the workers then memory-map
+  them from the cache, so they share one copy in memory.  A worker that dies
+  (out of memory) is replaced and its instance reported as failed.
+* **a Dask distributed cluster** (``scheduler``): each instance is a task that
+  runs :func:`slidelab.workers.run_job` on a worker, which builds or loads the
+  tables from its own cache on first use and keeps them for the next tasks;
+  nothing but the instance's text is shipped per task.
+
+Results come back as they finish, in any order; each carries its ``line``.
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+from concurrent.futures import FIRST_COMPLETED, wait
+from typing import Callable, Iterable, Iterator, Optional
+
+from ..errors import SlidelabError
+from ..puzzle import Puzzle
+from ..solvability import check
+from ..workers import DONE, FAILED, WorkerPool
+from .instances import Instance
+from .results import agrees
+
+#: seconds a worker may run past the time limit before it is killed
+GRACE = 20.0
+#: seconds to wait for a Dask scheduler to answer
+CONNECT_TIMEOUT = 20
+
+
+def default_workers() -> int:
+    """The cores this process may run on."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not on Linux
+        return os.cpu_count() or 1
+
+
+def solve_batch(instances: Iterable[Instance], *, goal=None, blank_first: bool = False, size=None,
+                method: str = "auto", heuristic: Optional[str] = None, partition=None,
+                weight: Optional[float] = None, time_limit: Optional[float] = None,
+                max_states: Optional[int] = None, max_bytes: Optional[int] = None,
+                workers: Optional[int] = None, scheduler=None,
+                table_progress: Optional[Callable[[float, str], None]] = None) -> Iterator[dict]:
+    """Solve ``instances``; yield one record per instance as it is known.
+
+    Parameters
+    ----------
+    instances : iterable of Instance
+        From :func:`slidelab.batch.read_instances`.
+    goal, blank_first, size
+        The goal of instances that do not give their own, as for :func:`slidelab.solve`.
+    method, heuristic, partition, weight, time_limit, max_states, max_bytes
+        Passed to :func:`slidelab.solve` for each instance.
+    workers : int, optional
+        Local worker processes (default: one per core).
+    scheduler : str or distributed.Client, optional
+        Address of a Dask scheduler (``tcp://host:8786``) or a client: solve
+        on that cluster instead of local processes.
+    table_progress : callable, optional
+        ``(fraction, message)`` while tables are built before a local batch.
+
+    Yields
+    ------
+    dict
+        The ``solve --json`` fields with ``id``, ``line``, ``input`` (the
+        line's text) and ``error`` (``None``); or, for an instance that could
+        not be read or solved, ``id``, ``line``, ``input``, ``error`` and
+        ``error_kind`` (``input``, ``unsolvable``, ``limit`` or ``internal``).
+        Instances with a ``known`` length also get ``known`` and, when solved,
+        ``agrees``.
+
+    Examples
+    --------
+    >>> from slidelab.batch import read_instances
+    >>> batch = read_instances(["1 2 3/4 5 6/0 7 8", "1 2 3/4 5 6/8 7 0", "1 2/3"])
+    >>> for r in sorted(solve_batch(batch, workers=1), key=lambda r: r["line"]):
+    ...     print(r["line"], r.get("length"), r["error_kind"] if r["error"] else "ok")
+    1 2 ok
+    2 None unsolvable
+    3 None input
+    """
+    options = {"method": method, "heuristic": heuristic, "partition": partition,
+               "weight": weight, "time_limit": time_limit, "max_states": max_states,
+               "max_bytes": max_bytes}
+    jobs: list[tuple[Instance, Puzzle]] = []
+    for instance in instances:
+        puzzle, failure = _puzzle(instance, goal, blank_first, size)
+        if failure is not None:
+            yield _record(instance, puzzle, FAILED, failure)
+        else:
+            jobs.append((instance, puzzle))
+    if not jobs:
+        return
+    if scheduler is None:
+        jobs, failures = _prepare_tables(jobs, options, table_progress)
+        yield from failures
+        runs = _run_local(jobs, options, workers or default_workers(), time_limit)
+    else:
+        runs = _run_dask(jobs, options, scheduler)
+    for (instance, puzzle), status, payload in runs:
+        yield _record(instance, puzzle, status, payload)
+
+
+def _puzzle(instance: Instance, goal, blank_first, size):
+    """``(puzzle, None)``, or ``(puzzle or None, failure)`` for a line that will not solve."""
+    if instance.error is not None:
+        return None, {"error": instance.error, "kind": "input"}
+    own_goal = instance.goal is not None
+    try:
+        puzzle = Puzzle(instance.start, instance.goal if own_goal else goal,
+                        blank_first=blank_first and not own_goal, size=size)
+    except SlidelabError as exc:
+        return None, {"error": str(exc), "kind": "input"}
+    verdict = check(puzzle)
+    if verdict.solvable:
+        return puzzle, None
+    reason = verdict.reason
+    if not own_goal and goal is None and not blank_first and instance.known is not None \
+            and check(Puzzle(puzzle.start, blank_first=True)).solvable:
+        reason += " (benchmark sets such as Korf's use the blank-first goal: --blank-first)"
+    return puzzle, {"error": reason, "kind": "unsolvable"}
+
+
+def _record(instance: Instance, puzzle: Optional[Puzzle], status: str, payload: dict) -> dict:
+    record = {"id": instance.id, "line": instance.line, "input": instance.text}
+    if status == DONE:
+        record.update(payload)
+        record["error"] = None
+    else:
+        if puzzle is not None:
+            record.update(start=puzzle.start.format(), goal=puzzle.goal.format(), size=puzzle.size)
+        record["error"] = payload["error"]
+        record["error_kind"] = payload.get("kind") or "internal"
+        if payload.get("stats"):
+            record["stats"] = payload["stats"]
+    if instance.known is not None:
+        record["known"] = instance.known
+        if status == DONE:
+            record["agrees"] = agrees(record["length"], record["optimal"], instance.known)
+    return record
+
+
+def _prepare_tables(jobs, options, progress):
+    """Build or load each goal's tables here, once; instances whose options fail get records."""
+    from ..search.solve import prepare
+
+    ready: dict = {}
+    kept, failures = [], []
+    for instance, puzzle in jobs:
+        key = puzzle.goal
+        if key not in ready:
+            try:
+                prepare(puzzle, method=options["method"], heuristic=options["heuristic"],
+                        weight=options["weight"], partition=options["partition"],
+                        table_progress=progress)
+                ready[key] = None
+            except SlidelabError as exc:
+                ready[key] = str(exc)
+        if ready[key] is None:
+            kept.append((instance, puzzle))
+        else:
+            failures.append(_record(instance, puzzle, FAILED, {"error": ready[key], "kind": "input"}))
+    return kept, failures
+
+
+def _job_args(puzzle: Puzzle, options: dict) -> dict:
+    return {"board": puzzle.start.format(), "goal": puzzle.goal.format(), **options}
+
+
+def _run_local(jobs, options, workers: int, time_limit):
+    """``(job, status, payload)`` for each job, solved by ``workers`` processes."""
+    workers = max(1, min(int(workers), len(jobs)))
+    pool = WorkerPool(workers, grace=GRACE)
+    pool.prestart()
+    hard_limit = time_limit if time_limit is not None else float("inf")
+    waiting = iter(jobs)
+    running: dict = {}
+    try:
+        while True:
+            while len(running) < 2 * workers:  # a job queued behind each running one
+                job = next(waiting, None)
+                if job is None:
+                    break
+                handle = pool.submit("solve", _job_args(job[1], options), hard_limit)
+                running[handle.future] = (job, handle)
+            if not running:
+                return
+            finished, _ = wait(running, timeout=0.5, return_when=FIRST_COMPLETED)
+            for future in finished:
+                job, handle = running.pop(future)
+                if handle.status == DONE:
+                    yield job, DONE, handle.result
+                else:
+                    yield job, FAILED, handle.error
+    finally:
+        pool.close(wait=5.0)
+
+
+def _run_dask(jobs, options, scheduler):
+    """``(job, status, payload)`` for each job, solved as tasks on a Dask cluster."""
+    try:
+        from distributed import Client, as_completed
+    except ImportError:
+        raise SlidelabError("--scheduler needs Dask's distributed package:"
+                            " pip install 'slidelab[cluster]'") from None
+    from ..workers import run_job
+
+    own = not isinstance(scheduler, Client)
+    if own:
+        try:
+            client = Client(scheduler, timeout=CONNECT_TIMEOUT)
+        except (OSError, ValueError, TypeError) as exc:
+            raise SlidelabError(f"cannot reach the Dask scheduler at {scheduler}:"
+                                f" {str(exc).splitlines()[0] if str(exc) else type(exc).__name__}"
+                                ) from None
+    else:
+        client = scheduler
+    tag = secrets.token_hex(4)
+    futures = {}
+    try:
+        for job in jobs:
+            future = client.submit(run_job, "solve", _job_args(job[1], options), pure=False,
+                                   key=f"slidelab-solve-{tag}-{job[0].line}")
+            futures[future] = job
+        for future in as_completed(futures):
+            job = futures.pop(future)
+            try:
+                status, payload = future.result()
+            except Exception as exc:  # noqa: BLE001 - a lost worker, a cancelled task
+                status, payload = FAILED, {"error": f"the Dask task failed: {type(exc).__name__}:"
+                                           f" {str(exc).splitlines()[0] if str(exc) else ''}",
+                                           "kind": "internal"}
+            yield job, status, payload
+    finally:
+        if futures:
+            client.cancel(list(futures))
+        if own:
+            client.close()

@@ -1,0 +1,319 @@
+"""Batch solving (issue 6): input layouts, results file and resume, local workers, a real Dask cluster."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from slidelab import Board, random_boards, solve
+from slidelab.batch import ResultsFile, read_instances, solve_batch, summarize
+from slidelab.batch.results import agrees
+from slidelab.errors import SlidelabError
+
+KORF_1 = "14 13 15 7 11 12 9 5 6 0 2 1 4 8 10 3"
+KORF_GOAL = "0 1 2 3/4 5 6 7/8 9 10 11/12 13 14 15"
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def batch_cli(*args, input_text=None, timeout=180, **kwargs):
+    """Run ``slidelab batch`` as a separate program (the real entry point)."""
+    return subprocess.run([sys.executable, "-m", "slidelab", "batch", *map(str, args)],
+                          input=input_text, capture_output=True, text=True, timeout=timeout,
+                          cwd=ROOT, **kwargs)
+
+
+def records_of(path) -> list[dict]:
+    return [json.loads(line) for line in Path(path).read_text().splitlines()]
+
+
+def comparable(record: dict) -> dict:
+    """A record without its times (which differ from run to run)."""
+    out = dict(record)
+    if "stats" in out:
+        out["stats"] = {k: v for k, v in out["stats"].items() if k != "seconds"}
+    return out
+
+
+def by_line(records) -> dict:
+    return {r["line"]: comparable(r) for r in records}
+
+
+# ------------------------------------------------------------------------- reading instances
+
+
+def test_layouts():
+    lines = [
+        "# a comment line", "",
+        "1 2 3/4 5 6/0 7 8",                                   # a board
+        "8 6 7/2 5 4/3 0 1 ; 1 2 3/4 5 6/7 8 0 ; hardest",     # board ; goal ; id
+        "ABA_/CDCD/ABAB/CDCD ;; line-puzzle",                  # board ;; id (the batch's goal)
+        "1 2 3/4 5 6/7 0 8 ; id=kv ; known=1   # trailing comment",
+        f"{KORF_1} 57",                                        # Korf: tiles, known length
+        f"7 {KORF_1} 57",                                      # number, tiles, known
+        f"8 {KORF_1}",                                         # number, tiles
+        '{"start": [[1,2,3],[4,5,6],[7,0,8]], "id": "#j", "known": 1}',
+        "1 2 3 x 4 6 7 5 8",                                   # contest style, one line
+    ]
+    got = read_instances(lines)
+    assert [i.line for i in got] == [3, 4, 5, 6, 7, 8, 9, 10, 11]
+    assert [i.id for i in got] == ["1", "hardest", "line-puzzle", "kv", "5", "7", "8", "#j", "9"]
+    assert all(i.error is None for i in got)
+    assert got[1].goal == "1 2 3/4 5 6/7 8 0" and got[2].goal is None
+    assert got[3].known == 1 and got[3].text == "1 2 3/4 5 6/7 0 8 ; id=kv ; known=1"
+    assert [i.known for i in got[4:7]] == [57, 57, None]
+    assert {i.start for i in got[4:7]} == {KORF_1}
+    assert got[7].start == "[[1, 2, 3], [4, 5, 6], [7, 0, 8]]" and got[7].known == 1
+
+
+def test_layout_with_size():
+    got = read_instances(["1 2 3 4 5 6 7 8 9 10 11 0 20"], size="4x3")[0]
+    assert got.start == "1 2 3 4 5 6 7 8 9 10 11 0" and got.known == 20
+
+
+@pytest.mark.parametrize("line, message", [
+    ("1 2 3/4 5 6/0 7 8 ; ; a ; b", "too many ';' fields"),
+    ("1 2 3/4 5 6/0 7 8 ; id=a ; id=b", "id is given twice"),
+    ("1 2 3/4 5 6/0 7 8 ; known=many", "not a whole number"),
+    ("; 1 2 3/4 5 6/7 8 0", "no board"),
+    ('{"start": "1 2 3/4 5 6/0 7 8"', "invalid JSON"),
+    ('["1 2 3/4 5 6/0 7 8"]', None),          # a JSON board, read by the board parser
+    ('{"goal": "1 2 3/4 5 6/7 8 0"}', "no 'start'"),
+    (f"{KORF_1.replace('14', '16')} 57", "neither the 16 tiles"),
+])
+def test_bad_lines_become_errors(line, message):
+    got = read_instances([line])[0]
+    if message is None:
+        assert got.error is None
+    else:
+        assert message in got.error and "\n" not in got.error
+
+
+@given(st.integers(0, 2**32 - 1), st.sampled_from(["slash", "flat", "compact", "json"]),
+       st.text("abcxyz-_0123456789", min_size=1, max_size=8))
+def test_any_board_format_and_id_read_back(seed, style, name):
+    board = random_boards(1, "3x3", seed=seed)[0]
+    text = board.format(style)
+    got = read_instances([f"{text} ; ; {name}"])[0]
+    assert got.error is None and got.id == name
+    assert Board(got.start, "3x3") == board
+
+
+# ------------------------------------------------------------------------- results file
+
+
+def test_results_file_drops_a_cut_off_last_line_and_refuses_another_input(tmp_path):
+    batch = read_instances(["1 2 3/4 5 6/0 7 8", "1 2 3/4 5 6/7 0 8"])
+    out = tmp_path / "out.jsonl"
+    whole = json.dumps({"line": 1, "input": "1 2 3/4 5 6/0 7 8", "length": 2, "error": None})
+    out.write_text(whole + "\n" + '{"line": 2, "input": "1 2 3/4 5')  # killed mid-write
+    results = ResultsFile(out, batch)
+    assert sorted(results.done) == [1]
+    assert out.read_text() == whole + "\n"
+    other = read_instances(["8 6 7/2 5 4/3 0 1"])
+    with pytest.raises(SlidelabError, match="another input"):
+        ResultsFile(out, other)
+    out.write_text("not json\n")
+    with pytest.raises(SlidelabError, match="not a slidelab batch result"):
+        ResultsFile(out, batch)
+
+
+def test_redo_failed_rewrites_without_the_errors(tmp_path):
+    batch = read_instances(["1 2 3/4 5 6/0 7 8", "1 2 3/4 5 6/8 7 0"])
+    out = tmp_path / "out.jsonl"
+    with ResultsFile(out, batch) as results:
+        for record in solve_batch(batch, workers=1):
+            results.append(record)
+    assert sorted(ResultsFile(out, batch).done) == [1, 2]
+    assert sorted(ResultsFile(out, batch, redo_failed=True).done) == [1]
+    assert [r["line"] for r in records_of(out)] == [1]
+
+
+def test_summary_counts_and_mismatches():
+    records = [
+        {"line": 1, "id": "1", "length": 10, "optimal": True, "known": 10, "agrees": True,
+         "stats": {"expanded": 5, "generated": 9, "seconds": 0.5}, "error": None},
+        {"line": 2, "id": "2", "length": 12, "optimal": True, "known": 10, "agrees": False,
+         "stats": {"expanded": 1, "generated": 1, "seconds": 0.25}, "error": None},
+        {"line": 3, "id": "3", "error": "x", "error_kind": "limit"},
+        {"line": 4, "id": "4", "error": "y", "error_kind": "input"},
+    ]
+    s = summarize(records)
+    assert (s.instances, s.solved, s.total_length, s.mean_length) == (4, 2, 22, 11)
+    assert (s.expanded, s.generated, s.seconds, s.checked) == (6, 10, 0.75, 2)
+    assert s.failed == {"limit": 1, "input": 1}
+    assert [r["line"] for r in s.mismatches] == [2]
+    table = s.table()
+    assert "1 disagree" in table and "line 2 (id 2): length 12, known 10" in table
+    assert agrees(12, False, 10) and not agrees(9, False, 10) and not agrees(12, True, 10)
+
+
+# ------------------------------------------------------------------------- the command
+
+
+def test_batch_gives_one_result_per_line(tmp_path):
+    """Good lines, malformed lines, an unsolvable board and a time-limited hard instance."""
+    source = tmp_path / "in.txt"
+    source.write_text("\n".join([
+        "# good, malformed, unsolvable, too hard for the limit",
+        "1 2 3/4 5 6/0 7 8 ; ; easy",
+        "8 6 7/2 5 4/3 0 1 ; known=31",
+        "1 2 3/4 5",
+        "1 2 3/4 5 6/7 8 9",
+        "1 2 3/4 5 6/8 7 0",
+        f"{KORF_1} ; {KORF_GOAL} ; korf-1",
+        "1 2 3/4 5 6/7 0 8 ; known=3",
+    ]) + "\n")
+    out = tmp_path / "out.jsonl"
+    done = batch_cli(source, "-o", out, "--method", "idastar", "--heuristic", "manhattan",
+                     "--time-limit", "0.5", "--workers", "2")
+    assert done.returncode == 1, done.stderr  # some failed
+    assert "Traceback" not in done.stderr
+    got = {r["line"]: r for r in records_of(out)}
+    assert sorted(got) == [2, 3, 4, 5, 6, 7, 8]
+    for r in got.values():
+        assert {"id", "line", "input", "error"} <= set(r)
+    easy, hardest = got[2], got[3]
+    assert easy["id"] == "easy" and easy["error"] is None
+    assert (easy["solution"], easy["length"], easy["optimal"], easy["method"]) == ("L2", 2, True, "idastar")
+    assert set(solve("1 2 3/4 5 6/0 7 8").as_dict()) <= set(easy)  # the solve --json fields
+    assert hardest["length"] == 31 and hardest["known"] == 31 and hardest["agrees"] is True
+    assert got[4]["error_kind"] == "input" and "row 2 has 2 cells" in got[4]["error"]
+    assert got[5]["error_kind"] == "input"
+    assert got[6]["error_kind"] == "unsolvable" and got[6]["error"].startswith("unsolvable")
+    assert got[7]["error_kind"] == "limit" and got[7]["id"] == "korf-1"
+    assert got[8]["length"] == 1 and got[8]["agrees"] is False
+    summary = done.stdout
+    assert "solved          3" in summary and "failed          4" in summary
+    assert "2 bad input" in summary and "1 time or memory limit" in summary
+    assert "line 8 (id 7): length 1, known 3" in summary
+
+
+def test_standard_input_and_output():
+    done = batch_cli("-", "--workers", "1", input_text="1 2 3/4 5 6/0 7 8\n1 2 3/4 5 6/7 0 8\n")
+    assert done.returncode == 0, done.stderr
+    lines = [json.loads(line) for line in done.stdout.splitlines()]
+    assert sorted(r["length"] for r in lines) == [1, 2]
+    assert "solved" in done.stderr  # the summary goes to stderr when results go to stdout
+
+
+@pytest.mark.parametrize("args, message", [
+    (["missing.txt"], "cannot read missing.txt"),
+    (["-", "--redo-failed"], "--redo-failed goes with -o"),
+    (["-", "--method", "magic"], "unknown method 'magic'"),
+    (["-", "--time-limit", "-1"], "--time-limit must be positive"),
+    (["-", "--workers", "2", "--scheduler", "tcp://127.0.0.1:1"], "--workers is for local"),
+])
+def test_bad_usage_is_one_line(args, message):
+    done = batch_cli(*args, input_text="1 2 3/4 5 6/0 7 8\n")
+    assert done.returncode == 2
+    assert message in done.stderr and "Traceback" not in done.stderr
+    assert len(done.stderr.strip().splitlines()) == 1
+
+
+def test_output_of_another_input_is_refused(tmp_path):
+    out = tmp_path / "out.jsonl"
+    assert batch_cli("-", "-o", out, input_text="1 2 3/4 5 6/0 7 8\n").returncode == 0
+    before = out.read_text()
+    done = batch_cli("-", "-o", out, input_text="8 6 7/2 5 4/3 0 1\n")
+    assert done.returncode == 2 and "another input" in done.stderr
+    assert out.read_text() == before  # nothing lost
+
+
+def _slow_batch(tmp_path, count=50):
+    """Instances that take a noticeable time each (breadth-first search of the 8-puzzle)."""
+    source = tmp_path / "in.txt"
+    source.write_text("\n".join(b.format() for b in random_boards(count, "3x3", seed=6)) + "\n")
+    return source
+
+
+def _start_and_stop(source, out, sig, at_least=8):
+    """Start a batch, wait until it has written ``at_least`` results, then send ``sig``."""
+    proc = subprocess.Popen([sys.executable, "-m", "slidelab", "batch", str(source), "-o", str(out),
+                             "--method", "bfs", "--workers", "1"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT,
+                            start_new_session=True)
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline:
+        if out.exists() and out.read_text().count("\n") >= at_least:
+            break
+        if proc.poll() is not None:
+            break
+        time.sleep(0.02)
+    if sig == signal.SIGKILL:
+        os.killpg(proc.pid, sig)  # the batch and its workers, with no time to tidy up
+    else:
+        proc.send_signal(sig)
+    stdout, stderr = proc.communicate(timeout=60)
+    return proc.returncode, stdout, stderr
+
+
+@pytest.mark.parametrize("sig", [signal.SIGKILL, signal.SIGINT])
+def test_resume_after_stopping_loses_and_duplicates_nothing(tmp_path, sig):
+    source = _slow_batch(tmp_path)
+    out = tmp_path / "out.jsonl"
+    code, stdout, stderr = _start_and_stop(source, out, sig)
+    written = out.read_text().count("\n")
+    assert 8 <= written < 50, "the batch was not stopped part-way"
+    if sig == signal.SIGINT:  # Ctrl-C: a clean stop
+        assert code == 130 and "Traceback" not in stderr
+        assert "run the same command again to go on" in stdout
+    again = batch_cli(source, "-o", out, "--method", "bfs", "--workers", "2")
+    assert again.returncode == 0, again.stderr
+    records = records_of(out)
+    lines = [r["line"] for r in records]
+    assert sorted(lines) == list(range(1, 51)), "an instance lost or duplicated"
+    reference = solve_batch(read_instances(source.read_text().splitlines()), method="bfs", workers=1)
+    assert by_line(records) == by_line(reference)
+
+
+def test_local_workers_give_the_results_of_one_worker():
+    lines = [b.format() for b in random_boards(12, "3x3", seed=11)]
+    lines += [f"{KORF_1} ; {KORF_GOAL}", "1 2 3 4/5 6 7 8/9 10 11 12/13 14 0 15",
+              "ABA_/CDCD/ABAB/CDCD ; ABA_/CABD/ACDB/CDCD", "1 2 3/4 5"]
+    batch = read_instances(lines)
+    one = list(solve_batch(batch, workers=1))
+    two = list(solve_batch(batch, workers=2))
+    assert len(one) == len(batch) and by_line(one) == by_line(two)
+    assert sum(r["error"] is None for r in one) == len(batch) - 1
+
+
+# ------------------------------------------------------------------------- a real Dask cluster
+
+
+def test_dask_cluster_gives_the_results_of_local_processes(tmp_path):
+    distributed = pytest.importorskip("distributed")
+    lines = [b.format() for b in random_boards(10, "3x3", seed=12)]
+    lines += [f"{KORF_1} 57", "3 1 2/4 5 6/7 8 0", "1 2 3/4 5 6/8 7 0"]
+    source = tmp_path / "in.txt"
+    source.write_text("\n".join(lines) + "\n")
+    batch = read_instances(lines)
+    local = list(solve_batch(batch, blank_first=True, workers=2))
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                                  dashboard_address=None) as cluster:
+        assert len(cluster.workers) == 2
+        remote = list(solve_batch(batch, blank_first=True, scheduler=cluster.scheduler_address))
+        out = tmp_path / "out.jsonl"
+        done = batch_cli(source, "--blank-first", "-o", out, "--scheduler", cluster.scheduler_address)
+    assert by_line(remote) == by_line(local)
+    assert done.returncode == 1, done.stderr  # one unsolvable line
+    assert by_line(records_of(out)) == by_line(local)
+    assert "the Dask cluster at tcp://" in done.stdout
+    assert sum(r["error"] is None for r in local) == len(lines) - 1
+
+
+def test_unreachable_scheduler_is_one_line(monkeypatch):
+    pytest.importorskip("distributed")
+    from slidelab.batch import run
+
+    monkeypatch.setattr(run, "CONNECT_TIMEOUT", 2)
+    with pytest.raises(SlidelabError, match="cannot reach the Dask scheduler at tcp://127.0.0.1:9"):
+        list(solve_batch(read_instances(["1 2 3/4 5 6/0 7 8"]), scheduler="tcp://127.0.0.1:9"))
