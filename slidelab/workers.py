@@ -235,11 +235,14 @@ class _Process:
             pass
         self.conn.close()
 
-    def stop(self) -> None:
+    def ask_to_stop(self) -> None:
         try:
             self.conn.send(None)
         except Exception:  # noqa: BLE001
             pass
+
+    def stop(self) -> None:
+        self.ask_to_stop()
         self.process.join(2)
         if self.process.is_alive():
             self.kill()
@@ -290,6 +293,8 @@ class WorkerPool:
             jobs = list(self._jobs.values())
         for job in jobs:
             job.cancel_requested.set()
+        for proc in idle:  # all at once: each takes a moment to exit
+            proc.ask_to_stop()
         for proc in idle:
             proc.stop()
         deadline = time.monotonic() + wait

@@ -100,14 +100,19 @@ def solve_batch(instances: Iterable[Instance], *, goal=None, blank_first: bool =
             jobs.append((instance, puzzle))
     if not jobs:
         return
-    if scheduler is None:
+    if scheduler is not None:
+        for (instance, puzzle), status, payload in _run_dask(jobs, options, scheduler):
+            yield _record(instance, puzzle, status, payload)
+        return
+    pool = WorkerPool(max(1, min(int(workers or default_workers()), len(jobs))), grace=GRACE)
+    pool.prestart()  # the workers start while the tables are made ready here
+    try:
         jobs, failures = _prepare_tables(jobs, options, table_progress)
         yield from failures
-        runs = _run_local(jobs, options, workers or default_workers(), time_limit)
-    else:
-        runs = _run_dask(jobs, options, scheduler)
-    for (instance, puzzle), status, payload in runs:
-        yield _record(instance, puzzle, status, payload)
+        for (instance, puzzle), status, payload in _run_local(pool, jobs, options, time_limit):
+            yield _record(instance, puzzle, status, payload)
+    finally:
+        pool.close(wait=5.0)
 
 
 def _puzzle(instance: Instance, goal, blank_first, size):
@@ -176,33 +181,24 @@ def _job_args(puzzle: Puzzle, options: dict) -> dict:
     return {"board": puzzle.start.format(), "goal": puzzle.goal.format(), **options}
 
 
-def _run_local(jobs, options, workers: int, time_limit):
-    """``(job, status, payload)`` for each job, solved by ``workers`` processes."""
-    workers = max(1, min(int(workers), len(jobs)))
-    pool = WorkerPool(workers, grace=GRACE)
-    pool.prestart()
+def _run_local(pool: WorkerPool, jobs, options, time_limit):
+    """``(job, status, payload)`` for each job, solved by the pool's processes."""
     hard_limit = time_limit if time_limit is not None else float("inf")
     waiting = iter(jobs)
     running: dict = {}
-    try:
-        while True:
-            while len(running) < 2 * workers:  # a job queued behind each running one
-                job = next(waiting, None)
-                if job is None:
-                    break
-                handle = pool.submit("solve", _job_args(job[1], options), hard_limit)
-                running[handle.future] = (job, handle)
-            if not running:
-                return
-            finished, _ = wait(running, timeout=0.5, return_when=FIRST_COMPLETED)
-            for future in finished:
-                job, handle = running.pop(future)
-                if handle.status == DONE:
-                    yield job, DONE, handle.result
-                else:
-                    yield job, FAILED, handle.error
-    finally:
-        pool.close(wait=5.0)
+    while True:
+        while len(running) < 2 * pool.workers:  # a job queued behind each running one
+            job = next(waiting, None)
+            if job is None:
+                break
+            handle = pool.submit("solve", _job_args(job[1], options), hard_limit)
+            running[handle.future] = (job, handle)
+        if not running:
+            return
+        finished, _ = wait(running, timeout=0.5, return_when=FIRST_COMPLETED)
+        for future in finished:
+            job, handle = running.pop(future)
+            yield job, (DONE if handle.status == DONE else FAILED), handle.result or handle.error
 
 
 def _run_dask(jobs, options, scheduler):
