@@ -268,18 +268,21 @@ class WorkerPool:
     # -- life cycle ------------------------------------------------------------------------
 
     def prestart(self) -> None:
-        """Start the workers now (in the background), so the first solve does not wait."""
-        def start():
+        """Start the workers now, so the first job does not wait for one.
+
+        Starting a process takes a few milliseconds (it loads slidelab on its
+        own, in the background); they are started here and not in a thread, so
+        that jobs submitted right after find them instead of starting more.
+        """
+        with self._lock:
+            missing = self.workers - len(self._idle)
+        for _ in range(missing):
+            proc = _Process(self._ctx, self.cache_dir)
             with self._lock:
-                missing = self.workers - len(self._idle)
-            for _ in range(missing):
-                proc = _Process(self._ctx, self.cache_dir)
-                with self._lock:
-                    if self._closed:
-                        proc.kill()
-                        return
-                    self._idle.append(proc)
-        threading.Thread(target=start, name="slidelab-prestart", daemon=True).start()
+                if self._closed:
+                    proc.kill()
+                    return
+                self._idle.append(proc)
 
     def close(self, wait: float = 0.0) -> None:
         """Cancel every job (killing the workers running one) and stop the idle workers.
