@@ -153,7 +153,7 @@ def _pop(hp, size):
     return size
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)  # long runs: other threads (a Dask worker's) go on
 def best_first_run(nbr, hdata, weight, goal_key, word_of, shift_of,
                    keys, gs, parent, pdir, hs, flags, onstack, table, hp, fbox, fbits,
                    board, snode, sdir, sh, chain, ckey, st, budget, max_nodes, bound):

@@ -30,7 +30,7 @@ ROOT = 4
 CHUNK = 1 << 18
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)  # long runs: other threads (a Dask worker's) go on
 def _expand(frontier, lo, hi, out, n_out, via, side, nbr, counts, total, state, meet, stop):
     """Expand ``frontier[lo:hi]`` into ``out``; stop early when ``out`` is nearly full.
 

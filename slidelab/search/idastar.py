@@ -31,7 +31,7 @@ BUDGET = 1 << 22
 RUNNING, FOUND, EXHAUSTED = 0, 1, 2
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)  # long runs: other threads (a Dask worker's) go on
 def _ida_run(board, nbr, goal, weight, bound, path, tried, hs, st, next_bound, budget, hdata):
     """Run one slice of a bounded depth-first search.
 
