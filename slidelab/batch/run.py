@@ -88,6 +88,7 @@ def solve_batch(instances: Iterable[Instance], *, goal=None, blank_first: bool =
     2 None unsolvable
     3 None input
     """
+    client = _connect(scheduler) if scheduler is not None else None  # before any result
     options = {"method": method, "heuristic": heuristic, "partition": partition,
                "weight": weight, "time_limit": time_limit, "max_states": max_states,
                "max_bytes": max_bytes}
@@ -100,9 +101,13 @@ def solve_batch(instances: Iterable[Instance], *, goal=None, blank_first: bool =
             jobs.append((instance, puzzle))
     if not jobs:
         return
-    if scheduler is not None:
-        for (instance, puzzle), status, payload in _run_dask(jobs, options, scheduler):
-            yield _record(instance, puzzle, status, payload)
+    if client is not None:
+        try:
+            for (instance, puzzle), status, payload in _run_dask(jobs, options, client):
+                yield _record(instance, puzzle, status, payload)
+        finally:
+            if client is not scheduler:
+                client.close()
         return
     pool = WorkerPool(max(1, min(int(workers or default_workers()), len(jobs))), grace=GRACE)
     pool.prestart()  # the workers start while the tables are made ready here
@@ -201,25 +206,33 @@ def _run_local(pool: WorkerPool, jobs, options, time_limit):
             yield job, (DONE if handle.status == DONE else FAILED), handle.result or handle.error
 
 
-def _run_dask(jobs, options, scheduler):
-    """``(job, status, payload)`` for each job, solved as tasks on a Dask cluster."""
+def _connect(scheduler):
+    """A Dask client of the cluster at ``scheduler`` (an address), or ``scheduler`` if it is one."""
     try:
-        from distributed import Client, as_completed
+        from distributed import Client
     except ImportError:
         raise SlidelabError("--scheduler needs Dask's distributed package:"
                             " pip install 'slidelab[cluster]'") from None
+    if isinstance(scheduler, Client):
+        return scheduler
+    try:
+        return Client(scheduler, timeout=CONNECT_TIMEOUT)
+    except (OSError, ValueError, TypeError) as exc:
+        raise SlidelabError(f"cannot reach the Dask scheduler at {scheduler}: {_first_line(exc)}"
+                            ) from None
+
+
+def _first_line(exc: BaseException) -> str:
+    text = str(exc)
+    return text.splitlines()[0] if text else type(exc).__name__
+
+
+def _run_dask(jobs, options, client):
+    """``(job, status, payload)`` for each job, solved as tasks on a Dask cluster."""
+    from distributed import as_completed
+
     from ..workers import run_job
 
-    own = not isinstance(scheduler, Client)
-    if own:
-        try:
-            client = Client(scheduler, timeout=CONNECT_TIMEOUT)
-        except (OSError, ValueError, TypeError) as exc:
-            raise SlidelabError(f"cannot reach the Dask scheduler at {scheduler}:"
-                                f" {str(exc).splitlines()[0] if str(exc) else type(exc).__name__}"
-                                ) from None
-    else:
-        client = scheduler
     tag = secrets.token_hex(4)
     futures = {}
     try:
@@ -233,11 +246,8 @@ def _run_dask(jobs, options, scheduler):
                 status, payload = future.result()
             except Exception as exc:  # noqa: BLE001 - a lost worker, a cancelled task
                 status, payload = FAILED, {"error": f"the Dask task failed: {type(exc).__name__}:"
-                                           f" {str(exc).splitlines()[0] if str(exc) else ''}",
-                                           "kind": "internal"}
+                                           f" {_first_line(exc)}", "kind": "internal"}
             yield job, status, payload
     finally:
         if futures:
             client.cancel(list(futures))
-        if own:
-            client.close()
