@@ -187,25 +187,37 @@ class _HeuristicChoice(click.Choice):
         pass
 
 
+def _search_options(f):
+    """The options that choose and limit a search (``solve`` and ``batch``)."""
+    options = [
+        click.option("--method", "-m", cls=_MethodOption, default="auto", show_default=True),
+        click.option("--heuristic", default=None, type=_HeuristicChoice(),
+                     help="For A* and IDA* (default manhattan; auto uses pdb on the 15-puzzle)."),
+        click.option("--partition", default=None,
+                     help="Pattern-database groups: 6-6-3, 7-8, full, auto or '1,2,3/4,5,...'."),
+        click.option("--weight", "-w", type=float, default=None,
+                     help="f = g + W*h: faster, at most W times optimal."),
+        click.option("--time-limit", type=float, default=None, metavar="SECONDS",
+                     help="Seconds of search for each board."),
+        click.option("--max-states", type=int, default=None,
+                     help="States a storing search may hold."),
+        click.option("--max-memory", default=None, metavar="BYTES",
+                     help="Memory a storing search may use (e.g. 2G; default half the RAM)."),
+    ]
+    for option in reversed(options):
+        f = option(f)
+    return f
+
+
 @main.command("solve")
 @click.argument("board", required=False)
 @_goal_options
-@click.option("--method", "-m", cls=_MethodOption, default="auto", show_default=True)
-@click.option("--heuristic", default=None, type=_HeuristicChoice(),
-              help="For A* and IDA* (default manhattan; auto uses pdb on the 15-puzzle).")
-@click.option("--partition", default=None,
-              help="Pattern-database groups: 6-6-3, 7-8, full, auto or '1,2,3/4,5,...'.")
+@_search_options
 @click.option("--all", "all_solutions", is_flag=True,
               help="List every distinct optimal solution (IDA*) and their count.")
 @click.option("--limit", type=int, default=None, help="With --all: stop after N solutions.")
 @click.option("--progress/--no-progress", default=None,
               help="Progress line on stderr (default: when stderr is a terminal).")
-@click.option("--weight", "-w", type=float, default=None,
-              help="f = g + W*h: faster, at most W times optimal.")
-@click.option("--time-limit", type=float, default=None, metavar="SECONDS")
-@click.option("--max-states", type=int, default=None, help="States a storing search may hold.")
-@click.option("--max-memory", default=None, metavar="BYTES",
-              help="Memory a storing search may use (e.g. 2G; default half the RAM).")
 @click.option("--notation", type=click.Choice(["tile", "blank", "numbers"]), default="tile",
               show_default=True, help="How to write the solution (human output).")
 @click.option("--json", "as_json", is_flag=True, help="One JSON object per board.")
@@ -716,18 +728,7 @@ def _show_stats(stats, saved, plot_file):
                    " run again with the same FILE to go on where a run stopped."
                    " Default: standard output.")
 @_goal_options
-@click.option("--method", "-m", cls=_MethodOption, default="auto", show_default=True)
-@click.option("--heuristic", default=None, type=_HeuristicChoice(),
-              help="For A* and IDA* (default manhattan; auto uses pdb on the 15-puzzle).")
-@click.option("--partition", default=None,
-              help="Pattern-database groups: 6-6-3, 7-8, full, auto or '1,2,3/4,5,...'.")
-@click.option("--weight", "-w", type=float, default=None,
-              help="f = g + W*h: faster, at most W times optimal.")
-@click.option("--time-limit", type=float, default=None, metavar="SECONDS",
-              help="Seconds of search per instance.")
-@click.option("--max-states", type=int, default=None, help="States a storing search may hold.")
-@click.option("--max-memory", default=None, metavar="BYTES",
-              help="Memory a storing search may use per instance (e.g. 2G).")
+@_search_options
 @click.option("--workers", "-j", type=click.IntRange(1, 4096), default=None,
               help="Local worker processes (default: one per core).")
 @click.option("--scheduler", default=None, metavar="ADDRESS",
