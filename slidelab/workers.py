@@ -1,8 +1,9 @@
 """Solves and analyses in worker processes: the web server's and the batch's.
 
-numba's kernels hold the GIL, so a solve in a thread of the server would stall
-every other request; each job runs instead in a separate process started with
-the ``spawn`` method (no inherited threads or locks).  Workers are kept warm
+A job runs in a separate process, started with the ``spawn`` method (no
+inherited threads or locks), rather than in a thread: building tables and the
+Python parts of a search hold the GIL, which would stall the server's other
+requests, and a compiled kernel can only be stopped by ending its process.  Workers are kept warm
 (slidelab imported, kernels loaded, pattern databases memory-mapped) and reused
 from job to job.  :func:`run_job` is the job itself, also what a Dask worker runs
 for ``slidelab batch --scheduler``.

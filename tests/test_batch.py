@@ -286,6 +286,13 @@ def test_local_workers_give_the_results_of_one_worker():
     assert sum(r["error"] is None for r in one) == len(batch) - 1
 
 
+def test_options_that_cannot_make_tables_fail_each_instance_once():
+    batch = read_instances(["1 2 3/4 5 6/0 7 8", "8 6 7/2 5 4/3 0 1"])
+    records = list(solve_batch(batch, method="idastar", heuristic="pdb", partition="9-9", workers=1))
+    assert [r["error_kind"] for r in records] == ["input", "input"]
+    assert all("no partition 9-9" in r["error"] for r in records)
+
+
 # ------------------------------------------------------------------------- a real Dask cluster
 
 

@@ -30,8 +30,6 @@ from ..workers import DONE, FAILED, WorkerPool
 from .instances import Instance
 from .results import agrees
 
-#: seconds a worker may run past the time limit before it is killed
-GRACE = 20.0
 #: seconds to wait for a Dask scheduler to answer
 CONNECT_TIMEOUT = 20
 
@@ -92,32 +90,25 @@ def solve_batch(instances: Iterable[Instance], *, goal=None, blank_first: bool =
     options = {"method": method, "heuristic": heuristic, "partition": partition,
                "weight": weight, "time_limit": time_limit, "max_states": max_states,
                "max_bytes": max_bytes}
-    jobs: list[tuple[Instance, Puzzle]] = []
-    for instance in instances:
-        puzzle, failure = _puzzle(instance, goal, blank_first, size)
-        if failure is not None:
-            yield _record(instance, puzzle, FAILED, failure)
-        else:
-            jobs.append((instance, puzzle))
-    if not jobs:
-        return
-    if client is not None:
-        try:
-            for (instance, puzzle), status, payload in _run_dask(jobs, options, client):
-                yield _record(instance, puzzle, status, payload)
-        finally:
-            if client is not scheduler:
-                client.close()
-        return
-    pool = WorkerPool(max(1, min(int(workers or default_workers()), len(jobs))), grace=GRACE)
-    pool.prestart()  # the workers start while the tables are made ready here
     try:
-        jobs, failures = _prepare_tables(jobs, options, table_progress)
-        yield from failures
-        for (instance, puzzle), status, payload in _run_local(pool, jobs, options, time_limit):
+        jobs: list[tuple[Instance, Puzzle]] = []
+        for instance in instances:
+            puzzle, failure = _puzzle(instance, goal, blank_first, size)
+            if failure is not None:
+                yield _record(instance, puzzle, FAILED, failure)
+            else:
+                jobs.append((instance, puzzle))
+        if jobs and client is not None:
+            runs = _run_dask(jobs, options, client)
+        elif jobs:
+            runs = _run_local(jobs, options, workers or default_workers(), table_progress)
+        else:
+            runs = ()
+        for (instance, puzzle), status, payload in runs:
             yield _record(instance, puzzle, status, payload)
     finally:
-        pool.close(wait=5.0)
+        if client is not None and client is not scheduler:
+            client.close()
 
 
 def _puzzle(instance: Instance, goal, blank_first, size):
@@ -160,25 +151,25 @@ def _record(instance: Instance, puzzle: Optional[Puzzle], status: str, payload: 
 
 
 def _prepare_tables(jobs, options, progress):
-    """Build or load each goal's tables here, once; instances whose options fail get records."""
+    """Build or load each goal's tables here, once: ``(jobs kept, (job, FAILED, why) of the rest)``."""
     from ..search.solve import prepare
 
     ready: dict = {}
     kept, failures = [], []
-    for instance, puzzle in jobs:
-        key = puzzle.goal
-        if key not in ready:
+    for job in jobs:
+        goal = job[1].goal
+        if goal not in ready:
             try:
-                prepare(puzzle, method=options["method"], heuristic=options["heuristic"],
+                prepare(job[1], method=options["method"], heuristic=options["heuristic"],
                         weight=options["weight"], partition=options["partition"],
                         table_progress=progress)
-                ready[key] = None
+                ready[goal] = None
             except SlidelabError as exc:
-                ready[key] = str(exc)
-        if ready[key] is None:
-            kept.append((instance, puzzle))
+                ready[goal] = str(exc)
+        if ready[goal] is None:
+            kept.append(job)
         else:
-            failures.append(_record(instance, puzzle, FAILED, {"error": ready[key], "kind": "input"}))
+            failures.append((job, FAILED, {"error": ready[goal], "kind": "input"}))
     return kept, failures
 
 
@@ -186,24 +177,36 @@ def _job_args(puzzle: Puzzle, options: dict) -> dict:
     return {"board": puzzle.start.format(), "goal": puzzle.goal.format(), **options}
 
 
-def _run_local(pool: WorkerPool, jobs, options, time_limit):
-    """``(job, status, payload)`` for each job, solved by the pool's processes."""
-    hard_limit = time_limit if time_limit is not None else float("inf")
-    waiting = iter(jobs)
-    running: dict = {}
-    while True:
-        while len(running) < 2 * pool.workers:  # a job queued behind each running one
-            job = next(waiting, None)
-            if job is None:
-                break
-            handle = pool.submit("solve", _job_args(job[1], options), hard_limit)
-            running[handle.future] = (job, handle)
-        if not running:
-            return
-        finished, _ = wait(running, timeout=0.5, return_when=FIRST_COMPLETED)
-        for future in finished:
-            job, handle = running.pop(future)
-            yield job, (DONE if handle.status == DONE else FAILED), handle.result or handle.error
+def _run_local(jobs, options, workers: int, table_progress):
+    """``(job, status, payload)`` for each job, solved by ``workers`` local processes.
+
+    Instances whose tables cannot be made (bad options) come back failed at once.
+    """
+    pool = WorkerPool(max(1, min(int(workers), len(jobs))))
+    pool.prestart()  # the workers start while the tables are made ready here
+    try:
+        jobs, failures = _prepare_tables(jobs, options, table_progress)
+        yield from failures
+        time_limit = options["time_limit"]
+        hard_limit = time_limit if time_limit is not None else float("inf")
+        waiting = iter(jobs)
+        running: dict = {}
+        while True:
+            while len(running) < 2 * pool.workers:  # a job queued behind each running one
+                job = next(waiting, None)
+                if job is None:
+                    break
+                handle = pool.submit("solve", _job_args(job[1], options), hard_limit)
+                running[handle.future] = (job, handle)
+            if not running:
+                return
+            finished, _ = wait(running, timeout=0.5, return_when=FIRST_COMPLETED)
+            for future in finished:
+                job, handle = running.pop(future)
+                status = DONE if handle.status == DONE else FAILED
+                yield job, status, handle.result or handle.error
+    finally:
+        pool.close(wait=5.0)
 
 
 def _connect(scheduler):
