@@ -781,9 +781,9 @@ def batch_command(input_file, output, goal, blank_first, size, method, heuristic
         f"{min(workers, len(todo)) or workers} worker process{'es' if workers != 1 else ''}"
     if show:
         earlier = f", {len(done):,} done in an earlier run" if done else ""
-        click.echo(f"{len(instances):,} instances{earlier}; solving {len(todo):,} on {where}",
-                   err=True)
-    bar = _BatchBar(len(instances), len(done), show)
+        doing = f"solving {len(todo):,} on {where}" if todo else "nothing left to solve"
+        click.echo(f"{len(instances):,} instances{earlier}; {doing}", err=True)
+    bar = _BatchBar(len(instances), len(done), show and bool(todo))
     this_run: list[dict] = []
     interrupted = False
     previous = signal.signal(signal.SIGTERM, _interrupt)  # kill: stop as cleanly as Ctrl-C
@@ -818,7 +818,8 @@ def batch_command(input_file, output, goal, blank_first, size, method, heuristic
     echo = functools.partial(click.echo, err=results is None)
     echo(summary.table())
     rate = f", {len(this_run) / seconds:.2f} per second" if seconds > 0 and this_run else ""
-    echo(f"this run: {len(this_run):,} instances in {seconds:.1f} s on {where}{rate}")
+    if todo:
+        echo(f"this run: {len(this_run):,} instances in {seconds:.1f} s on {where}{rate}")
     if interrupted:
         left = len(instances) - summary.instances
         echo(f"interrupted with {left:,} instances left"

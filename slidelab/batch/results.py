@@ -131,7 +131,7 @@ class Summary:
     def table(self) -> str:
         """The summary as text, for people."""
         mean = f"{self.mean_length:.2f}" if self.solved else "-"
-        rows = [("", "instances", "length", "mean", "expanded", "generated", "seconds"),
+        rows = [("", "instances", "length", "mean", "expanded", "generated", "search s"),
                 ("solved", f"{self.solved:,}", f"{self.total_length:,}", mean,
                  f"{self.expanded:,}", f"{self.generated:,}", f"{self.seconds:.2f}"),
                 ("failed", f"{sum(self.failed.values()):,}", "", "", "", "", ""),
