@@ -113,8 +113,9 @@ def test_any_board_format_and_id_read_back(seed, style, name):
 def test_results_file_drops_a_cut_off_last_line_and_refuses_another_input(tmp_path):
     batch = read_instances(["1 2 3/4 5 6/0 7 8", "1 2 3/4 5 6/7 0 8"])
     out = tmp_path / "out.jsonl"
-    whole = json.dumps({"line": 1, "input": "1 2 3/4 5 6/0 7 8", "length": 2, "error": None})
-    out.write_text(whole + "\n" + '{"line": 2, "input": "1 2 3/4 5')  # killed mid-write
+    whole = json.dumps({"id": "1", "line": 1, "input": "1 2 3/4 5 6/0 7 8", "length": 2,
+                        "error": None})
+    out.write_text(whole + "\n" + '{"id": "2", "line": 2, "input": "1 2 3/4 5')  # killed mid-write
     results = ResultsFile(out, batch)
     assert sorted(results.done) == [1]
     assert out.read_text() == whole + "\n"
@@ -124,6 +125,11 @@ def test_results_file_drops_a_cut_off_last_line_and_refuses_another_input(tmp_pa
     out.write_text("not json\n")
     with pytest.raises(SlidelabError, match="not a slidelab batch result"):
         ResultsFile(out, batch)
+    for text in ('{"name": "my notes"}', whole + "\n" + "notes, no newline"):
+        out.write_text(text)  # a file that is not a batch's output is never cut
+        with pytest.raises(SlidelabError, match="not a slidelab batch result"):
+            ResultsFile(out, batch)
+        assert out.read_text() == text
 
 
 def test_redo_failed_rewrites_without_the_errors(tmp_path):

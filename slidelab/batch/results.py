@@ -24,6 +24,21 @@ ERROR_KINDS = {"input": "bad input", "unsolvable": "unsolvable", "limit": "time 
                "internal": "internal error"}
 
 
+def _result(text: str) -> Optional[dict]:
+    """The record on a line of a results file, or None if it is not one."""
+    try:
+        record = json.loads(text)
+    except ValueError:
+        return None
+    if isinstance(record, dict) and isinstance(record.get("line"), int) and "input" in record:
+        return record
+    return None
+
+
+#: how every record starts (``id`` is its first field)
+RECORD_START = '{"id": '
+
+
 class ResultsFile:
     """The output file of a batch, opened for resuming and appending.
 
@@ -46,13 +61,13 @@ class ResultsFile:
         by_line = {i.line: i for i in instances}
         kept: list[str] = []
         dropped = False
-        for number, text in self._read_lines():
-            try:
-                record = json.loads(text)
-                line, given = record["line"], record["input"]
-            except (ValueError, TypeError, KeyError):
+        lines, end, cut_off = self._read()
+        for number, text in lines:
+            record = _result(text)
+            if record is None:
                 raise SlidelabError(f"{self.path}, line {number}: not a slidelab batch result;"
-                                    " give another output file") from None
+                                    " give another output file")
+            line, given = record["line"], record["input"]
             instance = by_line.get(line)
             if instance is None or instance.text != given:
                 raise SlidelabError(
@@ -63,24 +78,27 @@ class ResultsFile:
                 continue
             self.done[line] = record
             kept.append(text)
+        if cut_off is not None:  # the last record was being written when the batch was killed
+            if not cut_off.startswith(RECORD_START):  # not ours: leave it alone
+                raise SlidelabError(f"{self.path}: its last line is not a slidelab batch result;"
+                                    " give another output file")
+            with open(self.path, "r+b") as f:
+                f.truncate(end)
         if dropped:
             self._rewrite(kept)
 
-    def _read_lines(self):
-        """``(number, text)`` of each complete line; a cut-off last line is removed."""
+    def _read(self):
+        """``(complete lines as (number, text), their length in bytes, the cut-off rest or None)``."""
         try:
             data = self.path.read_bytes()
         except FileNotFoundError:
-            return
+            return [], 0, None
         except OSError as exc:
             raise SlidelabError(f"cannot read {self.path}: {exc.strerror}") from None
         end = data.rfind(b"\n") + 1
-        if end < len(data):  # the last record was being written when the batch was killed
-            with open(self.path, "r+b") as f:
-                f.truncate(end)
-        for number, text in enumerate(data[:end].decode("utf-8", "replace").splitlines(), start=1):
-            if text.strip():
-                yield number, text
+        text = data[:end].decode("utf-8", "replace")
+        lines = [(n, t) for n, t in enumerate(text.splitlines(), start=1) if t.strip()]
+        return lines, end, (data[end:].decode("utf-8", "replace") if end < len(data) else None)
 
     def _rewrite(self, lines: list[str]) -> None:
         """Replace the file by ``lines`` at once (a temporary file renamed over it)."""
