@@ -763,10 +763,11 @@ def batch_command(input_file, output, goal, blank_first, size, method, heuristic
             raise SlidelabError("--workers is for local processes; a Dask cluster has its own")
         method_name(method)
         max_bytes = parse_bytes(max_memory) if max_memory is not None else None
-        for option, value in (("--time-limit", time_limit), ("--max-states", max_states),
-                              ("--weight", weight)):
+        for option, value in (("--time-limit", time_limit), ("--max-states", max_states)):
             if value is not None and not value > 0:
                 raise SlidelabError(f"{option} must be positive, got {value:g}")
+        if weight is not None and not weight >= 1:
+            raise SlidelabError(f"--weight must be at least 1, got {weight:g}")
         instances = read_instances(_batch_lines(input_file), size)
         if output is not None and input_file != "-" and _same_file(input_file, output):
             raise SlidelabError("the output file is the input file")

@@ -216,6 +216,7 @@ def test_standard_input_and_output():
     (["-", "--redo-failed"], "--redo-failed goes with -o"),
     (["-", "--method", "magic"], "unknown method 'magic'"),
     (["-", "--time-limit", "-1"], "--time-limit must be positive"),
+    (["-", "--weight", "0.5"], "--weight must be at least 1"),
     (["-", "--workers", "2", "--scheduler", "tcp://127.0.0.1:1"], "--workers is for local"),
 ])
 def test_bad_usage_is_one_line(args, message):
