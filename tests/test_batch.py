@@ -87,6 +87,9 @@ def test_layout_with_size():
     ('{"start": "1 2 3/4 5 6/0 7 8"', "invalid JSON"),
     ('["1 2 3/4 5 6/0 7 8"]', None),          # a JSON board, read by the board parser
     ('{"goal": "1 2 3/4 5 6/7 8 0"}', "no 'start'"),
+    ('{"start": {"a": 1}}', "'start' must be a board"),
+    ('{"start": "1 2 3/4 5 6/0 7 8", "goal": 3}', "'goal' must be a board"),
+    ('{"start": "1 2 3/4 5 6/0 7 8", "known": 1.5}', "not a whole number"),
     (f"{KORF_1.replace('14', '16')} 57", "neither the 16 tiles"),
 ])
 def test_bad_lines_become_errors(line, message):

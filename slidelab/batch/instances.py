@@ -179,15 +179,23 @@ def _read_json(text: str) -> dict:
     start = data.get("start", data.get("board"))
     if start is None:
         raise ValueError("the JSON object has no 'start' (or 'board')")
-    fields = {"start": start if isinstance(start, str) else json.dumps(start)}
-    goal = data.get("goal")
-    if goal is not None:
-        fields["goal"] = goal if isinstance(goal, str) else json.dumps(goal)
+    fields = {"start": _board_text(start, "start")}
+    if data.get("goal") is not None:
+        fields["goal"] = _board_text(data["goal"], "goal")
     if data.get("id") is not None:
         fields["id"] = str(data["id"])
     if data.get("known") is not None:
         fields["known"] = _known(data["known"])
     return fields
+
+
+def _board_text(value, key: str) -> str:
+    """A board given in JSON: its text, or its list of rows or cells as JSON text."""
+    if isinstance(value, str):
+        return value
+    if isinstance(value, list):
+        return json.dumps(value)
+    raise ValueError(f"'{key}' must be a board: text, or a list of rows or of cells")
 
 
 def _known(value) -> int:
