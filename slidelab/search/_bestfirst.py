@@ -75,14 +75,18 @@ def _find(table, keys, key, words):
         i = table[s]
         if i < 0:
             return s, -1
-        same = True
-        for w in range(words):
-            if keys[i, w] != key[w]:
-                same = False
-                break
-        if same:
+        if _same_key(keys, i, key, words):
             return s, i
         s = (s + 1) & m
+
+
+@njit(cache=True, inline='always')
+def _same_key(keys, i, key, words):
+    """Whether node ``i`` holds ``key``."""
+    for w in range(words):
+        if keys[i, w] != key[w]:
+            return False
+    return True
 
 
 @njit(cache=True)
@@ -233,12 +237,7 @@ def best_first_run(nbr, hdata, weight, goal_key, word_of, shift_of,
             snode[depth] = c
             sh[depth] = hh
             onstack[c] = depth
-        same = True
-        for w in range(words):
-            if keys[x, w] != goal_key[w]:
-                same = False
-                break
-        if same:
+        if _same_key(keys, x, goal_key, words):
             status = FOUND
             st[S_GOAL] = x
             break
