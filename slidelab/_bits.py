@@ -16,9 +16,11 @@ Examples
 from __future__ import annotations
 
 from llvmlite import ir
-from numba import njit, types
+from numba import types
 from numba.core import cgutils
 from numba.extending import intrinsic
+
+from ._jit import njit
 
 
 @intrinsic

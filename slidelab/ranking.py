@@ -25,8 +25,8 @@ from collections import Counter
 from math import factorial, prod
 
 import numpy as np
-from numba import njit
 
+from ._jit import njit
 from .errors import SlidelabError
 
 _MAX_ARRANGEMENTS = 2**62

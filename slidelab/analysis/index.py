@@ -51,8 +51,8 @@ from functools import cached_property
 from typing import Optional
 
 import numpy as np
-from numba import njit
 
+from .._jit import njit
 from ..board import Board
 from ..errors import UnsolvableError
 from ..puzzle import Puzzle

@@ -41,8 +41,9 @@ from typing import Callable, Optional
 
 import numba
 import numpy as np
-from numba import njit, prange
+from numba import prange
 
+from .._jit import njit
 from .._bits import atomic_or, lowest_bit, with_code
 from ..errors import SlidelabError
 from .index import Space, _load_at, _neighbour, _step, _tile_rank

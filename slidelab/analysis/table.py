@@ -29,8 +29,9 @@ from typing import Callable, Optional
 
 import numba
 import numpy as np
-from numba import njit, prange
+from numba import prange
 
+from .._jit import njit
 from ..board import Board
 from ..errors import UnsolvableError
 from ..puzzle import Puzzle

@@ -17,8 +17,8 @@ stack indexed by depth.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
+from .._jit import njit
 from ..puzzle import Puzzle
 from .base import Heuristic
 from .dispatch import register

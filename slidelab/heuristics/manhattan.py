@@ -9,8 +9,8 @@ from ``table[tile, cell]``.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
+from .._jit import njit
 from ..puzzle import Puzzle
 from .base import Heuristic
 from .dispatch import register

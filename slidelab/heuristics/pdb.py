@@ -32,8 +32,8 @@ import re
 from typing import Callable, Optional, Sequence
 
 import numpy as np
-from numba import njit
 
+from .._jit import njit
 from ..errors import SlidelabError
 from ..puzzle import Puzzle
 from .base import Heuristic

@@ -45,8 +45,9 @@ from typing import Callable, Optional, Sequence
 
 import numba
 import numpy as np
-from numba import njit, prange
+from numba import prange
 
+from .._jit import njit
 from .._bits import HAS_BMI2, atomic_or, lowest_bit, pdep, pext, popcount
 from .._bits import with_code as _with_code
 from ..errors import SlidelabError

@@ -42,8 +42,8 @@ with ``FOUND``/``EXHAUSTED``.  Python checks limits between slices.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
+from .._jit import njit
 from ..heuristics.dispatch import heuristic_move
 
 RUNNING, FOUND, EXHAUSTED, FULL, DEEP, CAPPED = 0, 1, 2, 3, 4, 5

@@ -17,8 +17,8 @@ from __future__ import annotations
 import time
 
 import numpy as np
-from numba import njit
 
+from .._jit import njit
 from ..puzzle import Puzzle
 from ..ranking import _multiset_rank, _multiset_unrank
 from ..solution import Solution, Stats

@@ -18,8 +18,8 @@ from __future__ import annotations
 from typing import Optional
 
 import numpy as np
-from numba import njit
 
+from .._jit import njit
 from ..errors import SearchLimitError, SlidelabError
 from ..heuristics import Heuristic, make_heuristic
 from ..heuristics.dispatch import heuristic_move

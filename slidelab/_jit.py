@@ -1,0 +1,120 @@
+"""Where slidelab's compiled kernels live, and a word when they are being compiled.
+
+Every module with numba kernels imports ``njit`` from here, so this module is
+set up before the first kernel is declared.  It does two things:
+
+Kernel cache outside the package
+    numba caches a ``cache=True`` kernel next to its source file by default
+    (``__pycache__`` inside the installed package).  Files written there outlive
+    the package: ``pip install .``, a run, then ``pip install -e .`` leaves a
+    ``slidelab/`` folder of cache files in ``site-packages`` that Python then
+    takes for a namespace package, and every ``slidelab`` command fails.  So
+    slidelab's kernels are cached in a folder of their own,
+    :func:`kernel_cache_dir`: ``$NUMBA_CACHE_DIR`` when the user set numba's own
+    variable, else ``kernels/`` in the user's cache directory for slidelab (for
+    example ``~/.cache/slidelab/kernels``), else, where that cannot be written, a
+    folder in the system's temporary directory.  Other code's kernels are left to
+    numba's own rules.
+
+Compile notice
+    Compiling the kernels takes seconds to tens of seconds the first time; later
+    runs load them from the cache.  When the first kernel of a process is compiled
+    rather than loaded, one INFO line goes to the ``slidelab.kernels`` logger; the
+    command line shows it on standard error, so a first run says why it is quiet.
+
+Examples
+--------
+>>> kernel_cache_dir().name in ("kernels", "numba") or "NUMBA_CACHE_DIR" in os.environ
+True
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import tempfile
+from pathlib import Path
+
+from numba import njit
+from numba.core import caching, config, event
+
+__all__ = ["kernel_cache_dir", "njit"]
+
+#: the folder that holds slidelab's source files; kernels declared below it are ours
+_PACKAGE = Path(__file__).resolve().parent
+
+
+def kernel_cache_dir() -> Path:
+    """The folder where slidelab's compiled kernels are cached (see the module's notes).
+
+    Returns
+    -------
+    pathlib.Path
+        ``$NUMBA_CACHE_DIR`` if set, else ``<user cache dir>/slidelab/kernels``.
+    """
+    if config.CACHE_DIR:
+        return Path(config.CACHE_DIR)
+    import platformdirs
+
+    return Path(platformdirs.user_cache_dir("slidelab")) / "kernels"
+
+
+def _fallback_dir() -> Path:
+    uid = os.getuid() if hasattr(os, "getuid") else "user"
+    return Path(tempfile.gettempdir()) / f"slidelab-kernels-{uid}"
+
+
+class _KernelLocator(caching._SourceFileBackedLocatorMixin, caching._CacheLocator):
+    """numba cache locator for the kernels declared in slidelab's own source files."""
+
+    def __init__(self, py_func, py_file, base: Path):
+        self._py_file = py_file
+        self._lineno = py_func.__code__.co_firstlineno
+        self._cache_path = str(base / self.get_suitable_cache_subpath(py_file))
+
+    def get_cache_path(self):
+        return self._cache_path
+
+    @classmethod
+    def from_function(cls, py_func, py_file):
+        if config.CACHE_DIR:  # numba's own variable: numba's own locator honours it
+            return None
+        try:
+            Path(py_file).resolve().relative_to(_PACKAGE)
+        except (OSError, ValueError):
+            return None  # not one of ours
+        for base in (kernel_cache_dir(), _fallback_dir()):
+            locator = cls(py_func, py_file, base)
+            try:
+                locator.ensure_cache_path()
+            except OSError:
+                continue
+            return locator
+        return None
+
+
+# numba tries its cache locators in this order (the list is numba's, the same since 0.5x)
+if _KernelLocator not in caching.CacheImpl._locator_classes:
+    caching.CacheImpl._locator_classes.insert(0, _KernelLocator)
+
+
+#: says "compiling ..." (INFO) when this process first compiles a kernel instead of loading it
+log = logging.getLogger("slidelab.kernels")
+
+
+class _FirstCompile(event.Listener):
+    """Logs one line at the start of the process's first compilation (not a load from the cache)."""
+
+    fired = False
+
+    def on_start(self, ev):
+        if not self.fired:
+            self.fired = True
+            log.info("compiling kernels for first use, once: up to ~30 s (cached in %s)",
+                     kernel_cache_dir())
+
+    def on_end(self, ev):
+        pass
+
+
+event.register("numba:compile", _FirstCompile())
