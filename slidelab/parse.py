@@ -27,7 +27,9 @@ from .errors import BoardError, ParseError
 Cell = Union[int, str]
 
 BLANK_TOKENS = frozenset({"0", "_", ".", "x", "*"})
-_INT = re.compile(r"\d+\Z")
+#: tile numbers have at most this many digits (no board comes near; longer ones are typos or abuse)
+MAX_NUMBER_DIGITS = 18
+_INT = re.compile(r"\d{1,%d}\Z" % MAX_NUMBER_DIGITS)
 _LABEL = re.compile(r"[A-Za-z][A-Za-z0-9]*\Z")
 _SEPARATORS = re.compile(r"[\s,;]+")
 _ROW_SPLIT = re.compile(r"\s*(?:/|\r?\n)\s*")
@@ -67,6 +69,11 @@ def _where(row: int, col: int, flat: bool, width: int) -> str:
     return f"row {row + 1}, column {col + 1}"
 
 
+def _shown(token: str) -> str:
+    """A token quoted for a message, cut short when long."""
+    return repr(token if len(token) <= 40 else token[:37] + "...")
+
+
 def _split_rows(text: str) -> list[list[str]]:
     rows = _ROW_SPLIT.split(text.strip())
     separated = any(_SEPARATORS.search(row) for row in rows)
@@ -87,6 +94,8 @@ def _json_rows(text: str) -> tuple[list[list[str]], bool]:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
         raise ParseError(f"invalid JSON board: {exc.msg} at column {exc.colno}") from None
+    except ValueError:  # Python's limit on the digits of an integer
+        raise ParseError(f"invalid JSON board: a number of over {MAX_NUMBER_DIGITS} digits") from None
     return _sequence_rows(data)
 
 
@@ -95,8 +104,10 @@ def _token(value) -> str:
         return "_"
     if isinstance(value, bool):
         return f"<{json.dumps(value)}>"
-    if isinstance(value, (int, str)):
-        return str(value)
+    if isinstance(value, int):
+        return str(value) if abs(value) < 10 ** MAX_NUMBER_DIGITS else f"<a number of over {MAX_NUMBER_DIGITS} digits>"
+    if isinstance(value, str):
+        return value
     if hasattr(value, "item"):  # numpy scalars
         return _token(value.item())
     return f"<{value!r}>"
@@ -208,12 +219,15 @@ def parse_cells(spec, size=None) -> tuple[int, int, tuple[Cell, ...]]:
             elif _LABEL.match(tok):
                 cells.append(tok)
                 first_label = first_label or (where, tok)
+            elif tok.isdigit():
+                raise ParseError(f"tile number at {where} has {len(tok):,} digits;"
+                                 f" at most {MAX_NUMBER_DIGITS} are read")
             else:
-                raise ParseError(f"unknown token {tok!r} at {where}")
+                raise ParseError(f"unknown token {_shown(tok)} at {where}")
     if first_number and first_label:
         raise ParseError(
-            f"a board mixes numbers and letters ({first_number[1]!r} at {first_number[0]},"
-            f" {first_label[1]!r} at {first_label[0]})"
+            f"a board mixes numbers and letters ({_shown(first_number[1])} at {first_number[0]},"
+            f" {_shown(first_label[1])} at {first_label[0]})"
         )
     if not blanks:
         raise BoardError("no blank: mark the empty cell with 0, _, ., x or *")
