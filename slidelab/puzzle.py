@@ -13,13 +13,64 @@ from math import factorial, prod
 import numpy as np
 
 from .board import Board
-from .errors import MismatchError
+from .errors import BoardError, MismatchError
 from .geometry import neighbour_table
 
 
 def as_board(value, size=None) -> Board:
     """``value`` as a :class:`Board` (parsing text if needed)."""
     return value if isinstance(value, Board) else Board(value, size)
+
+
+def implied_goal(start: Board, blank_first: bool = False) -> Board:
+    """The ordered goal of a start given alone, once the start is checked to imply one.
+
+    With no goal given, the start must hold distinct tiles: numbers exactly
+    ``1 .. W*H-1`` (or distinct letters).  A repeated or missing number is far
+    more often a typo than a puzzle with identical tiles, whose goal cannot be
+    guessed anyway; such boards need their goal given.
+
+    Raises
+    ------
+    BoardError
+        Naming the repeated tile and its cells, or the missing and foreign numbers.
+
+    Examples
+    --------
+    >>> implied_goal(Board("3 1/2 0"))
+    Board('1 2/3 0')
+    >>> implied_goal(Board("8 8 7/2 5 4/3 0 1"))
+    Traceback (most recent call last):
+    ...
+    slidelab.errors.BoardError: tile 8 appears twice (row 1, column 1 and row 1, column 2); a start with repeated tiles needs its goal given
+    """
+    cells: dict = {}
+    for i, label in enumerate(start.cells):
+        if label != 0:
+            cells.setdefault(label, []).append(i)
+    for label, where in cells.items():
+        if len(where) > 1:
+            times = {2: "twice", 3: "three times"}.get(len(where), f"{len(where)} times")
+            shown = [f"row {i // start.width + 1}, column {i % start.width + 1}" for i in where]
+            listed = " and ".join(shown) if len(shown) == 2 else "; ".join(shown[:3]) + \
+                ("; ..." if len(shown) > 3 else "")
+            raise BoardError(f"tile {_describe(label)} appears {times} ({listed});"
+                                " a start with repeated tiles needs its goal given")
+    numbers = {label for label in cells if isinstance(label, int)}
+    expected = set(range(1, start.width * start.height))
+    if numbers and numbers != expected:
+        missing = sorted(expected - numbers)
+        foreign = sorted(numbers - expected)
+        raise BoardError(
+            f"a {start.size} board holds tiles 1 to {len(expected)} once each, but"
+            f" {_few(missing)} {'is' if len(missing) == 1 else 'are'} missing and"
+            f" {_few(foreign)} {'is' if len(foreign) == 1 else 'are'} too large;"
+            " give the goal for other numbers")
+    return start.goal(blank_first)
+
+
+def _few(numbers: list) -> str:
+    return ", ".join(map(str, numbers[:5])) + (", ..." if len(numbers) > 5 else "")
 
 
 def _describe(label) -> str:
@@ -58,7 +109,7 @@ class Puzzle:
     def __init__(self, start, goal=None, *, blank_first: bool = False, size=None):
         self.start = as_board(start, size)
         if goal is None:
-            self.goal = self.start.goal(blank_first)
+            self.goal = implied_goal(self.start, blank_first)
         else:
             one_line = isinstance(goal, str) and not any(ch in goal.strip() for ch in "/\n[")
             self.goal = as_board(goal, size if size is not None or not one_line else self.start.size)

@@ -43,7 +43,7 @@ def test_layers_are_logged_and_progress_reported():
 
 
 def test_repeated_labels_go_to_the_scan_builder():
-    puzzle = Puzzle("ABA_/CDCD/ABAB/CDCD")
+    puzzle = Puzzle("ABA_/CDCD/ABAB/CDCD", "ACA_/CDCA/DBAB/CDBD")
     codes = parse_partition(puzzle, "auto")[0]
     assert not pdb_build.suitable(puzzle, codes)
     assert build_group_table(puzzle, codes).dtype == np.uint8
