@@ -52,10 +52,23 @@ def check(start, goal=None, *, blank_first: bool = False, size=None) -> Check:
     --------
     >>> check("1 2 3/4 5 6/8 7 0")
     Check(solvable=False, reason='unsolvable: permutation parity is odd, but the blank is 0 moves from its goal cell, which needs even')
-    >>> check("ABA_/CDCD/ABAB/CDCD").reason
+    >>> check("ABA_/CDCD/ABAB/CDCD", "ACA_/CDCA/DBAB/CDBD").reason
     'solvable: the goal has identical tiles, so every arrangement is reachable'
+
+    A start that cannot reach one of the two ordered goals (blank last or
+    first) of an even-width board reaches the other; the reason says so:
+
+    >>> check("14 13 15 7/11 12 9 5/6 0 2 1/4 8 10 3").reason
+    "unsolvable: permutation parity is even, but the blank is 3 moves from its goal cell, which needs odd; it is solvable to the ordered goal with the blank first (Korf's convention)"
     """
     puzzle = start if isinstance(start, Puzzle) else Puzzle(start, goal, blank_first=blank_first, size=size)
+    verdict = _verdict(puzzle)
+    if verdict.solvable:
+        return verdict
+    return Check(False, verdict.reason + _other_goal(puzzle))
+
+
+def _verdict(puzzle: Puzzle) -> Check:
     s, g = puzzle.start, puzzle.goal
     if puzzle.has_repeats:
         return Check(True, "solvable: the goal has identical tiles, so every arrangement is reachable")
@@ -70,6 +83,17 @@ def check(start, goal=None, *, blank_first: bool = False, size=None) -> Check:
                            f" and the blank is {distance} moves from its goal cell")
     return Check(False, f"unsolvable: permutation parity is {_PARITY[parity]}, but the blank is"
                         f" {distance} moves from its goal cell, which needs {_PARITY[distance % 2]}")
+
+
+def _other_goal(puzzle: Puzzle) -> str:
+    """For a start unsolvable to one ordered goal: a note when it reaches the other one."""
+    start, goal = puzzle.start, puzzle.goal
+    for blank_first, name in ((True, "the blank first (Korf's convention)"),
+                              (False, "the blank last (the default goal)")):
+        other = start.goal(blank_first)
+        if goal == start.goal(not blank_first) and _verdict(Puzzle(start, other)).solvable:
+            return f"; it is solvable to the ordered goal with {name}"
+    return ""
 
 
 def is_solvable(start, goal=None, **kwargs) -> bool:

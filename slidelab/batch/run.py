@@ -121,14 +121,10 @@ def _puzzle(instance: Instance, goal, blank_first, size):
                         blank_first=blank_first and not own_goal, size=size)
     except SlidelabError as exc:
         return None, {"error": str(exc), "kind": "input"}
-    verdict = check(puzzle)
+    verdict = check(puzzle)  # its reason names the other ordered goal when that one is reachable
     if verdict.solvable:
         return puzzle, None
-    reason = verdict.reason
-    if not own_goal and goal is None and not blank_first and instance.known is not None \
-            and check(Puzzle(puzzle.start, blank_first=True)).solvable:
-        reason += " (benchmark sets such as Korf's use the blank-first goal: --blank-first)"
-    return puzzle, {"error": reason, "kind": "unsolvable"}
+    return puzzle, {"error": verdict.reason, "kind": "unsolvable"}
 
 
 def _record(instance: Instance, puzzle: Optional[Puzzle], status: str, payload: dict) -> dict:
