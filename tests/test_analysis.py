@@ -212,9 +212,13 @@ def test_table_solutions_agree_with_idastar_on_500_random_3x3(cache):
 
 
 def test_solve_uses_the_table(cache):
-    s = solve("8 6 7/2 5 4/3 0 1")                   # auto: the 8-puzzle's table, built now
+    s = solve("8 6 7/2 5 4/3 0 1")                   # auto builds no table: a search answers
+    assert s.method == "bidirectional" and s.length == 31 and s.optimal
+    assert not list_tables()
+    s = solve("8 6 7/2 5 4/3 0 1", method="table")   # built when asked for
     assert s.method == "table" and s.length == 31 and s.optimal
     assert any(t["spec"]["kind"] == "distance" for t in list_tables())
+    assert solve("8 6 7/2 5 4/3 0 1").method == "table"   # now cached: auto uses it
     other = "4 0 5/1 8 2/6 7 3"                       # a goal with no table: not built by auto
     assert solve("0 1 2/3 4 5/6 7 8", other).method == "bidirectional"
     s = solve("0 1 2/3 4 5/6 7 8", other, method="table")   # built when asked for

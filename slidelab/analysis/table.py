@@ -44,8 +44,6 @@ log = logging.getLogger(__name__)
 
 #: raise when the table's contents or encoding change
 VERSION = 1
-#: auto builds a distance table on first use for spaces up to this many states (the 8-puzzle)
-AUTO_BUILD_STATES = 200_000
 
 
 def table_spec(space: Space) -> dict:
@@ -396,21 +394,16 @@ def goal_table(goal, progress: Optional[Callable[[float, str], None]] = None) ->
 
 
 def table_ready(puzzle: Puzzle) -> bool:
-    """Whether ``auto`` should solve ``puzzle`` by its goal's distance table.
+    """Whether ``auto`` should solve ``puzzle`` by its goal's distance table: when one is cached.
 
-    Yes when one is cached; and for the ordered goals (blank last or first)
-    of spaces of at most :data:`AUTO_BUILD_STATES` states (the 8-puzzle),
-    whose table is built on first use (90 KB, a fraction of a second).  Other
-    goals are not built for automatically, so that solving towards many goals
-    does not fill the cache; ``method="table"`` or ``slidelab analyze GOAL
+    ``auto`` builds none: on a fresh install, building even the 8-puzzle's
+    table first compiles the breadth-first kernels (about 20 s), where a
+    search answers in a second; ``method="table"`` or ``slidelab analyze GOAL
     --save`` builds any.
     """
-    goal = puzzle.goal
-    space = Space(goal)
-    if space.states <= AUTO_BUILD_STATES and goal in (goal.goal(False), goal.goal(True)):
-        return True
     from ..cache import CacheError, cache_dir, table_key
 
+    space = Space(puzzle.goal)
     try:
         return (cache_dir() / (table_key(table_spec(space)) + ".slt")).exists()
     except CacheError:
