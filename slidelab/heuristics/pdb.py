@@ -471,6 +471,32 @@ def parse_partition(puzzle: Puzzle, partition) -> list[list[int]]:
     return groups
 
 
+def stronger_partition(puzzle: Puzzle, partition=None) -> Optional[str]:
+    """The name of this board's strongest named partition, when ``partition`` is weaker.
+
+    Named partitions with fewer, larger groups give larger tables and better
+    estimates (7-8 against the 15-puzzle's default 6-6-3).  None when there is
+    nothing stronger, or ``partition`` cannot be read.
+
+    Examples
+    --------
+    >>> stronger_partition(Puzzle("1 2 3 4/5 6 7 8/9 10 11 12/13 14 15 0"))
+    '7-8'
+    >>> stronger_partition(Puzzle("1 2 3 4/5 6 7 8/9 10 11 12/13 14 15 0"), "7-8") is None
+    True
+    """
+    w, h = puzzle.width, puzzle.height
+    named = [name for (nw, nh, name) in _NAMED if (nw, nh) == (w, h)]
+    if not named or puzzle.has_repeats or _corner_transform(puzzle) is None:
+        return None
+    best = min(named, key=lambda name: len(_NAMED[(w, h, name)]))
+    try:
+        groups = parse_partition(puzzle, partition)
+    except SlidelabError:
+        return None
+    return best if len(groups) > len(_NAMED[(w, h, best)]) else None
+
+
 def reflection(puzzle: Puzzle):
     """``(refl, sigma)`` for the main-diagonal reflection, or None when the goal is not symmetric."""
     w, h = puzzle.width, puzzle.height

@@ -40,13 +40,19 @@ class Limits:
         Bytes a storing search may allocate (default: half the machine's RAM).
     progress : callable or None
         Called now and then with a dict (``method``, ``depth`` or ``bound``,
-        ``expanded``, ``generated``, ``stored``, ``seconds``).
+        ``expanded``, ``generated``, ``stored``, ``seconds``, and what
+        ``context`` holds).
+    context : dict
+        Facts about the search that every progress report carries, such as
+        ``stronger_partition``: the name of larger pattern databases that
+        would speed it up.
     """
 
     time_limit: Optional[float] = None
     max_states: Optional[int] = None
     max_bytes: Optional[int] = None
     progress: Optional[Callable[[dict], None]] = None
+    context: dict = field(default_factory=dict)
     started: float = field(default_factory=time.perf_counter)
 
     @property
@@ -60,7 +66,7 @@ class Limits:
         """Report progress; raise :class:`SearchLimitError` past a limit."""
         stats.seconds = self.elapsed()
         if self.progress is not None:
-            self.progress({"method": method, **info, "expanded": stats.expanded,
+            self.progress({"method": method, **self.context, **info, "expanded": stats.expanded,
                            "generated": stats.generated, "stored": stats.stored,
                            "seconds": stats.seconds})
         if self.time_limit is not None and stats.seconds > self.time_limit:

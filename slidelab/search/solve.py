@@ -7,6 +7,7 @@ from typing import Callable, Optional
 
 from ..errors import SlidelabError, UnsolvableError
 from ..heuristics import heuristic_name, make_heuristic
+from ..heuristics.pdb import stronger_partition
 from ..puzzle import Puzzle
 from ..solution import Solution
 from ..solvability import check
@@ -55,10 +56,9 @@ AUTO_OPTIMAL_CELLS = 16
 def choose_method(puzzle: Puzzle) -> tuple[str, str]:
     """``(method, heuristic)`` that ``auto`` uses for this puzzle.
 
-    The goal's distance table when one is cached, or, for the ordered goals,
-    when the space is small enough to build it at once (the 8-puzzle: 90 KB, a
-    few hundredths of a second; see :func:`slidelab.analysis.table.table_ready`);
-    a flat-table bidirectional BFS when the whole space is small; IDA* with
+    The goal's distance table when one is cached (``slidelab analyze GOAL
+    --save``; see :func:`slidelab.analysis.table.table_ready`); a flat-table
+    bidirectional BFS when the whole space is small; IDA* with
     pattern databases up to the 15-puzzle; beyond that, optimal search is not
     expected to finish, and the constructive method (always fast) is used.
     """
@@ -146,6 +146,8 @@ def solve(start, goal=None, *, method: str = "auto", heuristic: Optional[str] = 
         raise UnsolvableError(verdict.reason)
     limits = Limits(time_limit, max_states, max_bytes, progress)
     if name in HEURISTIC_METHODS:
+        if heuristic == "pdb":
+            limits.context["stronger_partition"] = stronger_partition(puzzle, partition)
         heuristic = make_heuristic(puzzle, heuristic, partition=partition, progress=table_progress)
         limits.started = time.perf_counter()  # building tables is not search time
     if name == "bfs":
@@ -250,8 +252,11 @@ def solve_all(start, goal=None, *, limit: Optional[int] = None, heuristic: Optio
     if heuristic is None:
         heuristic = "pdb" if puzzle.width * puzzle.height <= AUTO_OPTIMAL_CELLS and not puzzle.has_repeats \
             else "manhattan"
-    heur = make_heuristic(puzzle, heuristic, partition=partition, progress=table_progress)
     limits = Limits(time_limit, None, None, progress)
+    if heuristic == "pdb":
+        limits.context["stronger_partition"] = stronger_partition(puzzle, partition)
+    heur = make_heuristic(puzzle, heuristic, partition=partition, progress=table_progress)
+    limits.started = time.perf_counter()  # building tables is not search time
     solutions = idastar_all(puzzle, limits, heur, limit)
     for s in solutions:
         s.verify()
