@@ -606,7 +606,20 @@ def list_tables() -> list[dict]:
     return tables
 
 
-def clear_tables(kind: Optional[str] = None) -> int:
+def _described(key: str, path: Path) -> dict:
+    """``{"key", "kind", "board", "bytes"}`` of a table file, for people."""
+    header = _peek_header(path)
+    spec = header.get("spec") if header else None
+    spec = spec if isinstance(spec, dict) else {}
+    try:
+        size = path.stat().st_size
+    except OSError:
+        size = 0
+    return {"key": key, "kind": spec.get("kind", "?"), "board": spec.get("board", ""), "bytes": size}
+
+
+def clear_tables(kind: Optional[str] = None,
+                 confirm: Optional[Callable[[list[dict]], bool]] = None) -> int:
     """Delete the cached tables of one kind, or all of them, with their leftover lock and temp files.
 
     A table's kind is read from its header; for a file whose header cannot be
@@ -617,6 +630,10 @@ def clear_tables(kind: Optional[str] = None) -> int:
     ----------
     kind : str, optional
         The ``"kind"`` of the tables to delete; all tables when None.
+    confirm : callable, optional
+        Called with the tables about to be deleted (``{"key", "kind", "board",
+        "bytes"}`` each) when there are any; nothing is deleted unless it returns
+        true.
 
     Returns
     -------
@@ -655,10 +672,13 @@ def clear_tables(kind: Optional[str] = None) -> int:
             return spec["kind"] == kind
         return key.startswith(_safe(kind) + "-")
 
+    keys = [key for key in sorted(set(tables) | set(temps) | set(locks)) if wanted(key)]
+    if confirm is not None:
+        doomed = [_described(key, tables[key]) for key in keys if key in tables]
+        if doomed and not confirm(doomed):
+            return 0
     removed = 0
-    for key in sorted(set(tables) | set(temps) | set(locks)):
-        if not wanted(key):
-            continue
+    for key in keys:
         lock_path = directory / (key + ".lock")
         fd = _acquire(lock_path, blocking=False) if fcntl is not None else None
         try:

@@ -15,7 +15,9 @@ import atexit
 import functools
 import gc
 import json
+import logging
 import re
+import signal
 import sys
 import time
 from typing import TYPE_CHECKING, Iterator, Optional
@@ -94,12 +96,44 @@ def _program_start() -> None:
     is frozen, since the memory goes back to the operating system anyway.
     Other programs' calls leave the collector alone: ``main([...])`` with
     arguments, and ``CliRunner`` (which calls ``main.main``).
+
+    The program also says on standard error what the library logs for people
+    (the one-line notice when kernels are compiled on first use), and takes
+    Ctrl-C and SIGTERM as an interruption wherever they come (see :class:`_Group`).
     """
     global _gc_held
     atexit.register(gc.freeze)
     if gc.isenabled():
         gc.disable()
         _gc_held = True
+    _show_notices()
+    signal.signal(signal.SIGINT, _interrupted)
+    signal.signal(signal.SIGTERM, _interrupted)
+
+
+class _StderrNotices(logging.Handler):
+    """Log records as plain lines on (the current) standard error."""
+
+    def emit(self, record):
+        click.echo(self.format(record), err=True)
+
+
+def _show_notices() -> None:
+    """Show slidelab's INFO log lines (notices for people, such as kernel compiling) on stderr."""
+    logger = logging.getLogger("slidelab")
+    if not any(isinstance(h, _StderrNotices) for h in logger.handlers):
+        logger.addHandler(_StderrNotices(logging.INFO))
+        logger.setLevel(logging.INFO)
+
+
+#: set by the first Ctrl-C or SIGTERM of the program
+_interrupt_seen = False
+
+
+def _interrupted(signum, frame):
+    global _interrupt_seen
+    _interrupt_seen = True
+    raise KeyboardInterrupt
 
 
 def _startup_done(freeze: bool = True) -> None:
@@ -113,7 +147,12 @@ def _startup_done(freeze: bool = True) -> None:
 
 
 class _Group(click.Group):
-    """Stops cleanly on Ctrl-C (exit 130) instead of printing a traceback."""
+    """Stops cleanly on Ctrl-C or SIGTERM (exit 130) instead of printing a traceback.
+
+    An interruption can surface as another exception: numba, compiling a
+    kernel, turns it into a ``RuntimeError``.  Any error after one is taken
+    for its consequence.
+    """
 
     def __call__(self, *args, **kwargs):
         if args or kwargs:  # another program's call: its collector is its own business
@@ -128,6 +167,11 @@ class _Group(click.Group):
         try:
             return super().invoke(ctx)
         except KeyboardInterrupt:
+            click.echo("interrupted", err=True)
+            sys.exit(130)
+        except Exception:
+            if not _interrupt_seen:
+                raise
             click.echo("interrupted", err=True)
             sys.exit(130)
 
@@ -236,14 +280,17 @@ def solve_command(board, goal, blank_first, size, method, heuristic, partition, 
     except SlidelabError as exc:
         _fail(str(exc))
     show = sys.stderr.isatty() if progress is None else progress
-    reporter = _ProgressLine() if show else None
+    # --no-progress: silence; otherwise a live line on a terminal, a line now and then elsewhere
+    reporter = _ProgressLine(live=show) if progress is not False else None
     for number, text in _inputs(board):
         record = {"start": text}
+        if reporter:
+            reporter.start()
         try:
             puzzle = _puzzle(text, goal, blank_first, size)
             record = {"start": puzzle.start.format(), "goal": puzzle.goal.format(),
                       "size": puzzle.size}
-            tables = _TableBar() if show else None
+            tables = _TableBar(live=show) if reporter else None
             if all_solutions:
                 solutions = solve_all(puzzle, limit=limit, heuristic=heuristic, time_limit=time_limit,
                                       partition=partition, progress=reporter,
@@ -298,18 +345,54 @@ def _show_all(solutions, notation, as_json):
     click.echo("")
 
 
-class _ProgressLine:
-    """One self-overwriting status line on stderr: bound or depth, nodes, time."""
+#: a search quiet for this long says on stderr what it is doing, on a terminal or not
+QUIET_SECONDS = 5.0
 
-    def __init__(self):
+
+class _ProgressLine:
+    """Search progress on stderr: bound or depth, nodes, rate, time.
+
+    ``live`` (a terminal, or ``--progress``): one self-overwriting line.
+    Otherwise nothing for :data:`QUIET_SECONDS`, then a full line now and then
+    (at 5, 10, 20, 40 s, then every minute), so a long solve in a script or a
+    log is never silent.  Once a search passes :data:`QUIET_SECONDS` and
+    larger tables would help (``stronger_partition`` in the report), it says
+    how to get them, once per board.
+    """
+
+    def __init__(self, live: bool):
+        self.live = live
         self.shown = False
+        self.next_line = QUIET_SECONDS
+        self.hinted = False
+
+    def start(self) -> None:
+        """A new board."""
+        self.clear()
+        self.next_line = QUIET_SECONDS
+        self.hinted = False
 
     def __call__(self, info: dict):
+        seconds = info["seconds"]
         where = f"bound {info['bound']:g}" if "bound" in info else f"depth {info.get('depth', '?')}"
-        text = (f"{info['method']}: {where}, {info['generated']:,} nodes,"
-                f" {info['seconds']:.1f} s")
-        click.echo(f"\r{text:<70}", err=True, nl=False)
-        self.shown = True
+        rate = f" ({info['generated'] / seconds / 1e6:.1f} M/s)" if seconds > 0 else ""
+        text = f"{info['method']}: {where}, {info['generated']:,} nodes{rate}, {seconds:.1f} s"
+        if seconds >= QUIET_SECONDS and not self.hinted:
+            self.hinted = True
+            if info.get("stronger_partition"):
+                name = info["stronger_partition"]
+                self._line(f"note: larger pattern databases would help: add --partition {name}"
+                           f" (built once and cached; see slidelab tables build --help)")
+        if self.live:
+            click.echo(f"\r{text:<70}", err=True, nl=False)
+            self.shown = True
+        elif seconds >= self.next_line:
+            self._line(text)
+            self.next_line = seconds + min(seconds, 60.0)
+
+    def _line(self, text: str) -> None:
+        self.clear()
+        click.echo(text, err=True)
 
     def clear(self):
         if self.shown:
@@ -318,13 +401,22 @@ class _ProgressLine:
 
 
 class _TableBar:
-    """A progress bar on stderr while pattern databases are built."""
+    """Progress on stderr while tables are built: a bar on a terminal (``live``),
+    else one line as each table starts."""
 
-    def __init__(self):
+    def __init__(self, live: bool = True):
+        self.live = live
         self.bar = None
         self.done = 0
+        self.said = None
 
     def __call__(self, fraction: float, message: str):
+        if not self.live:
+            table = message.split(":")[0]
+            if table != self.said:
+                self.said = table
+                click.echo(f"building tables: {table}", err=True)
+            return
         if self.bar is not None and int(fraction * 1000) < self.done:
             self.close()  # the next table
         if self.bar is None:
@@ -593,15 +685,49 @@ def tables_build(goal, blank_first, partition):
 
 @tables_group.command("clear")
 @click.option("--kind", default=None, help="Only tables of this kind (e.g. pdb).")
-def tables_clear(kind):
-    """Delete cached tables."""
+@click.option("--yes", "-y", is_flag=True, help="Do not ask (needed when not on a terminal).")
+def tables_clear(kind, yes):
+    """Delete cached tables (asks first, saying what and how much)."""
     from .cache import clear_tables
 
+    asked, removing = [], []
+
+    def confirm(tables: list[dict]) -> bool:
+        asked.append(True)
+        total = _megabytes(sum(t["bytes"] for t in tables))
+        plural = "s" if len(tables) != 1 else ""
+        if not yes:
+            if not _can_ask():
+                _fail(f"not deleting {len(tables)} table{plural} ({total}) without"
+                      " confirmation: run on a terminal, or add --yes")
+            for t in tables:
+                click.echo(f"  {t['kind']} {t['board']}  {_megabytes(t['bytes'])}  {t['key']}")
+            these = "this table" if len(tables) == 1 else f"these {len(tables)} tables"
+            if not click.confirm(f"delete {these} ({total})?"):
+                return False
+        removing.extend(tables)
+        return True
+
     try:
-        count = clear_tables(kind)
+        count = clear_tables(kind, confirm)
     except SlidelabError as exc:
         _fail(str(exc))
-    click.echo(f"removed {count} table{'s' if count != 1 else ''}")
+    if not removing:
+        click.echo("nothing deleted" if asked else
+                   "no tables to delete" + (f" of kind {kind}" if kind else ""))
+        return
+    total = _megabytes(sum(t["bytes"] for t in removing))
+    click.echo(f"deleted {count} table{'s' if count != 1 else ''} ({total}): "
+               + ", ".join(f"{t['kind']} {t['board']}".strip() for t in removing))
+
+
+def _can_ask() -> bool:
+    """Whether a person can answer a question: standard input is a terminal."""
+    return sys.stdin is not None and sys.stdin.isatty()
+
+
+def _megabytes(n: int) -> str:
+    return f"{n / 1e6:,.1f} MB" if n >= 100_000 else f"{n / 1e3:,.1f} kB"
 
 
 _DURATION = re.compile(r"\s*(\d+(?:\.\d+)?)\s*(s|sec|m|min|h|d)?\s*\Z", re.I)
