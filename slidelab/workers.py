@@ -8,13 +8,20 @@ requests, and a compiled kernel can only be stopped by ending its process.  Work
 from job to job.  :func:`run_job` is the job itself, also what a Dask worker runs
 for ``slidelab batch --scheduler``.
 
-A job is watched by a thread of the server: it hands the job to an idle worker,
-collects its progress messages, and enforces two limits: the search's own
-``time_limit`` (``SearchLimitError``, raised inside the worker) and a hard
-deadline a little later (time spent building pattern databases is not search
-time), past which the worker is killed.  Cancelling a job kills its worker too
-(a compiled kernel cannot be interrupted from outside); a fresh worker takes
-its place on the next job.
+A job is watched by a thread of the server: it waits its turn (jobs start in
+the order they were submitted), hands the job to an idle worker, collects its
+progress messages, and enforces two limits: the search's own ``time_limit``
+(``SearchLimitError``, raised inside the worker) and a hard deadline a little
+later (time spent building pattern databases is not search time), past which
+the worker is killed.  Cancelling a job kills its worker too (a compiled kernel
+cannot be interrupted from outside); a fresh worker is started at once in its
+place and warms up while it waits for the next job.
+
+A pool can run its workers at a lower priority (``nice``: the web server's
+lane of long solves yields the CPU to its lane of quick ones) and tells
+whether they have all warmed up (:meth:`WorkerPool.ready`); each job may name
+an ``owner`` (the web server's client) so that the jobs of one owner can be
+counted (:meth:`WorkerPool.active`).
 
 This module imports neither FastAPI nor numba: the server process never loads
 the kernels, and the worker processes never load the web framework.
@@ -29,7 +36,7 @@ import secrets
 import signal
 import threading
 import time
-from collections import OrderedDict
+from collections import OrderedDict, deque
 from concurrent.futures import Future
 from dataclasses import dataclass, field
 from typing import Any, Optional
@@ -43,21 +50,36 @@ KEEP_FINISHED = 200
 
 QUEUED, RUNNING, DONE, FAILED, CANCELLED = "queued", "running", "done", "failed", "cancelled"
 
+#: jobs a worker runs before it says it is ready: the solver imported, the 8-puzzle's kernels loaded
+WARM_UP: tuple = (("solve", {"board": "1 2 3/4 5 6/0 7 8"}),)
+
 
 # --------------------------------------------------------------------------------------------
 # the worker process
 
 
-def _worker_main(conn, cache_dir: Optional[str]) -> None:  # pragma: no cover - runs in a child
-    """Serve jobs from ``conn`` until it closes: ``(kind, args)`` in, messages out."""
+def _worker_main(conn, cache_dir: Optional[str], nice: int = 0,
+                 warm_up=WARM_UP) -> None:  # pragma: no cover - runs in a child
+    """Serve jobs from ``conn`` until it closes: ``(kind, args)`` in, messages out.
+
+    First lower the process's priority by ``nice`` and run the ``warm_up`` jobs
+    (their results are dropped: a failure shows on the first real job instead),
+    then say ``("ready", None)``.
+    """
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C reaches the server, which stops us
     if cache_dir:
         os.environ["SLIDELAB_CACHE"] = cache_dir
+    if nice:
+        try:
+            os.nice(nice)  # before any thread starts: the kernels' threads inherit it
+        except (AttributeError, OSError):
+            pass
+    for kind, args in warm_up:
+        run_job(kind, args)
     try:
-        _warm_up()
-    except Exception:  # noqa: BLE001 - a failed warm-up shows on the first job instead
-        pass
-    conn.send(("ready", None))
+        conn.send(("ready", None))
+    except (BrokenPipeError, EOFError, OSError):
+        return
     while True:
         try:
             message = conn.recv()
@@ -79,19 +101,14 @@ def _sender(conn):
     return report
 
 
-def _warm_up() -> None:
-    """Import the solver and load the common kernels before the first job."""
-    from .search.solve import solve
-
-    solve("1 2 3/4 5 6/0 7 8")
-
-
 def run_job(kind: str, args: dict, report=None) -> tuple:
     """One job: ``("done", result)`` or ``("failed", {"error", "kind", ...})``; never raises.
 
     ``kind`` is ``"solve"`` (``args``: the :func:`slidelab.solve` keywords
     ``board``, ``goal``, ``method``, ...; the result is the ``solve --json``
-    record) or ``"analyze"``.  ``report``, if given, is called with progress
+    record), ``"analyze"`` (``args``: ``goal``) or ``"generate"`` (``args``:
+    ``goal``, ``n``, ``moves``, ``seed``, ``format``; the result is
+    ``{"boards": [...]}``).  ``report``, if given, is called with progress
     dicts now and then.
     """
     from .errors import SearchLimitError, SlidelabError, UnsolvableError
@@ -101,6 +118,8 @@ def run_job(kind: str, args: dict, report=None) -> tuple:
             return DONE, _solve(args, report)
         if kind == "analyze":
             return DONE, _analyze(args)
+        if kind == "generate":
+            return DONE, _generate(args)
         raise SlidelabError(f"unknown job kind {kind!r}")
     except UnsolvableError as exc:
         return FAILED, {"error": str(exc), "kind": "unsolvable"}
@@ -173,6 +192,15 @@ def _analyze(args: dict) -> dict:
             "diameter": len(counts) - 1, "counts": counts, "seconds": round(seconds, 6)}
 
 
+def _generate(args: dict) -> dict:
+    """Random solvable positions of a goal: uniform, or random walks of ``moves`` moves."""
+    from .generate import random_boards
+
+    boards = random_boards(int(args.get("n", 1)), None, args["goal"], moves=args.get("moves"),
+                           seed=args.get("seed"))
+    return {"boards": [b.format(args.get("format") or "slash") for b in boards]}
+
+
 # --------------------------------------------------------------------------------------------
 # the server's side
 
@@ -185,6 +213,7 @@ class Job:
     kind: str
     args: dict
     hard_limit: float
+    owner: Optional[str] = None
     status: str = QUEUED
     progress: dict = field(default_factory=dict)
     result: Optional[dict] = None
@@ -211,10 +240,10 @@ class Job:
 class _Process:
     """One worker process and the server's end of its pipe."""
 
-    def __init__(self, ctx, cache_dir):
+    def __init__(self, ctx, cache_dir, nice=0, warm_up=WARM_UP):
         self.conn, child = ctx.Pipe()
-        self.process = ctx.Process(target=_worker_main, args=(child, cache_dir), daemon=True,
-                                   name="slidelab-worker")
+        self.process = ctx.Process(target=_worker_main, args=(child, cache_dir, nice, warm_up),
+                                   daemon=True, name="slidelab-worker")
         self.process.start()
         child.close()
         self.ready = False
@@ -252,16 +281,28 @@ class _Process:
 
 
 class WorkerPool:
-    """Runs jobs in at most ``workers`` processes at once; the rest wait in line."""
+    """Runs jobs in at most ``workers`` processes at once; the rest wait in line, first come first served.
 
-    def __init__(self, workers: int = 1, grace: float = GRACE, cache_dir: Optional[str] = None):
+    ``grace``: seconds a job may run past its time limit before its worker is
+    killed.  ``nice``: how much lower the workers' priority is than ours.
+    ``warm_up``: the ``(kind, args)`` jobs each worker runs when it starts,
+    before it says it is ready.
+    """
+
+    def __init__(self, workers: int = 1, grace: float = GRACE, cache_dir: Optional[str] = None,
+                 nice: int = 0, warm_up=WARM_UP):
         self.workers = max(1, int(workers))
         self.grace = grace
         self.cache_dir = cache_dir if cache_dir is not None else os.environ.get("SLIDELAB_CACHE")
+        self.nice = int(nice)
+        self.warm_up = tuple(warm_up)
         self._ctx = multiprocessing.get_context("spawn")
-        self._slots = threading.Semaphore(self.workers)
         self._lock = threading.Lock()
+        self._turn = threading.Condition(self._lock)  # a job's turn to run, or a cancel
+        self._line: "deque[Job]" = deque()  # jobs waiting for a worker, oldest first
+        self._running = 0
         self._idle: list[_Process] = []
+        self._busy: set = set()
         self._jobs: "OrderedDict[str, Job]" = OrderedDict()
         self._closed = False
         self._counter = itertools.count(1)
@@ -271,19 +312,43 @@ class WorkerPool:
     def prestart(self) -> None:
         """Start the workers now, so the first job does not wait for one.
 
-        Starting a process takes a few milliseconds (it loads slidelab on its
-        own, in the background); they are started here and not in a thread, so
-        that jobs submitted right after find them instead of starting more.
+        Starting a process takes a few milliseconds (it loads slidelab and warms
+        up on its own, in the background: see :meth:`ready`); they are started
+        here and not in a thread, so that jobs submitted right after find them
+        instead of starting more.
         """
+        while self._start_one():
+            pass
+
+    def _start_one(self) -> bool:
+        """Start a worker if the pool has fewer than ``workers``; whether one was started."""
         with self._lock:
-            missing = self.workers - len(self._idle)
-        for _ in range(missing):
-            proc = _Process(self._ctx, self.cache_dir)
-            with self._lock:
-                if self._closed:
-                    proc.kill()
-                    return
+            if self._closed or len(self._idle) + len(self._busy) >= self.workers:
+                return False
+        proc = self._new_process()
+        with self._lock:
+            if not self._closed and len(self._idle) + len(self._busy) < self.workers:
                 self._idle.append(proc)
+                return True
+        proc.kill()
+        return False
+
+    def _new_process(self) -> _Process:
+        return _Process(self._ctx, self.cache_dir, self.nice, self.warm_up)
+
+    def ready(self) -> bool:
+        """Whether all ``workers`` processes have started and warmed up (after :meth:`prestart`)."""
+        with self._lock:
+            if self._closed or len(self._idle) + len(self._busy) < self.workers:
+                return False
+            # the idle workers' pipes are ours to read: no job thread holds them
+            return all(p.ready or p.wait_ready(0) for p in self._idle) and \
+                all(p.ready for p in self._busy)
+
+    def pids(self) -> list:
+        """Process ids of the live workers, idle and busy."""
+        with self._lock:
+            return sorted(p.process.pid for p in [*self._idle, *self._busy])
 
     def close(self, wait: float = 0.0) -> None:
         """Cancel every job (killing the workers running one) and stop the idle workers.
@@ -295,8 +360,9 @@ class WorkerPool:
             self._closed = True
             idle, self._idle = self._idle, []
             jobs = list(self._jobs.values())
-        for job in jobs:
-            job.cancel_requested.set()
+            for job in jobs:
+                job.cancel_requested.set()
+            self._turn.notify_all()
         for proc in idle:  # all at once: each takes a moment to exit
             proc.ask_to_stop()
         for proc in idle:
@@ -310,13 +376,15 @@ class WorkerPool:
 
     # -- jobs ------------------------------------------------------------------------------
 
-    def submit(self, kind: str, args: dict, time_limit: float) -> Job:
+    def submit(self, kind: str, args: dict, time_limit: float, owner: Optional[str] = None) -> Job:
+        """Queue a job; it runs when a worker is free and the jobs before it have started."""
         job = Job(id=f"{next(self._counter)}-{secrets.token_hex(4)}", kind=kind, args=args,
-                  hard_limit=time_limit + self.grace)
+                  hard_limit=time_limit + self.grace, owner=owner)
         with self._lock:
             if self._closed:
                 raise RuntimeError("the worker pool is closed")
             self._jobs[job.id] = job
+            self._line.append(job)
             self._forget_old()
         threading.Thread(target=self._run, args=(job,), name=f"slidelab-job-{job.id}",
                          daemon=True).start()
@@ -331,7 +399,20 @@ class WorkerPool:
         job = self.get(job_id)
         if job is not None and job.status in (QUEUED, RUNNING):
             job.cancel_requested.set()
+            with self._lock:
+                self._turn.notify_all()
         return job
+
+    def waiting(self) -> int:
+        """Jobs waiting for a worker."""
+        with self._lock:
+            return len(self._line)
+
+    def active(self, owner: Optional[str] = None) -> int:
+        """Jobs waiting or running (of ``owner``, if given)."""
+        with self._lock:
+            return sum(1 for j in self._jobs.values() if not j.future.done()
+                       and (owner is None or j.owner == owner))
 
     def _forget_old(self) -> None:
         finished = [j.id for j in self._jobs.values() if j.status in (DONE, FAILED, CANCELLED)]
@@ -340,16 +421,29 @@ class WorkerPool:
 
     def _take(self) -> _Process:
         with self._lock:
-            if self._idle:
-                return self._idle.pop()
-        return _Process(self._ctx, self.cache_dir)
+            proc = self._idle.pop() if self._idle else None
+        if proc is None:
+            proc = self._new_process()
+        with self._lock:
+            self._busy.add(proc)
+        return proc
 
     def _give_back(self, proc: _Process) -> None:
         with self._lock:
-            if not self._closed and len(self._idle) < self.workers:
+            self._busy.discard(proc)
+            if not self._closed and len(self._idle) + len(self._busy) < self.workers:
                 self._idle.append(proc)
                 return
         proc.stop()
+
+    def _kill(self, proc: _Process, job: Job, status: str, error: dict) -> None:
+        """Kill a busy worker, finish its job, and start another worker in its place at once
+        (it warms up for the next job)."""
+        proc.kill()
+        with self._lock:
+            self._busy.discard(proc)
+        self._finish(job, status, error=error)
+        self._start_one()
 
     def _finish(self, job: Job, status: str, result=None, error=None) -> None:
         job.status, job.result, job.error = status, result, error
@@ -357,17 +451,32 @@ class WorkerPool:
         if not job.future.done():
             job.future.set_result(job)
 
+    def _wait_turn(self, job: Job) -> bool:
+        """Wait until ``job`` is first in line and a worker is free (True), or it is cancelled."""
+        with self._turn:
+            while not job.cancel_requested.is_set():
+                if self._line and self._line[0] is job and self._running < self.workers:
+                    self._line.popleft()
+                    self._running += 1
+                    self._turn.notify_all()  # the next in line may go too
+                    return True
+                self._turn.wait(0.5)
+            self._line.remove(job)
+            self._turn.notify_all()
+            return False
+
     def _run(self, job: Job) -> None:
-        while not self._slots.acquire(timeout=0.1):
-            if job.cancel_requested.is_set():
-                self._finish(job, CANCELLED, error={"error": "cancelled", "kind": "cancelled"})
-                return
+        if not self._wait_turn(job):
+            self._finish(job, CANCELLED, error={"error": "cancelled", "kind": "cancelled"})
+            return
         try:
             self._run_in_slot(job)
         except Exception as exc:  # noqa: BLE001 - a job never takes the server down
             self._finish(job, FAILED, error={"error": f"internal error: {exc}", "kind": "internal"})
         finally:
-            self._slots.release()
+            with self._turn:
+                self._running -= 1
+                self._turn.notify_all()
 
     def _run_in_slot(self, job: Job) -> None:
         if job.cancel_requested.is_set():
@@ -379,18 +488,15 @@ class WorkerPool:
         try:
             proc.conn.send((job.kind, job.args))
         except (OSError, ValueError):
-            proc.kill()
-            self._finish(job, FAILED, error={"error": "internal error: worker unavailable",
-                                             "kind": "internal"})
+            self._kill(proc, job, FAILED, {"error": "internal error: worker unavailable",
+                                           "kind": "internal"})
             return
         while True:
             if job.cancel_requested.is_set():
-                proc.kill()
-                self._finish(job, CANCELLED, error={"error": "cancelled", "kind": "cancelled"})
+                self._kill(proc, job, CANCELLED, {"error": "cancelled", "kind": "cancelled"})
                 return
             if time.monotonic() > deadline:
-                proc.kill()
-                self._finish(job, FAILED, error={
+                self._kill(proc, job, FAILED, {
                     "error": f"limit reached: stopped after {job.hard_limit:g} s", "kind": "limit"})
                 return
             try:
@@ -406,8 +512,7 @@ class WorkerPool:
             elif tag == "progress":
                 job.progress = payload
             elif tag == "lost":
-                proc.kill()
-                self._finish(job, FAILED, error={
+                self._kill(proc, job, FAILED, {
                     "error": "the worker stopped (out of memory?)", "kind": "limit"})
                 return
             else:

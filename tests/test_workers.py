@@ -52,3 +52,76 @@ def test_cancel_kills_a_running_job():
         assert job.status == CANCELLED
     finally:
         pool.close(wait=5)
+
+
+def _wait_until(condition, timeout: float, what: str) -> None:
+    deadline = time.monotonic() + timeout
+    while not condition():
+        assert time.monotonic() < deadline, f"not {what} after {timeout:g} s"
+        time.sleep(0.05)
+
+
+def test_generate_job():
+    status, result = run_job("generate", {"goal": "1 2 3/4 5 6/7 8 0", "n": 3, "seed": 1,
+                                          "moves": 5, "format": "compact"})
+    assert status == DONE and len(result["boards"]) == 3
+    assert all(len(board) == 11 for board in result["boards"])  # "123/456/780": compact
+    assert run_job("generate", {"goal": "1 2 3/4 5 6/7 8 0", "n": 3, "seed": 1, "moves": 5,
+                                "format": "compact"}) == (status, result)
+    assert run_job("generate", {"goal": "1 2/3", "n": 1})[1]["kind"] == "input"
+
+
+def test_workers_warm_up_then_the_pool_is_ready_at_its_niceness():
+    import os
+
+    warm_up = [("solve", {"board": "1 2 3/4 5 6/0 7 8"}), ("analyze", {"goal": "1 2 3/4 5 6/7 8 0"})]
+    pool = WorkerPool(2, nice=5, warm_up=warm_up)
+    try:
+        assert not pool.ready()  # nothing started yet
+        pool.prestart()
+        assert not pool.ready()  # started, still warming up (importing, loading kernels)
+        _wait_until(pool.ready, 120, "ready")
+        pids = pool.pids()
+        assert len(pids) == 2
+        base = os.getpriority(os.PRIO_PROCESS, 0)
+        assert [os.getpriority(os.PRIO_PROCESS, pid) for pid in pids] == [min(19, base + 5)] * 2
+        job = pool.submit("solve", {"board": "8 6 7/2 5 4/3 0 1"}, 10)
+        assert job.future.result(timeout=30).result["length"] == 31
+    finally:
+        pool.close(wait=5)
+
+
+def test_jobs_start_in_the_order_they_came_and_are_counted_per_owner():
+    pool = WorkerPool(1)
+    try:
+        pool.prestart()
+        first = pool.submit("analyze", {"goal": GOAL_3X4}, 60, owner="a")  # about 15 s if left alone
+        _wait_until(lambda: first.status == "running", 60, "running")
+        others = [pool.submit("solve", {"board": "1 2 3/4 5 6/0 7 8"}, 10, owner="ab"[i % 2])
+                  for i in range(6)]
+        assert (pool.waiting(), pool.active(), pool.active("a"), pool.active("b")) == (6, 7, 4, 3)
+        pool.cancel(first.id)
+        for job in others:
+            assert job.future.result(timeout=60).status == DONE
+        starts = [job.started for job in others]
+        assert starts == sorted(starts)  # first come, first served
+        assert (pool.waiting(), pool.active(), pool.active("a")) == (0, 0, 0)
+    finally:
+        pool.close(wait=5)
+
+
+def test_a_killed_worker_is_replaced_at_once():
+    pool = WorkerPool(1)
+    try:
+        pool.prestart()
+        _wait_until(pool.ready, 120, "ready")
+        before = pool.pids()
+        job = pool.submit("analyze", {"goal": GOAL_3X4}, 60)
+        _wait_until(lambda: job.status == "running", 30, "running")
+        pool.cancel(job.id)
+        assert job.future.result(timeout=30).status == CANCELLED
+        # a fresh worker starts and warms up without waiting for the next job
+        _wait_until(lambda: pool.ready() and pool.pids() and pool.pids() != before, 120,
+                    "replaced")
+    finally:
+        pool.close(wait=5)
