@@ -47,6 +47,8 @@ PROGRESS_EVERY = 0.2
 GRACE = 20.0
 #: finished jobs remembered for ``GET /api/solve/{id}``
 KEEP_FINISHED = 200
+#: seconds a job waits at most for a worker still warming up (its limits start when it is ready)
+WARM_UP_LIMIT = 600.0
 
 QUEUED, RUNNING, DONE, FAILED, CANCELLED = "queued", "running", "done", "failed", "cancelled"
 
@@ -194,9 +196,11 @@ def _analyze(args: dict) -> dict:
 
 def _generate(args: dict) -> dict:
     """Random solvable positions of a goal: uniform, or random walks of ``moves`` moves."""
+    from .board import Board
     from .generate import random_boards
 
-    boards = random_boards(int(args.get("n", 1)), None, args["goal"], moves=args.get("moves"),
+    goal = Board(args["goal"])  # a board, not a start: its labels may repeat
+    boards = random_boards(int(args.get("n", 1)), None, goal, moves=args.get("moves"),
                            seed=args.get("seed"))
     return {"boards": [b.format(args.get("format") or "slash") for b in boards]}
 
@@ -484,7 +488,8 @@ class WorkerPool:
             return
         job.status, job.started = RUNNING, time.monotonic()
         proc = self._take()
-        deadline = job.started + job.hard_limit
+        # a worker still warming up takes the job when it is ready: the deadline starts then
+        deadline = job.started + job.hard_limit + (0.0 if proc.ready else WARM_UP_LIMIT)
         try:
             proc.conn.send((job.kind, job.args))
         except (OSError, ValueError):
@@ -509,6 +514,7 @@ class WorkerPool:
             tag, payload = message
             if tag == "ready":
                 proc.ready = True
+                deadline = time.monotonic() + job.hard_limit
             elif tag == "progress":
                 job.progress = payload
             elif tag == "lost":

@@ -69,6 +69,13 @@ def test_generate_job():
     assert run_job("generate", {"goal": "1 2 3/4 5 6/7 8 0", "n": 3, "seed": 1, "moves": 5,
                                 "format": "compact"}) == (status, result)
     assert run_job("generate", {"goal": "1 2/3", "n": 1})[1]["kind"] == "input"
+    # a goal with repeated labels (the line puzzle) is a goal, not a start
+    from slidelab.board import Board
+
+    status, line = run_job("generate", {"goal": "ABA_/CDCD/ABAB/CDCD", "n": 2, "seed": 2})
+    assert status == DONE
+    goal_cells = sorted(map(str, Board("ABA_/CDCD/ABAB/CDCD").cells))
+    assert all(sorted(map(str, Board(b).cells)) == goal_cells for b in line["boards"])
 
 
 def test_workers_warm_up_then_the_pool_is_ready_at_its_niceness():
@@ -123,5 +130,17 @@ def test_a_killed_worker_is_replaced_at_once():
         # a fresh worker starts and warms up without waiting for the next job
         _wait_until(lambda: pool.ready() and pool.pids() and pool.pids() != before, 120,
                     "replaced")
+    finally:
+        pool.close(wait=5)
+
+
+def test_a_job_s_limits_start_when_its_worker_has_warmed_up():
+    """A job handed to a worker still warming up is not killed for the warm-up's time."""
+    warm_up = [("analyze", {"goal": "1 2 3 4 5/6 7 8 9 0"})] * 8  # a second or two
+    pool = WorkerPool(1, grace=0.5, warm_up=warm_up)
+    try:
+        job = pool.submit("solve", {"board": "8 6 7/2 5 4/3 0 1"}, 0.5)  # starts the worker
+        assert job.future.result(timeout=120).status == DONE, job.error
+        assert job.result["length"] == 31
     finally:
         pool.close(wait=5)
