@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import json
 import time
+from contextlib import contextmanager
 
 import pytest
 
@@ -23,7 +25,18 @@ def client(tmp_path_factory):
 
     os.environ.setdefault("SLIDELAB_CACHE", str(tmp_path_factory.mktemp("cache")))
     with TestClient(create_app(workers=1, max_time_limit=20, grace=5)) as c:
+        wait_ready(c)
         yield c
+
+
+def wait_ready(client, timeout=180):
+    """Wait until the workers have warmed up (``GET /api/status``)."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        status = client.get("/api/status")
+        if status.status_code != 200 or status.json()["ready"]:
+            return
+        time.sleep(0.1)
 
 
 def error_of(response, status):
@@ -274,6 +287,297 @@ def test_schema_fuzz_finds_no_server_errors(tmp_path):
         pool = getattr(app.state, "pool", None)
         if pool is not None:
             pool.close()
+
+
+BIG = "9" * 5000  # over Python's 4,300-digit limit on int("...")
+#: JSON number tokens (and a few other values) that no field takes well
+NASTY_NUMBERS = ["NaN", "Infinity", "-Infinity", "1e400", "-1e400", "1e-400", BIG, "-" + BIG,
+                 BIG + ".5", "0." + "0" * 5000 + "1", "1" + "0" * 4400, "2.5", "-1", "0", "true",
+                 "null", "[]", "{}"]
+#: strings that no field takes well: huge numbers, NaN and Infinity as text, 1 MB
+NASTY_TEXT = ["9" * 4301, BIG, "9" * 16000, "1" * 2 ** 20, "x" * 100_000, "NaN", "Infinity",
+              "-Infinity", "1e400", f"{BIG}x{BIG}", f"3x{BIG}", f"{BIG}x3", "9" * 25 + "x2",
+              f"{BIG} 1/2 0", f"1 2/3 {BIG}", f"[[{BIG}, 1], [2, 0]]", f"[{BIG}, 1, 2, 0]",
+              "[[NaN, 1], [2, 0]]", "[[Infinity, 1], [2, 0]]", "[[1e400, 1], [2, 0]]",
+              "[[-1, 1], [2, 0]]", "[[1.5, 1], [2, 0]]", "[[true, 1], [2, 0]]", "[]", "[[]]",
+              "1 2/3 0", "3x3", "2x2", "\u0000", " ", "", "-" + BIG]
+NASTY = [json.dumps(text) for text in NASTY_TEXT] + NASTY_NUMBERS
+#: each endpoint's fields, with a valid value for the required ones
+FIELDS = {
+    "/api/check": {"board": '"1 2/3 0"', "goal": None, "blank_first": None, "size": None},
+    "/api/solve": {"board": '"1 2/3 0"', "goal": None, "blank_first": None, "size": None,
+                   "method": None, "heuristic": None, "weight": None, "time_limit": None,
+                   "wait": None},
+    "/api/generate": {"size": '"2x2"', "goal": None, "blank_first": None, "n": None,
+                      "seed": None, "moves": None, "format": None},
+    "/api/analyze": {"goal": '"2x2"', "size": None, "blank_first": None},
+}
+
+
+def raw_body(fields: dict) -> bytes:
+    """A JSON object from raw value tokens (json.dumps cannot write NaN or huge numbers as asked)."""
+    return ("{" + ", ".join(f"{json.dumps(k)}: {v}" for k, v in fields.items()) + "}").encode()
+
+
+def assert_answered(response, what):
+    """2xx, or 4xx with a one-line JSON error; never 5xx."""
+    assert response.status_code < 500, (what[:300], response.status_code, response.text[:300])
+    if response.status_code >= 400:
+        error_of(response, response.status_code)
+
+
+@pytest.fixture(scope="module")
+def fuzz_client():
+    with TestClient(create_app(workers=1, max_time_limit=2, grace=2, prestart=False)) as c:
+        yield c
+
+
+def test_fuzz_huge_numbers_nan_infinity_and_megabyte_strings(fuzz_client):
+    """Every field of every endpoint given each nasty value, and the bodies themselves: no 5xx."""
+    c = fuzz_client
+    headers = {"content-type": "application/json"}
+    for path, fields in FIELDS.items():
+        required = {k: v for k, v in fields.items() if v is not None}
+        for value in NASTY:
+            body = value.encode()  # the whole body
+            assert_answered(c.post(path, content=body, headers=headers), f"{path} {body!r}")
+            for field in fields:
+                body = raw_body({**required, field: value})
+                assert_answered(c.post(path, content=body, headers=headers), f"{path} {body!r}")
+    for value in ["9" * 4301, BIG, "NaN", "Infinity", "-1", "1e400", "x" * 10_000]:
+        assert_answered(c.get(f"/api/solve/{value}"), value)
+        assert_answered(c.delete(f"/api/solve/{value}"), value)
+    # a megabyte without a Content-Length (chunked) is cut off at the limit too
+    chunks = (b'{"board": "' + b"1" * 2 ** 20 + b'"}' for _ in range(1))
+    error_of(c.post("/api/check", content=chunks, headers=headers), 413)
+
+
+def test_fuzz_combinations_of_nasty_values(fuzz_client):
+    """hypothesis: several fields nasty at once, mixed with sensible values."""
+    from hypothesis import HealthCheck, given, settings
+    from hypothesis import strategies as st
+
+    sensible = ['"1 2/3 0"', '"0 1/2 3"', '"3x3"', '"2x2"', "true", "false", "1", "2", "1.5",
+                '"auto"', '"manhattan"', '"slash"']
+    value = st.sampled_from(NASTY) | st.sampled_from(sensible)
+    bodies = st.sampled_from(sorted(FIELDS)).flatmap(
+        lambda path: st.tuples(st.just(path), st.dictionaries(
+            st.sampled_from(sorted(FIELDS[path])), value, min_size=1, max_size=4)))
+
+    @given(case=bodies)
+    @settings(max_examples=150, deadline=None, database=None,
+              suppress_health_check=list(HealthCheck))
+    def check(case):
+        path, fields = case
+        body = raw_body(fields)
+        response = fuzz_client.post(path, content=body, headers={"content-type": "application/json"})
+        assert_answered(response, f"{path} {body!r}")
+
+    check()
+
+
+# -- the server under a crowd: lanes, limits, warming up -----------------------------------------
+
+HARD_SOLVE = {"board": KORF_1, "blank_first": True, "method": "idastar", "heuristic": "manhattan",
+              "time_limit": 20}
+
+
+def wait_running(client, solve_id, timeout=30):
+    deadline = time.monotonic() + timeout
+    status = {}
+    while time.monotonic() < deadline:
+        status = client.get(f"/api/solve/{solve_id}").json()
+        if status["status"] == "running" and "bound" in status["progress"]:
+            return status
+        time.sleep(0.05)
+    raise AssertionError(f"not running after {timeout} s: {status}")
+
+
+def test_head_of_the_page(client):
+    head = client.head("/")
+    assert head.status_code == 200 and "text/html" in head.headers["content-type"]
+    assert head.content == b""
+
+
+def test_errors_name_the_api_fields_not_the_command_line_flags(client):
+    one_line = "1 2 3 4 5 6 7 8 9 10 11 0"
+    answer = client.post("/api/check", json={"board": one_line})
+    message = error_of(answer, 400)
+    assert "--" not in message and '"size"' in message and "rows separated by '/'" in message
+    assert answer.json()["field"] == "size"
+    ok = client.post("/api/check", json={"board": one_line, "size": "4x3"}).json()
+    assert ok["start"] == "1 2 3 4/5 6 7 8/9 10 11 0"
+
+
+def test_slow_generate_does_not_hold_up_other_requests(client):
+    """A random walk of millions of moves runs in a worker: the page and cheap requests go on."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    pool = ThreadPoolExecutor(1)
+    try:
+        slow = pool.submit(client.post, "/api/generate",
+                           json={"size": "32x32", "n": 40, "moves": 100_000, "seed": 1})
+        time.sleep(0.5)  # on its way
+        for method, path, body in [("GET", "/", None), ("POST", "/api/check", {"board": HARDEST}),
+                                   ("POST", "/api/solve", {"board": HARDEST})]:
+            began = time.monotonic()
+            answer = client.request(method, path, json=body)
+            assert answer.status_code == 200 and time.monotonic() - began < 1.0, (path, answer.text)
+        assert not slow.done()  # the generate was still running all along
+        boards = slow.result(timeout=180).json()["boards"]
+        assert len(boards) == 40 and all(len(b.split("/")) == 32 for b in boards)
+    finally:
+        pool.shutdown(wait=False)
+
+
+def test_cheap_requests_answer_at_once_while_hard_solves_run(client):
+    """3x3 solves, checks and small shuffles have their own lane: hard solves do not hold them up."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    ids = []
+    pool = ThreadPoolExecutor(1)
+    try:
+        for _ in range(2):
+            started = client.post("/api/solve", json={**HARD_SOLVE, "wait": False})
+            assert started.status_code == 202, started.text
+            ids.append(started.json()["id"])
+        wait_running(client, ids[0])
+        for path, body in [("/api/solve", {"board": HARDEST}), ("/api/check", {"board": HARDEST}),
+                           ("/api/solve", {"board": "1 2/0 3", "method": "bfs"}),
+                           ("/api/generate", {"size": "3x3", "n": 5}),
+                           ("/api/analyze", {"goal": "2x3"})]:
+            began = time.monotonic()
+            answer = pool.submit(client.post, path, json=body).result(timeout=10)
+            assert answer.status_code == 200 and time.monotonic() - began < 1.0, (path, answer.text)
+        assert client.get(f"/api/solve/{ids[1]}").json()["status"] == "queued"  # one hard worker
+    finally:
+        for solve_id in ids:
+            client.delete(f"/api/solve/{solve_id}")
+        pool.shutdown(wait=False)
+
+
+def test_hard_jobs_are_bounded_per_client_and_in_all_with_429(monkeypatch):
+    """A client may have two hard jobs at once; the hard lane holds one running and one waiting."""
+    from dataclasses import replace
+
+    from slidelab.web.app import HARD
+
+    app = create_app(workers=1, hard=replace(HARD, queue=1, per_client=2), prestart=False)
+    body = {**HARD_SOLVE, "wait": False}
+    ids = []
+    with TestClient(app, client=("10.0.0.1", 5001)) as a:
+        b = TestClient(app, client=("10.0.0.2", 5002))
+        c = TestClient(app, client=("10.0.0.3", 5003))
+        try:
+            for _ in range(2):
+                started = a.post("/api/solve", json=body)
+                assert started.status_code == 202, started.text
+                ids.append(started.json()["id"])
+            refused = a.post("/api/solve", json=body)  # a third from the same client
+            message = error_of(refused, 429)
+            assert "2" in message and int(refused.headers["retry-after"]) > 0
+            full = b.post("/api/solve", json=body)  # another client, but the lane is full
+            message = error_of(full, 429)
+            assert "busy" in message and int(full.headers["retry-after"]) > 0
+            assert error_of(b.post("/api/generate", json={"size": "32x32", "n": 100,
+                                                          "moves": 100_000}), 429)
+            # the cheap lane is open to all meanwhile
+            assert c.post("/api/solve", json={"board": HARDEST}).json()["length"] == 31
+            # a cancelled job makes room
+            a.delete(f"/api/solve/{ids[0]}")
+            again = b.post("/api/solve", json=body)
+            assert again.status_code == 202, again.text
+            ids.append(again.json()["id"])
+        finally:
+            for solve_id in ids:
+                a.delete(f"/api/solve/{solve_id}")
+
+
+@contextmanager
+def live_server(app):
+    """``app`` served by uvicorn on a free loopback port, in a thread: ``(host, port)``."""
+    import socket
+    import threading
+
+    import uvicorn
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 30
+    while not server.started:
+        assert time.monotonic() < deadline and thread.is_alive(), "uvicorn did not start"
+        time.sleep(0.05)
+    try:
+        yield "127.0.0.1", port
+    finally:
+        server.should_exit = True
+        thread.join(30)
+
+
+def _http(host, port, method, path, body=None, timeout=30):
+    import http.client
+
+    conn = http.client.HTTPConnection(host, port, timeout=timeout)
+    try:
+        conn.request(method, path, body=None if body is None else json.dumps(body),
+                     headers={"Content-Type": "application/json"})
+        response = conn.getresponse()
+        return response.status, json.loads(response.read() or b"null")
+    finally:
+        conn.close()
+
+
+def test_a_client_that_gives_up_on_a_waiting_solve_cancels_it():
+    import http.client
+    import socket
+
+    app = create_app(workers=1, max_time_limit=30, grace=5)
+    with live_server(app) as (host, port):
+        deadline = time.monotonic() + 180
+        while True:  # warmed up
+            status, body = _http(host, port, "GET", "/api/status")
+            if status != 200 or body["ready"] or time.monotonic() > deadline:
+                break
+            time.sleep(0.1)
+        conn = http.client.HTTPConnection(host, port, timeout=2)
+        conn.request("POST", "/api/solve", body=json.dumps({**HARD_SOLVE, "time_limit": 30}),
+                     headers={"Content-Type": "application/json"})
+        with pytest.raises(socket.timeout):
+            conn.getresponse()  # the solve runs for up to 30 s; the client gives up after 2
+        conn.close()
+        # its worker is free at once: the next hard solve starts running, not queued for 30 s
+        status, started = _http(host, port, "POST", "/api/solve", {**HARD_SOLVE, "wait": False})
+        assert status == 202, started
+        began = time.monotonic()
+        while time.monotonic() - began < 5:
+            status, state = _http(host, port, "GET", f"/api/solve/{started['id']}")
+            if state["status"] == "running":
+                break
+            time.sleep(0.05)
+        _http(host, port, "DELETE", f"/api/solve/{started['id']}")
+        assert state["status"] == "running", state
+
+
+def test_status_says_warming_up_until_the_workers_are_ready(tmp_path, monkeypatch):
+    """Workers warm up in the background at start-up (the 15-puzzle's tables included)."""
+    monkeypatch.setenv("SLIDELAB_CACHE", str(tmp_path))  # fresh: the tables are built now
+    with TestClient(create_app(workers=1)) as c:
+        status = c.get("/api/status")
+        assert status.status_code == 200 and status.json()["ready"] is False
+        assert set(status.json()["lanes"]) == {"cheap", "hard"}
+        began = time.monotonic()
+        while not c.get("/api/status").json()["ready"]:
+            assert time.monotonic() - began < 300
+            time.sleep(0.2)
+        # the first 15-puzzle solve after start-up needs no tables built
+        began = time.monotonic()
+        body = c.post("/api/solve", json={"board": "5 1 3 4/2 6 7 8/9 10 11 12/13 14 15 0"}).json()
+        assert body["length"] == 12 and body["method"].startswith("idastar"), body
+        assert time.monotonic() - began < 3
 
 
 # -- the command ---------------------------------------------------------------------------------

@@ -9,19 +9,29 @@ Endpoints (request and response bodies are JSON; fields as the CLI's ``--json``)
 - ``POST /api/solve``: ``{"board", "goal"?, "method"?, "heuristic"?, "weight"?, "time_limit"?,
   "wait"?}`` -> with ``wait`` (the default) the ``solve --json`` object plus ``"id"``; without,
   ``202 {"id", "status"}`` at once, then ``GET /api/solve/{id}`` for progress and the result
-  and ``DELETE /api/solve/{id}`` to cancel (the worker is killed).
+  and ``DELETE /api/solve/{id}`` to cancel (the worker is killed).  A client that goes away
+  while it waits cancels its solve.
 - ``POST /api/analyze``: ``{"goal", "size"?, "blank_first"?}`` (small boards) ->
   ``{"goal", "size", "states", "diameter", "counts", "seconds"}``
+- ``GET /api/status``: ``{"ready", "version", "lanes"}``: whether the workers have warmed up.
 
 Errors are ``{"error": "one line"}`` with 400 (bad input), 404 (unknown solve), 409 (cancelled),
-413 (body too large) or 422 (unsolvable, a limit reached, or a body that does not match the
-schema).
+413 (body too large), 422 (unsolvable, a limit reached, or a body that does not match the
+schema) or 429 (a lane full, or a client's share of it taken; with ``Retry-After``).
+
+Every solve, analysis and generation runs in a worker process, never on the event loop, in
+one of two lanes (:data:`CHEAP` and :data:`HARD`, declared below with all the limits): each
+lane has its own workers, so the quick requests of a page never wait behind long solves.
+Checking a board runs on the event loop: it reads at most :data:`MAX_BODY` bytes and
+:data:`MAX_CELLS` cells (a few milliseconds).
 """
 
 from __future__ import annotations
 
 import asyncio
+import re
 from contextlib import asynccontextmanager
+from dataclasses import dataclass, replace
 from importlib import resources
 from typing import Literal, Optional
 
@@ -35,8 +45,42 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from .. import __version__
 from ..errors import SlidelabError
 from ..parse import STYLES
-from ..workers import DONE, WorkerPool
+from ..workers import DONE, WARM_UP, WorkerPool
 
+# ------------------------------------------------------------------------------------------
+# lanes and limits: every limit of the server is here
+
+
+@dataclass(frozen=True)
+class Lane:
+    """A lane of worker processes and its limits."""
+
+    #: worker processes: jobs that run at once
+    workers: int
+    #: jobs that may wait for a worker; one more is refused (429)
+    queue: int
+    #: jobs one client (host) may have waiting or running; one more is refused (429)
+    per_client: int
+    #: seconds of search at most (a longer time limit asked for is cut to this)
+    time_limit: float
+    #: seconds a job may run past its time limit before its worker is killed
+    grace: float
+    #: niceness of the workers: the hard lane yields the CPU to the cheap lane and the server
+    nice: int
+    #: seconds a 429 asks the client to wait (``Retry-After``)
+    retry_after: int
+
+
+#: quick work: boards of at most CHEAP_MAX_CELLS cells, generations of at most CHEAP_MAX_STEPS
+CHEAP = Lane(workers=2, queue=32, per_client=8, time_limit=2.0, grace=5.0, nice=0, retry_after=1)
+#: everything else: the 15-puzzle and larger, long random walks
+HARD = Lane(workers=2, queue=8, per_client=2, time_limit=60.0, grace=20.0, nice=10,
+            retry_after=10)
+#: a board of at most this many cells is cheap (the 8-puzzle: 181,440 positions; every method
+#: solves any of them in well under a second) except by IDA* without a heuristic (seconds)
+CHEAP_MAX_CELLS = 9
+#: a generation of at most this many steps (n x moves, or n x cells when uniform) is cheap
+CHEAP_MAX_STEPS = 100_000
 #: request bodies larger than this are refused (413)
 MAX_BODY = 16 * 1024
 #: boards with more cells are refused by every endpoint
@@ -44,21 +88,74 @@ MAX_CELLS = 1024
 #: analysis (a complete breadth-first search) only for spaces up to this many arrangements
 MAX_ANALYZE_STATES = 2_000_000
 DEFAULT_TIME_LIMIT = 10.0
-MAX_TIME_LIMIT = 60.0
+MAX_TIME_LIMIT = HARD.time_limit
 #: memory a solve may use (the searches that store states refuse to go past it)
 MAX_SOLVE_BYTES = 2 * 1024 ** 3
 
+_SMALL = "1 2 3/4 5 6/0 7 8"
+#: what the cheap lane's workers do when they start, before they say they are ready: load the
+#: kernels of every method on the 8-puzzle, of the analysis and of the generator
+CHEAP_WARM_UP = (
+    *(("solve", {"board": _SMALL, "method": method, "heuristic": heuristic})
+      for method, heuristic in [("auto", None), ("bfs", None), ("bidirectional", None),
+                                ("astar", "manhattan"), ("astar", "linear-conflict"),
+                                ("astar", "pdb"), ("weighted-astar", None),
+                                ("idastar", "manhattan"), ("idastar", "linear-conflict"),
+                                ("idastar", "pdb"), ("constructive", None)]),
+    ("analyze", {"goal": "1 2/3 0"}),
+    ("generate", {"goal": _SMALL, "n": 1, "moves": 10, "seed": 0}),
+)
+#: the hard lane's: the same, and the 15-puzzle's tables (built once, then loaded from the cache)
+HARD_WARM_UP = (*CHEAP_WARM_UP, ("solve", {"board": "1 2 3 4/5 6 7 8/9 10 11 12/13 14 0 15"}))
+
 STATIC = resources.files("slidelab.web") / "static"
+
+#: IDA* and no heuristic, as the search module spells them (it is not imported: numba)
+_IDA_NAMES = {"idastar", "ida*", "ida"}
+_NO_HEURISTIC = {"zero", "none"}
+
+
+def is_cheap(cells: int, method: Optional[str] = "auto", heuristic: Optional[str] = None) -> bool:
+    """The lane rule for solves and analyses: at most CHEAP_MAX_CELLS cells, and not IDA*
+    without a heuristic (it searches the whole space again for each bound)."""
+    uninformed_ida = (str(method or "").strip().lower() in _IDA_NAMES
+                      and str(heuristic or "").strip().lower() in _NO_HEURISTIC)
+    return cells <= CHEAP_MAX_CELLS and not uninformed_ida
 
 
 class ApiError(Exception):
-    def __init__(self, status: int, message: str, **extra):
+    def __init__(self, status: int, message: str, headers: Optional[dict] = None, **extra):
         super().__init__(message)
-        self.status, self.message, self.extra = status, message, extra
+        self.status, self.message, self.headers, self.extra = status, message, headers, extra
 
 
 def _one_line(text: str) -> str:
     return " ".join(str(text).split())
+
+
+#: command-line options named in the shared messages, and the API fields that do their work
+_FIELDS = {"size": "size", "goal": "goal", "weight": "weight", "method": "method",
+           "heuristic": "heuristic", "time-limit": "time_limit", "blank-first": "blank_first",
+           "seed": "seed", "moves": "moves", "format": "format"}
+_OPTION = re.compile(r"--(" + "|".join(sorted(map(re.escape, _FIELDS), key=len, reverse=True))
+                     + r")\b(?:[ =]([^\s),;]+))?")
+
+
+def _input_error(message: str, status: int = 400, **extra) -> ApiError:
+    """An error for bad input, its message in the API's words: a field where the command
+    line's message names an option (``--size 4x3`` -> ``"size": "4x3"``), and that field
+    named in ``"field"``."""
+    fields = []
+
+    def field(match):
+        name = _FIELDS[match.group(1)]
+        fields.append(name)
+        return f'"{name}": "{match.group(2)}"' if match.group(2) else f'the "{name}" field'
+
+    text = _OPTION.sub(field, _one_line(message))
+    if fields:
+        extra.setdefault("field", fields[0])
+    return ApiError(status, text, **extra)
 
 
 # ------------------------------------------------------------------------------------------
@@ -115,14 +212,14 @@ def _puzzle(board: str, goal: Optional[str], blank_first: bool, size: Optional[s
     try:
         puzzle = Puzzle(board, goal, blank_first=blank_first, size=size)
     except SlidelabError as exc:
-        raise ApiError(400, _one_line(exc)) from None
+        raise _input_error(str(exc)) from None
     if puzzle.width * puzzle.height > MAX_CELLS:
         raise ApiError(400, f"board of {puzzle.width * puzzle.height} cells: at most {MAX_CELLS}")
     return puzzle
 
 
-def _size_goal(text: str, blank_first: bool) -> Optional[str]:
-    """``text`` as a goal board, when it is a size ``WxH``; None when it is a board."""
+def _size_board(text: str, blank_first: bool):
+    """``text`` as an ordered goal board, when it is a size ``WxH``; None when it is a board."""
     from ..board import Board
     from ..parse import parse_size
 
@@ -133,17 +230,32 @@ def _size_goal(text: str, blank_first: bool) -> Optional[str]:
     if width * height > MAX_CELLS:
         raise ApiError(400, f"size {text.strip()}: at most {MAX_CELLS} cells")
     try:
-        return Board.solved(width, height, blank_first).format()
+        return Board.solved(width, height, blank_first)
     except SlidelabError as exc:
-        raise ApiError(400, _one_line(exc)) from None
+        raise _input_error(str(exc)) from None
 
 
 def _cells(board) -> list:
     return [c for row in board.to_list() for c in row]
 
 
-async def _wait(job):
-    await asyncio.wrap_future(job.future)
+async def _client_gone(request: Request) -> None:
+    """Returns when the client disconnects (the request's body has been read already)."""
+    while (await request.receive())["type"] != "http.disconnect":
+        pass
+
+
+async def _wait(job, request: Request, pool: WorkerPool):
+    """``job`` once finished; if the client goes away first, the job is cancelled (ApiError)."""
+    finished = asyncio.wrap_future(job.future)
+    gone = asyncio.ensure_future(_client_gone(request))
+    try:
+        await asyncio.wait({finished, gone}, return_when=asyncio.FIRST_COMPLETED)
+    finally:
+        gone.cancel()
+    if not finished.done():
+        pool.cancel(job.id)  # nobody is waiting for it: its worker is freed for others
+        raise ApiError(409, "cancelled: the client went away", kind="cancelled", id=job.id)
     return job
 
 
@@ -154,7 +266,7 @@ def _job_error(job) -> ApiError:
     extra = {"kind": kind, "id": job.id}
     if error.get("stats"):
         extra["stats"] = error["stats"]
-    return ApiError(status, _one_line(error["error"]), **extra)
+    return _input_error(error["error"], status, **extra)
 
 
 # ------------------------------------------------------------------------------------------
@@ -207,30 +319,70 @@ class _BodyLimit:
         await response({"type": "http"}, None, send)
 
 
-def create_app(*, workers: int = 2, max_body: int = MAX_BODY,
-               max_time_limit: float = MAX_TIME_LIMIT, grace: Optional[float] = None,
-               prestart: bool = True) -> FastAPI:
-    """The application.  ``workers``: solves that run at once (one process each)."""
-    pool_args = {} if grace is None else {"grace": grace}
+def create_app(*, workers: Optional[int] = None, max_body: int = MAX_BODY,
+               max_time_limit: Optional[float] = None, grace: Optional[float] = None,
+               prestart: bool = True, cheap: Lane = CHEAP, hard: Lane = HARD) -> FastAPI:
+    """The application.
+
+    ``workers``, ``max_time_limit``: the hard lane's workers and time limit (default: those of
+    :data:`HARD`); ``grace``: both lanes' grace; ``cheap``, ``hard``: the lanes.  With
+    ``prestart``, the workers start and warm up in the background at start-up
+    (``GET /api/status`` says when they are ready); without, each starts on its lane's
+    first job.
+    """
+    hard = replace(hard, workers=hard.workers if workers is None else workers,
+                   time_limit=hard.time_limit if max_time_limit is None else max_time_limit)
+    if grace is not None:
+        cheap, hard = replace(cheap, grace=grace), replace(hard, grace=grace)
+    lanes = {"cheap": cheap, "hard": hard}
+    warm_ups = {"cheap": CHEAP_WARM_UP, "hard": HARD_WARM_UP} if prestart else \
+        {"cheap": WARM_UP, "hard": WARM_UP}
     analyses: dict = {}  # goal -> its analysis (the same goal is analysed once)
 
-    def pool_of(app: FastAPI) -> WorkerPool:
-        """The app's worker pool (made by the lifespan; made here if it did not run)."""
-        pool = getattr(app.state, "pool", None)
-        if pool is None:
-            pool = app.state.pool = WorkerPool(workers, **pool_args)
-        return pool
+    def pools_of(app: FastAPI) -> dict:
+        """The app's worker pools by lane (made by the lifespan; made here if it did not run)."""
+        pools = getattr(app.state, "pools", None)
+        if pools is None:
+            pools = app.state.pools = {
+                name: WorkerPool(lane.workers, grace=lane.grace, nice=lane.nice,
+                                 warm_up=warm_ups[name])
+                for name, lane in lanes.items()}
+        return pools
+
+    def admit(request: Request, name: str):
+        """The lane's pool and the client, or 429 when the lane or the client's share is full."""
+        lane, pool = lanes[name], pools_of(request.app)[name]
+        client = request.client.host if request.client else "-"
+        retry = {"Retry-After": str(lane.retry_after)}
+        mine = pool.active(client)
+        if mine >= lane.per_client:
+            raise ApiError(429, f"too many {name} jobs: you have {mine} waiting or running, the"
+                                f" most one client may have; wait for one to finish or cancel it",
+                           headers=retry, lane=name)
+        if pool.active() >= lane.workers + lane.queue:
+            raise ApiError(429, f"the server is busy: {pool.active()} {name} jobs running or"
+                                f" waiting, the most it holds; retry in {lane.retry_after} s",
+                           headers=retry, lane=name)
+        return pool, client
+
+    def find(request: Request, solve_id: str):
+        for pool in pools_of(request.app).values():
+            job = pool.get(solve_id)
+            if job is not None and job.kind == "solve":
+                return pool, job
+        raise ApiError(404, f"no solve with id {solve_id!r}")
 
     @asynccontextmanager
     async def lifespan(app: FastAPI):
-        pool = pool_of(app)
+        pools = pools_of(app)
         if prestart:
-            pool.prestart()
+            for pool in pools.values():
+                pool.prestart()  # they import slidelab and warm up in the background
         try:
             yield
         finally:
-            app.state.pool = None
-            await asyncio.to_thread(pool.close)
+            app.state.pools = None
+            await asyncio.gather(*(asyncio.to_thread(pool.close) for pool in pools.values()))
 
     # no /docs or /redoc: their pages load scripts from a CDN, and the page must work offline
     app = FastAPI(title="slidelab", version=__version__, lifespan=lifespan, docs_url=None,
@@ -240,7 +392,8 @@ def create_app(*, workers: int = 2, max_body: int = MAX_BODY,
 
     @app.exception_handler(ApiError)
     async def api_error(request: Request, exc: ApiError):
-        return JSONResponse({"error": exc.message, **exc.extra}, status_code=exc.status)
+        return JSONResponse({"error": exc.message, **exc.extra}, status_code=exc.status,
+                            headers=exc.headers)
 
     @app.exception_handler(RequestValidationError)
     async def invalid_request(request: Request, exc: RequestValidationError):
@@ -259,11 +412,23 @@ def create_app(*, workers: int = 2, max_body: int = MAX_BODY,
         return JSONResponse({"error": _one_line(exc.detail)}, status_code=exc.status_code,
                             headers=getattr(exc, "headers", None))
 
-    @app.get("/", include_in_schema=False)
+    @app.api_route("/", methods=["GET", "HEAD"], include_in_schema=False)
     async def page():
         return FileResponse(str(STATIC / "index.html"), media_type="text/html")
 
     app.mount("/static", StaticFiles(directory=str(STATIC)), name="static")
+
+    @app.get("/api/status")
+    async def status_endpoint(request: Request) -> dict:
+        """Whether the workers have started and warmed up (``ready``), and each lane's load."""
+        out = {}
+        for name, pool in pools_of(request.app).items():
+            lane = lanes[name]
+            out[name] = {"ready": pool.ready(), "workers": lane.workers, "active": pool.active(),
+                         "waiting": pool.waiting(), "queue": lane.queue,
+                         "per_client": lane.per_client, "time_limit": lane.time_limit}
+        return {"ready": all(lane["ready"] for lane in out.values()), "version": __version__,
+                "lanes": out}
 
     @app.post("/api/check")
     async def check_endpoint(body: PuzzleIn) -> dict:
@@ -278,46 +443,53 @@ def create_app(*, workers: int = 2, max_body: int = MAX_BODY,
                 "cells": _cells(puzzle.start), "goal_cells": _cells(puzzle.goal)}
 
     @app.post("/api/generate")
-    async def generate_endpoint(body: GenerateIn) -> dict:
+    async def generate_endpoint(body: GenerateIn, request: Request) -> dict:
         """Random solvable positions: uniform, or random walks of ``moves`` moves."""
-        from ..generate import random_boards
-
         if body.size is None and body.goal is None:
             raise ApiError(400, "give a size (e.g. 4x4) or a goal")
         if body.goal is not None and body.blank_first:
             raise ApiError(400, "give goal or blank_first, not both")
         if body.goal is not None:
-            goal = _puzzle(body.goal, None, False, None).start
+            goal = _puzzle(body.goal, body.goal, False, None).goal  # its labels may repeat
             if body.size is not None and body.size.strip().lower() != goal.size:
                 raise ApiError(400, f"size {body.size} does not match the goal's {goal.size}")
         else:
-            goal = _size_goal(body.size, body.blank_first)
+            goal = _size_board(body.size, body.blank_first)
             if goal is None:
-                raise ApiError(400, f"size {body.size!r} is not WxH (e.g. 4x4)")
-        try:
-            boards = random_boards(body.n, None, goal, moves=body.moves, seed=body.seed)
-        except SlidelabError as exc:
-            raise ApiError(400, _one_line(exc)) from None
-        return {"boards": [b.format(body.format) for b in boards]}
+                raise ApiError(400, f"size {body.size!r} is not WxH (e.g. 4x4)", field="size")
+        steps = body.n * (body.moves if body.moves is not None else goal.width * goal.height)
+        name = "cheap" if steps <= CHEAP_MAX_STEPS else "hard"
+        pool, client = admit(request, name)
+        job = pool.submit("generate", {"goal": goal.format(), "n": body.n, "moves": body.moves,
+                                       "seed": body.seed, "format": body.format},
+                          lanes[name].time_limit, owner=client)
+        await _wait(job, request, pool)
+        if job.status != DONE:
+            raise _job_error(job)
+        return job.result
 
     @app.post("/api/solve", responses={202: {"description": "Started (wait: false)"}})
     async def solve_endpoint(body: SolveIn, request: Request):
         """Solve a position in a worker process, within ``time_limit`` seconds."""
         from ..solvability import check
 
-        if body.time_limit > max_time_limit:
-            raise ApiError(422, f"time_limit: at most {max_time_limit:g} seconds")
+        if body.time_limit > hard.time_limit:
+            raise ApiError(422, f"time_limit: at most {hard.time_limit:g} seconds")
         puzzle = _puzzle(body.board, body.goal, body.blank_first, body.size)
         verdict = check(puzzle)
         if not verdict.solvable:
             raise ApiError(422, _one_line(verdict.reason), kind="unsolvable")
+        name = "cheap" if is_cheap(puzzle.width * puzzle.height, body.method, body.heuristic) \
+            else "hard"
+        pool, client = admit(request, name)
+        time_limit = min(body.time_limit, lanes[name].time_limit)
         args = {"board": puzzle.start.format(), "goal": puzzle.goal.format(),
                 "method": body.method, "heuristic": body.heuristic, "weight": body.weight,
-                "time_limit": body.time_limit, "max_bytes": MAX_SOLVE_BYTES}
-        job = pool_of(request.app).submit("solve", args, body.time_limit)
+                "time_limit": time_limit, "max_bytes": MAX_SOLVE_BYTES}
+        job = pool.submit("solve", args, time_limit, owner=client)
         if not body.wait:
             return JSONResponse({"id": job.id, "status": job.status}, status_code=202)
-        await _wait(job)
+        await _wait(job, request, pool)
         if job.status != DONE:
             raise _job_error(job)
         return {**job.result, "id": job.id}
@@ -325,22 +497,16 @@ def create_app(*, workers: int = 2, max_body: int = MAX_BODY,
     @app.get("/api/solve/{solve_id}")
     async def solve_status(solve_id: str, request: Request) -> dict:
         """A solve's status (queued, running, done, failed, cancelled), progress and result."""
-        job = pool_of(request.app).get(solve_id)
-        if job is None or job.kind != "solve":
-            raise ApiError(404, f"no solve with id {solve_id!r}")
-        return job.view()
+        return find(request, solve_id)[1].view()
 
     @app.delete("/api/solve/{solve_id}")
     async def solve_cancel(solve_id: str, request: Request) -> dict:
         """Cancel a solve: its worker process is stopped.  Answers with the solve's status."""
-        pool = pool_of(request.app)
-        job = pool.get(solve_id)
-        if job is None or job.kind != "solve":
-            raise ApiError(404, f"no solve with id {solve_id!r}")
+        pool, job = find(request, solve_id)
         pool.cancel(solve_id)
         if not job.future.done():
             try:
-                await asyncio.wait_for(_wait(job), timeout=5)
+                await asyncio.wait_for(asyncio.wrap_future(job.future), timeout=5)
             except asyncio.TimeoutError:
                 pass
         return job.view()
@@ -348,22 +514,24 @@ def create_app(*, workers: int = 2, max_body: int = MAX_BODY,
     @app.post("/api/analyze")
     async def analyze_endpoint(body: AnalyzeIn, request: Request) -> dict:
         """The distance distribution of every arrangement to the goal (small boards only)."""
-        goal = _size_goal(body.goal, body.blank_first) if body.size is None else None
+        goal = _size_board(body.goal, body.blank_first) if body.size is None else None
         if goal is None:
-            puzzle = _puzzle(body.goal, None, False, body.size)
+            puzzle = _puzzle(body.goal, body.goal, False, body.size)  # its labels may repeat
             if body.blank_first:
                 raise ApiError(400, "blank_first goes with a size, not a goal board")
         else:
-            puzzle = _puzzle(goal, None, False, None)
+            puzzle = _puzzle(goal.format(), goal.format(), False, None)
         states = puzzle.n_arrangements
         if states > MAX_ANALYZE_STATES:
             raise ApiError(400, f"{puzzle.size} goal: {states:,} arrangements, over the"
                                 f" {MAX_ANALYZE_STATES:,} the server analyses")
-        key = puzzle.start.format()
+        key = puzzle.goal.format()
         if key in analyses:
             return analyses[key]
-        job = pool_of(request.app).submit("analyze", {"goal": key}, max_time_limit)
-        await _wait(job)
+        name = "cheap" if is_cheap(puzzle.width * puzzle.height) else "hard"
+        pool, client = admit(request, name)
+        job = pool.submit("analyze", {"goal": key}, lanes[name].time_limit, owner=client)
+        await _wait(job, request, pool)
         if job.status != DONE:
             raise _job_error(job)
         if len(analyses) >= 64:
