@@ -27,6 +27,10 @@ CHROMIUM = "/usr/bin/chromium"
 ROOT = Path(__file__).resolve().parent.parent
 ARTIFACTS = ROOT / "test-artifacts" / "web"
 TIMEOUT_MS = 60_000  # the first solve may compile kernels on a fresh checkout
+#: the page is checked at both sizes: a desktop window and a phone held upright
+VIEWPORTS = {"desktop": {"width": 1280, "height": 800}, "phone": {"width": 390, "height": 844}}
+CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+                 "--disable-background-networking", "--disable-extensions", "--no-first-run"]
 
 
 def _ensure_chromium() -> None:
@@ -49,10 +53,12 @@ def _free_port() -> int:
         return s.getsockname()[1]
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory):
+def _serve(tmp_path_factory, cache=None):
+    """Start ``slidelab serve`` on a free port; yields its URL, stops it afterwards."""
     port = _free_port()
     env = {**os.environ}
+    if cache is not None:
+        env["SLIDELAB_CACHE"] = cache
     env.setdefault("SLIDELAB_CACHE", str(tmp_path_factory.mktemp("cache")))
     log = open(tmp_path_factory.mktemp("serve") / "serve.log", "w+")
     proc = subprocess.Popen([sys.executable, "-m", "slidelab", "serve", "--port", str(port)],
@@ -81,18 +87,22 @@ def server(tmp_path_factory):
 
 
 @pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    yield from _serve(tmp_path_factory)
+
+
+@pytest.fixture(scope="module")
 def browser():
     _ensure_chromium()
     with sync_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, headless=True,
-                              args=["--no-sandbox", "--disable-dev-shm-usage"])
+        b = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
         yield b
         b.close()
 
 
-@pytest.fixture
-def page(browser, server):
-    context = browser.new_context(viewport={"width": 1200, "height": 900})
+@pytest.fixture(params=sorted(VIEWPORTS))
+def page(request, browser, server):
+    context = browser.new_context(viewport=VIEWPORTS[request.param])
     pg = context.new_page()
     pg.set_default_timeout(TIMEOUT_MS)
     errors = []
@@ -104,7 +114,8 @@ def page(browser, server):
 
 def shot(pg, name: str) -> None:
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    pg.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
+    width = pg.viewport_size["width"] if pg.viewport_size else 0
+    pg.screenshot(path=str(ARTIFACTS / f"{name}-{width}.png"), full_page=True)
 
 
 def open_page(pg, url: str) -> None:
@@ -185,7 +196,7 @@ def test_play_shuffle_solve_replay_share(page, server):
     expect(other.locator("#replay-pos")).to_have_text(f"{middle} / {length}")
     expect(other.locator("#solution-text")).to_have_value(solution)
     shot(other, "07-shared")
-    if os.environ.get("SLIDELAB_WEB_SCREENSHOT"):
+    if os.environ.get("SLIDELAB_WEB_SCREENSHOT") and page.viewport_size["width"] == 1280:
         (ROOT / "docs").mkdir(exist_ok=True)
         page.screenshot(path=str(ROOT / "docs" / "web.png"), full_page=True)
     other.close()
@@ -233,3 +244,137 @@ def test_line_puzzle_colours_and_cancel(page, server):
     page.click("#cancel-btn")
     expect(page.locator("#solve-status")).to_have_text("cancelled")
     expect(page.locator("#solve-btn")).to_be_enabled()
+
+
+# -- issue 12: the page's defects, at both sizes -------------------------------------------------
+
+CONTRAST = """el => {
+  const rgb = (c) => c.match(/[\\d.]+/g).slice(0, 3).map(Number);
+  const lum = ([r, g, b]) => {
+    const f = (v) => { v /= 255; return v <= 0.03928 ? v / 12.92 : Math.pow((v + 0.055) / 1.055, 2.4); };
+    return 0.2126 * f(r) + 0.7152 * f(g) + 0.0722 * f(b);
+  };
+  const s = getComputedStyle(el);
+  const a = lum(rgb(s.color)), b = lum(rgb(s.backgroundColor));
+  return (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05);
+}"""
+
+FITS = "document.documentElement.scrollWidth <= document.documentElement.clientWidth"
+
+
+def test_button_labels_are_readable_on_hover(page, server):
+    open_page(page, server)
+    buttons = page.locator("button:enabled:visible")
+    assert buttons.count() >= 8
+    for i in range(buttons.count()):
+        button = buttons.nth(i)
+        button.hover()
+        ratio = button.evaluate(CONTRAST)
+        assert ratio >= 4.5, (button.get_attribute("id"), ratio)  # WCAG AA for normal text
+    page.locator("#solve-btn").hover()
+    shot(page, "12-solve-hover")
+
+
+def test_the_page_fits_the_screen_without_scrolling_sideways(page, server):
+    open_page(page, server)
+    expect(page.locator("#chart svg rect.bar")).to_have_count(32)  # the 3x3 chart is drawn
+    assert page.evaluate(FITS), page.evaluate("document.documentElement.scrollWidth")
+    chart = page.locator("#chart svg").bounding_box()
+    assert chart["x"] + chart["width"] <= page.viewport_size["width"]
+    shot(page, "13-fits")
+    page.click("#random-btn")
+    page.click("#solve-btn")
+    expect(page.locator("#result")).to_be_visible()
+    assert page.evaluate(FITS)
+    page.select_option("#width", "10")
+    page.select_option("#height", "10")
+    page.click("#new-btn")
+    expect(page.locator("#board")).to_have_attribute("data-size", "10x10")
+    assert page.evaluate(FITS), page.evaluate("document.documentElement.scrollWidth")
+    shot(page, "14-fits-10x10")
+
+
+def test_undo_takes_back_a_whole_click(page, server):
+    open_page(page, server)
+    board = page.locator("#board")
+    tile(page, 7).click()  # two tiles slide right
+    expect(board).to_have_attribute("data-board", "1 2 3/4 5 6/0 7 8")
+    tile(page, 1).click()  # two tiles slide down
+    expect(board).to_have_attribute("data-board", "0 2 3/1 5 6/4 7 8")
+    board.focus()
+    page.keyboard.press("ArrowLeft")  # one tile
+    expect(page.locator("#move-string")).to_have_text("R2 D2 L")
+    page.click("#undo-btn")
+    expect(board).to_have_attribute("data-board", "0 2 3/1 5 6/4 7 8")
+    page.click("#undo-btn")
+    expect(board).to_have_attribute("data-board", "1 2 3/4 5 6/0 7 8")
+    expect(page.locator("#move-count")).to_have_text("2")
+    page.click("#undo-btn")
+    expect(board).to_have_attribute("data-board", "1 2 3/4 5 6/7 8 0")
+    expect(page.locator("#move-count")).to_have_text("0")
+
+
+def test_status_line_is_for_the_board_shown(page, server):
+    open_page(page, server)
+    page.fill("#board-input", "1 2 3/4 5 6/0 7 8")
+    expect(page.locator("#board")).to_have_attribute("data-board", "1 2 3/4 5 6/0 7 8")
+    page.click("#solve-btn")
+    expect(page.locator("#solve-status")).to_have_text("solved: 2 moves")
+    page.click("#line-btn")
+    expect(page.locator("#board")).to_have_attribute("data-board", "A B A 0/C D C D/A B A B/C D C D")
+    expect(page.locator("#solve-status")).to_have_text("")  # nothing about the previous board
+    expect(page.locator("#result")).to_be_hidden()
+
+
+def test_one_move_is_singular(page, server):
+    open_page(page, server)
+    page.fill("#board-input", "1 2 3/4 5 6/7 0 8")
+    expect(page.locator("#board")).to_have_attribute("data-board", "1 2 3/4 5 6/7 0 8")
+    page.click("#solve-btn")
+    expect(page.locator("#solve-status")).to_have_text("solved: 1 move")
+    expect(page.locator("#solution-info")).to_contain_text("1 move (1 MTM)")
+
+
+def test_size_error_speaks_of_the_page(page, server):
+    open_page(page, server)
+    page.fill("#board-input", "1 2 3 4 5 6 7 8 9 10 11 0")
+    status = page.locator("#check-status")
+    expect(status).to_have_class("status error")
+    expect(status).to_contain_text("size")
+    assert "--size" not in status.text_content() and '"size"' not in status.text_content()
+    # the size menus give the size of a one-line board
+    page.select_option("#width", "6")  # 6x3: 18 cells, not 12
+    expect(status).to_contain_text("size menus")
+    expect(status).to_have_class("status error")
+    page.select_option("#width", "4")  # 4x3
+    expect(page.locator("#board")).to_have_attribute("data-board", "1 2 3 4/5 6 7 8/9 10 11 0")
+    expect(status).to_contain_text("solvable")
+    shot(page, "15-size")
+
+
+def test_head_of_the_page_is_answered(page, server):
+    head = page.request.head(server)
+    assert head.status == 200 and "text/html" in head.headers["content-type"]
+
+
+def test_the_page_says_warming_up_until_the_solvers_are_ready(browser, tmp_path_factory):
+    """A fresh server (no tables in its cache) warms its workers up; the page says so meanwhile."""
+    cold = _serve(tmp_path_factory, cache=str(tmp_path_factory.mktemp("cold-cache")))
+    url = next(cold)
+    pages = []
+    try:
+        for name in sorted(VIEWPORTS):
+            pg = browser.new_context(viewport=VIEWPORTS[name]).new_page()
+            pg.set_default_timeout(TIMEOUT_MS)
+            pg.goto(url)
+            pages.append(pg)
+        for pg in pages:
+            expect(pg.locator("#server-status")).to_be_visible()
+            expect(pg.locator("#server-status")).to_contain_text("warming up")
+            shot(pg, "16-warming-up")
+        for pg in pages:
+            expect(pg.locator("#server-status")).to_be_hidden(timeout=300_000)
+    finally:
+        for pg in pages:
+            pg.context.close()
+        next(cold, None)

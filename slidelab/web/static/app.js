@@ -11,6 +11,7 @@ const S = {
   cells: [],       // current cells
   ids: [],         // tile identity per cell (for animation of repeated labels)
   history: [],     // single-tile moves made since `start`
+  undoSteps: [],   // how many single-tile moves each click or key made (what undo takes back)
   solution: null,  // {moves: [...single-tile...], text, length, optimal, method, stats}
   step: 0,         // replay position in solution.moves
   playing: null,   // interval id while playing
@@ -18,6 +19,7 @@ const S = {
   pollTimer: null,
   lastMoved: -1,   // tile id that moved last (highlighted during replay)
   chartGoal: null,
+  sizeError: false, // the board's last check failed for want of a size: the size menus give it
 };
 
 const DIRS = { U: [1, 0], D: [-1, 0], L: [0, 1], R: [0, -1] }; // tile direction -> where the tile comes from, relative to the blank
@@ -91,6 +93,11 @@ function compactMoves(moves) {
   return parts.join(" ");
 }
 
+/** "1 move", "2 moves" */
+function plural(n, word) {
+  return `${n} ${word}${n === 1 ? "" : "s"}`;
+}
+
 function sameCells(a, b) {
   if (a.length !== b.length) return false;
   for (let i = 0; i < a.length; i++) if (String(a[i]) !== String(b[i])) return false;
@@ -127,7 +134,9 @@ async function api(method, path, body) {
 let tileEls = new Map();
 
 function tileSize() {
-  return Math.max(28, Math.min(72, Math.floor(440 / Math.max(S.W, S.H))));
+  // the board is at most 440 px wide, and never wider than the screen (a phone: 390 px)
+  const room = Math.min(440, document.documentElement.clientWidth - 44);
+  return Math.max(20, Math.min(72, Math.floor(room / Math.max(S.W, S.H))));
 }
 
 function renderBoard() {
@@ -212,6 +221,13 @@ function updateShare() {
 /** Make a new position current: the move record and any solution start over. */
 function setPosition(cells, goal, W, H, { keepInput = false } = {}) {
   stopPlaying();
+  if (S.solveId) { // it was solving the previous board: stop it, quietly
+    const id = S.solveId;
+    finishSolve();
+    api("DELETE", `/api/solve/${id}`).catch(() => {});
+  }
+  setSolveStatus("", "");       // nothing said about the previous board stays
+  S.undoSteps = [];
   const sizeChanged = W !== S.W || H !== S.H;
   S.W = W; S.H = H;
   S.goal = goal.slice();
@@ -250,13 +266,31 @@ async function runCheck() {
   const goal = $("goal-input").value.trim();
   if (!board) { setCheck("type or paste a board", "warn"); return; }
   const seq = ++checkSeq;
+  const body = goal ? { board, goal } : { board };
   try {
-    const data = await api("POST", "/api/check", goal ? { board, goal } : { board });
+    let data;
+    try {
+      data = await api("POST", "/api/check", body);
+    } catch (e) {
+      if (!(e.data && e.data.field === "size")) throw e;
+      // a one-line board of a cell count that is not a square: the size menus give its size
+      try {
+        data = await api("POST", "/api/check", { ...body, size: `${$("width").value}x${$("height").value}` });
+      } catch (e2) {
+        const what = e.message.split(";")[0];
+        const err = new Error(`${what}; choose its width and height in the size menus above,`
+          + " or write rows separated by '/'");
+        err.data = e.data;
+        throw err;
+      }
+    }
     if (seq !== checkSeq) return;
+    S.sizeError = false;
     setCheck(data.reason, data.solvable ? "ok" : "warn");
     setPosition(data.cells, data.goal_cells, data.width, data.height, { keepInput: true });
   } catch (e) {
     if (seq !== checkSeq) return;
+    S.sizeError = Boolean(e.data && e.data.field === "size");
     setCheck("error: " + e.message, "error");
   }
 }
@@ -317,7 +351,9 @@ function clickTile(el) {
   else if (c === bc && r > br) { m = "U"; k = r - br; }
   if (!m) return;
   stopPlaying();
-  for (let j = 0; j < k; j++) userMove(m);
+  let made = 0;
+  for (let j = 0; j < k; j++) if (userMove(m)) made += 1;
+  if (made) S.undoSteps.push(made); // one click, one undo
   renderBoard();
 }
 
@@ -330,11 +366,12 @@ function onKey(ev) {
   if (ev.target && ev.target.type === "range") return;
   ev.preventDefault();
   stopPlaying();
-  if (userMove(m)) renderBoard();
+  if (userMove(m)) { S.undoSteps.push(1); renderBoard(); }
 }
 
 function resetPosition() {
   stopPlaying();
+  S.undoSteps = [];
   const start = S.solution ? S.solution.start : S.start;
   S.cells = start.slice();
   S.history = [];
@@ -343,12 +380,16 @@ function resetPosition() {
   renderBoard();
 }
 
+/** Take back the last click or key: all the tiles it slid. */
 function undo() {
   stopPlaying();
-  if (S.solution) { replayTo(Math.max(0, S.step - 1)); return; }
-  const m = S.history.pop();
-  if (!m) return;
-  S.lastMoved = applyMove(S.cells, S.ids, S.W, S.H, OPPOSITE[m]);
+  const made = S.solution ? S.step : S.history.length;
+  const n = Math.min(S.undoSteps.pop() || 1, made);
+  if (!n) return;
+  if (S.solution) { replayTo(S.step - n); return; }
+  for (let j = 0; j < n; j++) {
+    S.lastMoved = applyMove(S.cells, S.ids, S.W, S.H, OPPOSITE[S.history.pop()]);
+  }
   renderBoard();
 }
 
@@ -447,7 +488,8 @@ function showSolution(result, from) {
     optimal: result.optimal, method: result.method, stats: result.stats };
   S.step = 0;
   S.history = [];
-  setSolveStatus(`solved: ${result.length} moves`, "ok");
+  S.undoSteps = [];
+  setSolveStatus(`solved: ${plural(result.length, "move")}`, "ok");
   showResult();
   renderBoard();
   refreshChart();
@@ -460,7 +502,7 @@ function showResult() {
   $("solution-text").value = compactMoves(sol.moves) || "(already solved)";
   const mtm = compactMoves(sol.moves).split(" ").filter(Boolean).length;
   $("solution-info").innerHTML = "";
-  const info = `${sol.length} moves (${mtm} MTM), `
+  const info = `${plural(sol.length, "move")} (${mtm} MTM), `
     + (sol.optimal === true ? "optimal" : sol.optimal === false ? "not proven optimal" : "")
     + (sol.method ? `, method ${sol.method}` : "");
   $("solution-info").textContent = info;
@@ -559,8 +601,7 @@ function drawChart(data) {
   const here = S.solution && S.solution.optimal ? S.solution.length : -1;
   const ns = "http://www.w3.org/2000/svg";
   const svg = document.createElementNS(ns, "svg");
-  svg.setAttribute("width", w); svg.setAttribute("height", h);
-  svg.setAttribute("viewBox", `0 0 ${w} ${h}`);
+  svg.setAttribute("viewBox", `0 0 ${w} ${h}`); // drawn 420 px wide, or narrower (CSS)
   const text = (x, y, s, anchor) => {
     const t = document.createElementNS(ns, "text");
     t.setAttribute("x", x); t.setAttribute("y", y); t.setAttribute("font-size", "10");
@@ -617,7 +658,7 @@ async function loadFromHash() {
     } else {
       S.solution = { moves: list, text: solution, start: S.cells.slice(), length: list.length,
         optimal: null, method: "", stats: null };
-      setSolveStatus(`shared solution: ${list.length} moves`, "ok");
+      setSolveStatus(`shared solution: ${plural(list.length, "move")}`, "ok");
       showResult();
       replayTo(parseInt(p.get("step") || "0", 10) || 0);
       refreshChart();
@@ -635,6 +676,20 @@ async function copyText(id) {
   try { await navigator.clipboard.writeText(el.value); } catch (e) { document.execCommand("copy"); }
 }
 
+// ---------------------------------------------------------------------------------------- server
+
+/** Say "warming up" until the server's workers are ready (GET /api/status). */
+async function watchServer() {
+  const el = $("server-status");
+  let status = null;
+  try { status = await api("GET", "/api/status"); } catch (e) { status = null; }
+  if (status && status.ready) { el.hidden = true; return; }
+  el.hidden = false;
+  el.textContent = status ? "warming up the solvers: the first solve may take longer..."
+    : "server unreachable";
+  setTimeout(watchServer, 500);
+}
+
 // ---------------------------------------------------------------------------------------- start
 
 function init() {
@@ -648,6 +703,14 @@ function init() {
     sel.value = "3";
   }
   $("new-btn").addEventListener("click", newBoard);
+  for (const id of ["width", "height"]) {
+    $(id).addEventListener("change", () => { if (S.sizeError) runCheck(); });
+  }
+  let resizeTimer = null;
+  window.addEventListener("resize", () => {
+    clearTimeout(resizeTimer);
+    resizeTimer = setTimeout(renderBoard, 100);
+  });
   $("line-btn").addEventListener("click", linePuzzle);
   $("board-input").addEventListener("input", scheduleCheck);
   $("goal-input").addEventListener("input", scheduleCheck);
@@ -657,6 +720,8 @@ function init() {
   $("undo-btn").addEventListener("click", undo);
   $("solve-btn").addEventListener("click", startSolve);
   $("cancel-btn").addEventListener("click", cancelSolve);
+  $("replay").addEventListener("click", () => { S.undoSteps = []; }, true);
+  $("replay-slider").addEventListener("input", () => { S.undoSteps = []; }, true);
   $("first-btn").addEventListener("click", () => { stopPlaying(); replayTo(0); });
   $("back-btn").addEventListener("click", () => { stopPlaying(); replayTo(S.step - 1); });
   $("fwd-btn").addEventListener("click", () => { stopPlaying(); replayTo(S.step + 1); });
@@ -669,6 +734,7 @@ function init() {
   document.addEventListener("keydown", onKey);
   window.addEventListener("hashchange", loadFromHash);
   setSlide();
+  watchServer();
   const goal = solvedCells(3, 3);
   setPosition(goal, goal, 3, 3);
   loadFromHash().finally(() => { document.body.dataset.ready = "yes"; });
