@@ -12,6 +12,14 @@ class SlidelabError(ValueError):
     """Base class of every slidelab input error."""
 
 
+class ArgumentError(SlidelabError, TypeError):
+    """A public function was given an argument of the wrong type (named in the message).
+
+    A :class:`TypeError` as well as a :class:`SlidelabError`, so both
+    ``except TypeError`` and ``except SlidelabError`` catch it.
+    """
+
+
 class ParseError(SlidelabError):
     """Text (a board, a size, a move string) could not be read."""
 
@@ -32,8 +40,12 @@ class UnsolvableError(SlidelabError):
     """The goal cannot be reached from the start."""
 
 
-class SearchLimitError(RuntimeError):
+class SearchLimitError(SlidelabError, RuntimeError):
     """A search stopped at its time or memory limit before finding a solution.
+
+    A :class:`SlidelabError` (so ``except SlidelabError`` catches every error
+    slidelab raises on purpose) and, as before, a :class:`RuntimeError`: catch
+    it before :class:`SlidelabError` to tell a limit from bad input.
 
     Attributes
     ----------
