@@ -12,21 +12,37 @@ True
 from __future__ import annotations
 
 import random as _random
-from typing import Optional
+from typing import Iterator, Optional
 
+from . import _args
 from .board import Board
-from .errors import SlidelabError
+from .errors import ArgumentError, SlidelabError
 from .geometry import neighbour_table
 from .parse import parse_size
 from .puzzle import Puzzle, as_board
 from .solvability import check
 
+#: the most positions one call makes (:func:`random_boards`, :func:`iter_random_boards`, ``generate -n``)
+MAX_BOARDS = 1_000_000
+#: the longest random walk (:func:`scramble`, ``generate --moves``): about 1.2 s a million moves
+MAX_WALK = 10_000_000
+#: the most cells :func:`random_boards` returns in one list (stream more with :func:`iter_random_boards`)
+MAX_LIST_CELLS = 100_000_000
+
 
 def _rng(seed):
-    return seed if isinstance(seed, _random.Random) else _random.Random(seed)
+    """A ``random.Random`` from a seed: None, a whole number, text or bytes, or a ``Random`` itself."""
+    if isinstance(seed, _random.Random):
+        return seed
+    if seed is None or _args.is_integer(seed):
+        return _random.Random(None if seed is None else int(seed))
+    if isinstance(seed, (str, bytes, bytearray)):
+        return _random.Random(seed)
+    raise ArgumentError(f"seed must be a whole number, text or a random.Random, got {_args.show(seed)}")
 
 
 def _goal(size, goal, blank_first) -> Board:
+    blank_first = _args.boolean(blank_first, "blank_first")
     if goal is not None:
         goal = as_board(goal)
         if size is not None and parse_size(size) != (goal.width, goal.height):
@@ -36,6 +52,15 @@ def _goal(size, goal, blank_first) -> Board:
         raise SlidelabError("give a size (WxH) or a goal")
     width, height = parse_size(size)
     return Board.solved(width, height, blank_first)
+
+
+def _walk_length(moves) -> int:
+    return _args.integer(moves, "moves", minimum=0, maximum=MAX_WALK,
+                         why=" (the longest random walk; use a uniformly random position instead)")
+
+
+def _count(n) -> int:
+    return _args.integer(n, "n", minimum=0, maximum=MAX_BOARDS, why=" (the most positions a call makes)")
 
 
 def random_board(size=None, goal=None, *, blank_first: bool = False, seed=None) -> Board:
@@ -51,10 +76,13 @@ def random_board(size=None, goal=None, *, blank_first: bool = False, seed=None) 
     size : str, optional
         ``"WxH"``; the goal is then the ordered one.
     goal : Board or str, optional
-    seed : int or random.Random, optional
+    seed : int, str or random.Random, optional
     """
-    goal = _goal(size, goal, blank_first)
     rng = _rng(seed)
+    return _random_board(_goal(size, goal, blank_first), rng)
+
+
+def _random_board(goal: Board, rng) -> Board:
     cells = list(goal.cells)
     rng.shuffle(cells)
     board = Board.from_cells(cells, goal.width, goal.height)
@@ -67,12 +95,14 @@ def random_board(size=None, goal=None, *, blank_first: bool = False, seed=None) 
 def scramble(moves: int, size=None, goal=None, *, blank_first: bool = False, seed=None) -> Board:
     """The goal after a random walk of ``moves`` single-tile moves, never stepping straight back.
 
-    The walk's length is an upper bound on the distance to the goal.
+    The walk's length is an upper bound on the distance to the goal; at most :data:`MAX_WALK`.
     """
-    if not isinstance(moves, int) or moves < 0:
-        raise SlidelabError(f"number of moves must be a non-negative integer, got {moves!r}")
-    goal = _goal(size, goal, blank_first)
+    moves = _walk_length(moves)
     rng = _rng(seed)
+    return _scramble(_goal(size, goal, blank_first), moves, rng)
+
+
+def _scramble(goal: Board, moves: int, rng) -> Board:
     nbr = neighbour_table(goal.width, goal.height).tolist()
     cells = list(goal.cells)
     blank, back = goal.blank, -1
@@ -94,7 +124,10 @@ def fix_parity(board, goal=None, *, how: str = "swap", blank_first: bool = False
         ``mirror`` reflects the board left-right, which fixes the parity only on
         some sizes (an error says so otherwise).
     """
-    puzzle = Puzzle(board, goal, blank_first=blank_first)
+    how = _args.text(how, "how")
+    if how not in ("swap", "mirror"):
+        raise SlidelabError(f"unknown fix {how!r}; choose swap or mirror")
+    puzzle = Puzzle(board, goal, blank_first=_args.boolean(blank_first, "blank_first"))
     board = puzzle.start
     if check(puzzle).solvable:
         return board
@@ -110,10 +143,48 @@ def fix_parity(board, goal=None, *, how: str = "swap", blank_first: bool = False
     raise SlidelabError(f"unknown fix {how!r}; choose swap or mirror")
 
 
+def iter_random_boards(n: int, size=None, goal=None, *, moves: Optional[int] = None,
+                       blank_first: bool = False, seed=None) -> Iterator[Board]:
+    """``n`` positions, made one at a time: uniformly random, or random walks of ``moves`` moves.
+
+    The arguments are checked at once (``n`` at most :data:`MAX_BOARDS`,
+    ``moves`` at most :data:`MAX_WALK`); the boards are made as they are taken,
+    so ``slidelab generate`` prints the first before the last is made.
+
+    Examples
+    --------
+    >>> boards = iter_random_boards(2, "3x3", seed=1)
+    >>> [b.size for b in boards]
+    ['3x3', '3x3']
+    """
+    return _boards(*_plan(n, size, goal, moves, blank_first, seed))
+
+
+def _plan(n, size, goal, moves, blank_first, seed):
+    """The checked ``(n, goal, moves, rng)`` of a call making ``n`` boards."""
+    n = _count(n)
+    if moves is not None:
+        moves = _walk_length(moves)
+    rng = _rng(seed)
+    return n, _goal(size, goal, blank_first), moves, rng
+
+
+def _boards(n, goal, moves, rng) -> Iterator[Board]:
+    for _ in range(n):
+        yield _random_board(goal, rng) if moves is None else _scramble(goal, moves, rng)
+
+
 def random_boards(n: int, size=None, goal=None, *, moves: Optional[int] = None,
                   blank_first: bool = False, seed=None) -> list[Board]:
-    """``n`` positions: uniformly random, or random walks of ``moves`` moves."""
-    rng = _rng(seed)
-    if moves is None:
-        return [random_board(size, goal, blank_first=blank_first, seed=rng) for _ in range(n)]
-    return [scramble(moves, size, goal, blank_first=blank_first, seed=rng) for _ in range(n)]
+    """``n`` positions: uniformly random, or random walks of ``moves`` moves.
+
+    A list of at most :data:`MAX_LIST_CELLS` cells in all; :func:`iter_random_boards`
+    makes them one at a time.
+    """
+    n, target, moves, rng = _plan(n, size, goal, moves, blank_first, seed)
+    cells = n * target.width * target.height
+    if cells > MAX_LIST_CELLS:
+        raise SlidelabError(f"{n:,} boards of {target.size} make a list of {cells:,} cells, over"
+                            f" the limit of {MAX_LIST_CELLS:,}; iter_random_boards makes them one"
+                            " at a time")
+    return list(_boards(n, target, moves, rng))

@@ -36,31 +36,60 @@ _ROW_SPLIT = re.compile(r"\s*(?:/|\r?\n)\s*")
 _SIZE = re.compile(r"\s*(\d+)\s*[xX\u00d7]\s*(\d+)\s*\Z")
 
 
+#: the most cells a board may have (for example 181x181 or 128x256): the search kernels code
+#: the tiles' labels as 16-bit integers, so at most 32,767 tiles and the blank.  Every size and
+#: board read is checked against it (:func:`check_size`) before anything of that size is made
+MAX_BOARD_CELLS = 2 ** 15
+#: digits a width or height may have (more are refused before being converted to a number)
+_MAX_SIDE_DIGITS = 30
+
+
 def parse_size(text) -> tuple[int, int]:
-    """Read a size written ``WxH`` (width x height), e.g. ``"4x3"``.
+    """Read a size written ``WxH`` (width x height), e.g. ``"4x3"``, or a ``(width, height)`` pair.
+
+    Both sides must be at least 2, and the board at most :data:`MAX_BOARD_CELLS` cells.
 
     Examples
     --------
     >>> parse_size("4x3")
     (4, 3)
+    >>> parse_size("100000x100000")
+    Traceback (most recent call last):
+    ...
+    slidelab.errors.BoardError: a 100000x100000 board has 10,000,000,000 cells, over the limit of 32,768 (for example 181x181)
     """
-    if isinstance(text, tuple) and len(text) == 2:
-        width, height = (int(v) for v in text)
-    else:
-        match = _SIZE.match(str(text))
+    from ._args import integer, show
+    from .errors import ArgumentError
+
+    if isinstance(text, tuple):
+        if len(text) != 2:
+            raise ArgumentError(f"size must be WxH text or a (width, height) pair, got {show(text)}")
+        width, height = (integer(v, f"size's {side}") for v, side in zip(text, ("width", "height")))
+    elif isinstance(text, str):
+        match = _SIZE.match(text)
         if not match:
-            raise ParseError(f"size {str(text)!r} is not of the form WxH (for example 4x4)")
+            raise ParseError(f"size {show(text)} is not of the form WxH (for example 4x4)")
+        for digits in match.groups():
+            if len(digits.lstrip("0")) > _MAX_SIDE_DIGITS:
+                raise BoardError(f"size {show(text)}: a side of {len(digits):,} digits is over the"
+                                 f" limit of {MAX_BOARD_CELLS:,} cells a board may have")
         width, height = int(match.group(1)), int(match.group(2))
+    else:
+        raise ArgumentError(f"size must be WxH text or a (width, height) pair, got {show(text)}")
     check_size(width, height)
     return width, height
 
 
 def check_size(width: int, height: int) -> None:
-    """Refuse boards on which nothing can slide around (a row or a column)."""
+    """Refuse boards on which nothing can slide around (a row or a column), and boards over
+    :data:`MAX_BOARD_CELLS` cells."""
     if width < 2 or height < 2:
         raise BoardError(
             f"a {width}x{height} board is too narrow: width and height must both be at least 2"
         )
+    if width * height > MAX_BOARD_CELLS:
+        raise BoardError(f"a {width}x{height} board has {width * height:,} cells, over the limit"
+                         f" of {MAX_BOARD_CELLS:,} (for example 181x181)")
 
 
 def _where(row: int, col: int, flat: bool, width: int) -> str:

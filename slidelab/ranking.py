@@ -27,9 +27,13 @@ from math import factorial, prod
 import numpy as np
 
 from ._jit import njit
+from . import _args
 from .errors import SlidelabError
+from .parse import MAX_BOARD_CELLS
 
 _MAX_ARRANGEMENTS = 2**62
+#: the most items a permutation may have for its rank to fit 63 bits (20: 20! < 2**62 < 21!)
+MAX_PERMUTATION = max(n for n in range(1, 64) if factorial(n) <= _MAX_ARRANGEMENTS)
 
 
 @njit(cache=True)
@@ -111,8 +115,15 @@ def _multiset_unrank(rank, counts, total, out):
 
 
 def count_arrangements(counts) -> int:
-    """``n! / prod(c!)``: distinct arrangements of a multiset with these counts."""
-    counts = [int(c) for c in counts]
+    """``n! / prod(c!)``: distinct arrangements of a multiset with these counts.
+
+    The counts are whole numbers of at most :data:`~slidelab.parse.MAX_BOARD_CELLS` items in all.
+    """
+    counts = [_args.integer(c, f"counts[{i}]", minimum=0)
+              for i, c in enumerate(_args.items(counts, "counts", what="a list of whole numbers"))]
+    if sum(counts) > MAX_BOARD_CELLS:
+        raise SlidelabError(f"counts sum to {_args.show(sum(counts))} items, over the limit of"
+                            f" {MAX_BOARD_CELLS:,} (the most cells a board may have)")
     return factorial(sum(counts)) // prod(factorial(c) for c in counts)
 
 
@@ -121,21 +132,34 @@ def _check_fits(total: int) -> None:
         raise SlidelabError(f"{total} arrangements do not fit a 63-bit rank")
 
 
+def _sequence(values, name: str, limit: int) -> list:
+    """``values`` as a list of at most ``limit`` items (text is refused: not a sequence of items)."""
+    if isinstance(values, np.ndarray):
+        values = values.tolist()
+    if isinstance(values, (str, bytes)) or not hasattr(values, "__len__"):
+        raise _args.ArgumentError(f"{name} must be a list, got {_args.show(values)}")
+    if len(values) > limit:
+        raise SlidelabError(f"{name} has {len(values):,} items; at most {limit:,} fit a 63-bit rank")
+    return list(values)
+
+
 def permutation_rank(perm) -> int:
-    """Lexicographic rank of a permutation of ``0..n-1``."""
-    arr = np.asarray(perm, dtype=np.int64)
-    n = arr.shape[0]
-    if sorted(arr.tolist()) != list(range(n)):
-        raise SlidelabError(f"not a permutation of 0..{n - 1}: {list(perm)}")
-    _check_fits(factorial(n))
-    return int(_perm_rank(arr))
+    """Lexicographic rank of a permutation of ``0..n-1`` (at most :data:`MAX_PERMUTATION` items)."""
+    values = _sequence(perm, "perm", MAX_PERMUTATION)
+    values = [_args.integer(v, f"perm[{i}]") for i, v in enumerate(values)]
+    n = len(values)
+    if sorted(values) != list(range(n)):
+        raise SlidelabError(f"perm is not a permutation of 0..{n - 1}: {values}")
+    return int(_perm_rank(np.array(values, dtype=np.int64)))
 
 
 def permutation_unrank(rank: int, n: int) -> tuple[int, ...]:
     """The permutation of ``0..n-1`` with lexicographic rank ``rank``."""
-    _check_fits(factorial(n))
+    n = _args.integer(n, "n", minimum=0, maximum=MAX_PERMUTATION,
+                      why=" (larger permutations do not fit a 63-bit rank)")
+    rank = _args.integer(rank, "rank")
     if not 0 <= rank < factorial(n):
-        raise SlidelabError(f"rank {rank} is outside 0..{factorial(n) - 1}")
+        raise SlidelabError(f"rank {_args.show(rank)} is outside 0..{factorial(n) - 1}")
     out = np.empty(n, np.int64)
     _perm_unrank(rank, out)
     return tuple(int(v) for v in out)
@@ -147,9 +171,25 @@ def _codes(items):
     return values, np.array([index[v] for v in items], dtype=np.int64)
 
 
+def _multiset(items, name: str) -> list:
+    """``items`` as a list of at most :data:`~slidelab.parse.MAX_BOARD_CELLS` sortable items."""
+    if isinstance(items, np.ndarray):
+        items = items.tolist()
+    out = list(_args.items(items, name, what="a list of items")) if not isinstance(items, str) \
+        else list(items)
+    if len(out) > MAX_BOARD_CELLS:
+        raise SlidelabError(f"{name} has {len(out):,} items, over the limit of {MAX_BOARD_CELLS:,}")
+    try:
+        sorted(set(out))
+    except TypeError:
+        raise _args.ArgumentError(f"{name} must hold items that can be sorted and compared"
+                                  f" (all numbers or all text), got {_args.show(out)}") from None
+    return out
+
+
 def multiset_rank(items) -> int:
     """Lexicographic rank of ``items`` among the distinct arrangements of its elements."""
-    items = list(items)
+    items = _multiset(items, "items")
     values, codes = _codes(items)
     counts = np.bincount(codes, minlength=len(values)).astype(np.int64)
     total = count_arrangements(counts)
@@ -159,13 +199,14 @@ def multiset_rank(items) -> int:
 
 def multiset_unrank(rank: int, multiset) -> tuple:
     """The arrangement of ``multiset``'s elements with lexicographic rank ``rank``."""
-    counter = Counter(multiset)
+    rank = _args.integer(rank, "rank")
+    counter = Counter(_multiset(multiset, "multiset"))
     values = sorted(counter)
     counts = np.array([counter[v] for v in values], dtype=np.int64)
     total = count_arrangements(counts)
     _check_fits(total)
     if not 0 <= rank < total:
-        raise SlidelabError(f"rank {rank} is outside 0..{total - 1}")
+        raise SlidelabError(f"rank {_args.show(rank)} is outside 0..{total - 1}")
     out = np.empty(int(counts.sum()), np.int64)
     _multiset_unrank(rank, counts, total, out)
     return tuple(values[int(v)] for v in out)
