@@ -70,7 +70,7 @@ def parse_size(text) -> tuple[int, int]:
         if not match:
             raise ParseError(f"size {show(text)} is not of the form WxH (for example 4x4)")
         for digits in match.groups():
-            if len(digits.lstrip("0")) > _MAX_SIDE_DIGITS:
+            if len(digits) > _MAX_SIDE_DIGITS:
                 raise BoardError(f"size {show(text)}: a side of {len(digits):,} digits is over the"
                                  f" limit of {MAX_BOARD_CELLS:,} cells a board may have")
         width, height = int(match.group(1)), int(match.group(2))
