@@ -17,7 +17,8 @@ Every heuristic is a compiled move function that updates the estimate per move
 
 from __future__ import annotations
 
-from ..errors import SlidelabError
+from .. import _args
+from ..errors import SearchLimitError, SlidelabError
 from ..puzzle import Puzzle
 from .base import Heuristic
 from .linear_conflict import linear_conflict
@@ -30,7 +31,8 @@ _ALIASES = {"md": "manhattan", "lc": "linear-conflict", "linear": "linear-confli
 
 
 def heuristic_name(name: str) -> str:
-    key = str(name).strip().lower()
+    """The canonical name of a heuristic (aliases such as ``lc`` accepted), or an error listing them."""
+    key = _args.text(name, "heuristic").strip().lower()
     key = _ALIASES.get(key, key)
     if key not in HEURISTICS:
         raise SlidelabError(f"unknown heuristic {name!r}; choose from {', '.join(HEURISTICS)}")
@@ -39,22 +41,33 @@ def heuristic_name(name: str) -> str:
 
 def make_heuristic(puzzle: Puzzle, name: str = "manhattan", *, partition=None, progress=None,
                    cache: bool = True) -> Heuristic:
-    """The heuristic ``name`` for this puzzle (pattern databases are built or loaded)."""
-    key = heuristic_name(name)
+    """The heuristic ``name`` for this puzzle (pattern databases are built or loaded).
+
+    An allocation the operating system refuses ends with :class:`SearchLimitError`.
+    """
+    _args.instance(puzzle, "puzzle", Puzzle)
+    key = heuristic_name(_args.text(name, "name"))
+    _args.callback(progress, "progress")
+    cache = _args.boolean(cache, "cache")
     if partition is not None and key != "pdb":
         raise SlidelabError("a partition applies to the pdb heuristic only")
-    if key == "manhattan":
-        return manhattan(puzzle)
-    if key == "linear-conflict":
-        return linear_conflict(puzzle)
-    if key == "zero":
-        return zero(puzzle)
-    return pdb(puzzle, partition, progress=progress, cache=cache)
+    try:
+        if key == "manhattan":
+            return manhattan(puzzle)
+        if key == "linear-conflict":
+            return linear_conflict(puzzle)
+        if key == "zero":
+            return zero(puzzle)
+        return pdb(puzzle, partition, progress=progress, cache=cache)
+    except MemoryError:
+        raise SearchLimitError(f"limit reached: out of memory making the {key} heuristic of a"
+                               f" {puzzle.size} board") from None
 
 
 def heuristic_table(puzzle: Puzzle, name: str = "manhattan"):
     """Per-tile table of a table-based heuristic (``manhattan`` or ``zero``)."""
-    key = heuristic_name(name)
+    _args.instance(puzzle, "puzzle", Puzzle)
+    key = heuristic_name(_args.text(name, "name"))
     if key == "manhattan":
         return manhattan_table(puzzle)
     if key == "zero":

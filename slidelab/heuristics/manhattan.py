@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .. import _args
 from .._jit import njit
 from ..puzzle import Puzzle
 from .base import Heuristic
@@ -24,9 +25,11 @@ def manhattan_table(puzzle: Puzzle) -> np.ndarray:
     >>> manhattan_table(Puzzle("1 2/3 0")).tolist()
     [[0, 0, 0, 0], [0, 1, 1, 2], [1, 0, 2, 1], [1, 2, 0, 1]]
     """
+    _args.instance(puzzle, "puzzle", Puzzle)
     w, n = puzzle.width, puzzle.width * puzzle.height
     goal = puzzle.goal_codes
     k = len(puzzle.labels)
+    _check_table_size(puzzle, "manhattan")
     rows, cols = np.divmod(np.arange(n), w)
     table = np.zeros((k + 1, n), dtype=np.int32)
     for code in range(1, k + 1):
@@ -34,6 +37,18 @@ def manhattan_table(puzzle: Puzzle) -> np.ndarray:
         dist = np.abs(rows[:, None] - rows[cells][None, :]) + np.abs(cols[:, None] - cols[cells][None, :])
         table[code] = dist.min(axis=1)
     return table
+
+
+def _check_table_size(puzzle: Puzzle, name: str) -> None:
+    """Refuse a per-tile table (4 bytes per label and cell) over the default memory limit."""
+    from ..errors import SearchLimitError
+    from ..search._common import default_max_bytes
+
+    need = 4 * (len(puzzle.labels) + 1) * puzzle.width * puzzle.height
+    allowed = default_max_bytes()
+    if need > allowed:
+        raise SearchLimitError(f"limit reached: the {name} table of a {puzzle.size} board needs"
+                               f" {need:,} bytes, over the memory limit of {allowed:,} bytes")
 
 
 def table_sum(table: np.ndarray, codes) -> int:
@@ -66,5 +81,6 @@ def manhattan(puzzle: Puzzle) -> Heuristic:
 
 def zero(puzzle: Puzzle) -> Heuristic:
     """Always 0: A* becomes uniform-cost search, IDA* iterative deepening."""
+    _check_table_size(puzzle, "zero")
     table = np.zeros((len(puzzle.labels) + 1, puzzle.width * puzzle.height), dtype=np.int32)
     return _table_heuristic("zero", table, "no estimate")

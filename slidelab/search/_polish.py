@@ -253,7 +253,8 @@ def polish_path(puzzle: Puzzle, dirs: list[int], heur: Heuristic, limits: Limits
         return dirs
     packing = _Packing(puzzle)
     goal, nbr = puzzle.goal_codes, puzzle.neighbours
-    window_limits = Limits(limits.time_limit, limits.max_states, limits.max_bytes, None, limits.started)
+    window_limits = Limits(limits.time_limit, limits.max_states, limits.max_bytes,
+                           started=limits.started)
     spent_before = stats.expanded
 
     def search(start, cap, shorter_than):

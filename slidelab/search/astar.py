@@ -19,6 +19,7 @@ from __future__ import annotations
 import heapq
 from typing import Callable, Optional
 
+from .. import _args
 from ..errors import SearchLimitError, SlidelabError
 import numpy as np
 
@@ -26,7 +27,7 @@ from ..heuristics import Heuristic, heuristic_name, heuristic_table, make_heuris
 from ..puzzle import Puzzle
 from ..solution import Solution, Stats
 from . import _bestfirst as bf
-from ._common import Limits, make_solution
+from ._common import Limits, make_solution, out_of_memory, search_entry
 from ._polish import polish_path
 
 #: bytes per stored state, measured roughly (key, dict slots, heap entry)
@@ -34,10 +35,15 @@ BYTES_PER_STATE = 400
 CHECK_EVERY = 4096
 
 
+@search_entry("best-first")
 def best_first_search(puzzle: Puzzle, f: Callable[[int, int], float], limits: Limits, *,
                       heuristic="manhattan", method: str = "best-first",
                       optimal: bool = False) -> Solution:
     """Expand nodes in order of ``f(g, h)`` until the goal is taken off the open list."""
+    if not callable(f):
+        raise _args.ArgumentError(f"f must be a function of (g, h), got {_args.show(f)}")
+    method = _args.text(method, "method")
+    optimal = _args.boolean(optimal, "optimal")
     heur = heuristic if isinstance(heuristic, Heuristic) else None
     name = heur.name if heur is not None else heuristic_name(heuristic)
     if name in ("manhattan", "zero"):
@@ -224,7 +230,10 @@ def run_kernel(start: np.ndarray, goal: np.ndarray, nbr: np.ndarray, packing: _P
     need = _Nodes.bytes_for(packing, size0, size0)
     if need > allowed:
         limits.need_bytes(need, "its first node arrays", method)
-    nodes = _Nodes(packing, size0, size0)
+    try:
+        nodes = _Nodes(packing, size0, size0)
+    except MemoryError:
+        raise out_of_memory(method, "its first node arrays", stats) from None
     stack = _Stack(heur, start, INITIAL_DEPTH)
     bound = float(shorter_than) if shorter_than is not None else np.inf
     if stack.h0 >= bound:
@@ -287,14 +296,21 @@ def run_kernel(start: np.ndarray, goal: np.ndarray, nbr: np.ndarray, packing: _P
                 raise SearchLimitError(
                     f"limit reached: {method} stored {n:,} states ({size:,} open) and needs"
                     f" {need:,} bytes to go on, over the memory limit of {allowed:,} bytes", stats)
-            if grow_nodes:
-                nodes.grow_nodes(n)
-            else:
-                nodes.grow_heap(size)
+            try:
+                if grow_nodes:
+                    nodes.grow_nodes(n)
+                else:
+                    nodes.grow_heap(size)
+            except MemoryError:
+                raise out_of_memory(method, f"{n:,} states ({size:,} open), {need:,} bytes",
+                                    stats) from None
         elif status == bf.DEEP:
             depth = int(st[bf.S_DEPTH])
             nodes.onstack[stack.snode[1:depth + 1]] = -1
-            stack = _Stack(heur, start, 2 * (stack.snode.shape[0] - 1))
+            try:
+                stack = _Stack(heur, start, 2 * (stack.snode.shape[0] - 1))
+            except MemoryError:
+                raise out_of_memory(method, "a deeper path stack", stats) from None
             board[:] = start
             st[bf.S_DEPTH] = 0
             st[bf.S_BLANK] = blank0
@@ -309,8 +325,9 @@ def kernel_search(puzzle: Puzzle, limits: Limits, heuristic="manhattan", weight:
     The solution is optimal with ``weight`` 1 and an admissible heuristic, and
     at most ``weight`` times optimal with an admissible heuristic otherwise.
     """
-    if not weight >= 1:
-        raise SlidelabError(f"weight must be at least 1, got {weight}")
+    weight = _args.number(weight, "weight", minimum=1)
+    polish = _args.boolean(polish, "polish")
+    _args.instance(polish_options, "polish_options", dict, optional=True)
     heur = heuristic if isinstance(heuristic, Heuristic) else make_heuristic(puzzle, heuristic)
     stats = Stats()
     path = run_kernel(puzzle.start_codes, puzzle.goal_codes, puzzle.neighbours, _Packing(puzzle),
@@ -320,6 +337,7 @@ def kernel_search(puzzle: Puzzle, limits: Limits, heuristic="manhattan", weight:
     return make_solution(puzzle, path, weight == 1 and heur.admissible, method, stats)
 
 
+@search_entry("astar")
 def astar(puzzle: Puzzle, limits: Limits, heuristic="manhattan") -> Solution:
     """A*: ``f = g + h``; optimal with an admissible heuristic.
 
@@ -332,6 +350,7 @@ def astar(puzzle: Puzzle, limits: Limits, heuristic="manhattan") -> Solution:
     return kernel_search(puzzle, limits, heuristic, 1.0, "astar")
 
 
+@search_entry("weighted-astar")
 def weighted_astar(puzzle: Puzzle, limits: Limits, weight: float = 1.5,
                    heuristic="manhattan", polish: bool = True,
                    polish_options: Optional[dict] = None) -> Solution:

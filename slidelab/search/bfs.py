@@ -22,7 +22,7 @@ from .._jit import njit
 from ..puzzle import Puzzle
 from ..ranking import _multiset_rank, _multiset_unrank
 from ..solution import Solution, Stats
-from ._common import Limits, make_solution
+from ._common import Limits, make_solution, out_of_memory, search_entry
 
 UNSEEN = 255
 SIDE_START, SIDE_GOAL = 0, 8
@@ -110,7 +110,10 @@ class Space:
         self.nbr = puzzle.neighbours
         self.state = np.empty(puzzle.width * puzzle.height, np.int16)
         limits.need_bytes(self.total, f"a visited table of {self.total:,} states", method)
-        self.via = np.full(self.total, UNSEEN, dtype=np.uint8)
+        try:
+            self.via = np.full(self.total, UNSEEN, dtype=np.uint8)
+        except MemoryError:
+            raise out_of_memory(method, f"a visited table of {self.total:,} states") from None
         self._load_kernels(limits)
 
     def _load_kernels(self, limits: Limits) -> None:
@@ -187,6 +190,7 @@ def expand_layer(space: Space, front: Frontier, stats: Stats, limits: Limits, me
     return tuple(int(v) for v in meet) if meet[2] >= 0 else None
 
 
+@search_entry("bfs")
 def bfs(puzzle: Puzzle, limits: Limits) -> Solution:
     """Shortest solution by breadth-first search from the start.
 

@@ -13,10 +13,11 @@ from __future__ import annotations
 
 from ..puzzle import Puzzle
 from ..solution import Solution, Stats
-from ._common import Limits, make_solution
+from ._common import Limits, make_solution, search_entry
 from .bfs import ROOT, SIDE_GOAL, SIDE_START, Frontier, Space, expand_layer
 
 
+@search_entry("bidirectional")
 def bidirectional_bfs(puzzle: Puzzle, limits: Limits) -> Solution:
     """Shortest solution by breadth-first search from both ends; proven optimal.
 

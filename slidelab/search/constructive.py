@@ -35,7 +35,7 @@ from ..geometry import DOWN, LEFT, RIGHT, TILE_TO_BLANK, UP
 from ..puzzle import Puzzle
 from ..solution import Solution, Stats
 from ..solvability import check, permutation_parity
-from ._common import Limits, make_solution
+from ._common import Limits, make_solution, search_entry
 from .bidirectional import bidirectional_bfs
 
 METHOD = "constructive"
@@ -44,6 +44,7 @@ METHOD = "constructive"
 FINAL_CELLS = 9
 
 
+@search_entry("constructive")
 def constructive(puzzle: Puzzle, limits: Limits) -> Solution:
     """A solution for any board, row by row and column by column; not optimal.
 

@@ -20,12 +20,13 @@ from typing import Optional
 import numpy as np
 
 from .._jit import njit
+from .. import _args
 from ..errors import SearchLimitError, SlidelabError
 from ..heuristics import Heuristic, make_heuristic
 from ..heuristics.dispatch import heuristic_move
 from ..puzzle import Puzzle
 from ..solution import Solution, Stats
-from ._common import Limits, make_solution
+from ._common import Limits, make_solution, search_entry
 
 BUDGET = 1 << 22
 RUNNING, FOUND, EXHAUSTED = 0, 1, 2
@@ -175,13 +176,13 @@ def _iterate(puzzle: Puzzle, limits: Limits, heur: Heuristic, weight: float, met
 
 
 def _setup(puzzle, limits, heuristic, weight):
-    if not weight >= 1:
-        raise SlidelabError(f"weight must be at least 1, got {weight}")
+    weight = _args.number(weight, "weight", minimum=1)
     heur = heuristic if isinstance(heuristic, Heuristic) else make_heuristic(puzzle, heuristic)
     method = "idastar" if weight == 1 else "weighted-idastar"
-    return heur, method, weight == 1 and heur.admissible
+    return heur, method, weight == 1 and heur.admissible, weight
 
 
+@search_entry("idastar")
 def idastar(puzzle: Puzzle, limits: Limits, heuristic="manhattan", weight: float = 1.0) -> Solution:
     """Shortest solution by IDA* (optimal with weight 1 and an admissible heuristic).
 
@@ -194,12 +195,13 @@ def idastar(puzzle: Puzzle, limits: Limits, heuristic="manhattan", weight: float
     >>> idastar(Puzzle("1 2 3/4 5 6/0 7 8"), Limits()).notation
     'L2'
     """
-    heur, method, optimal = _setup(puzzle, limits, heuristic, weight)
+    heur, method, optimal, weight = _setup(puzzle, limits, heuristic, weight)
     for path, stats in _iterate(puzzle, limits, heur, weight, method, False, None):
         return make_solution(puzzle, path, optimal, method, stats)
     raise AssertionError("unreachable")
 
 
+@search_entry("idastar")
 def idastar_all(puzzle: Puzzle, limits: Limits, heuristic="manhattan",
                 max_solutions: Optional[int] = None) -> list[Solution]:
     """Every distinct optimal solution (up to ``max_solutions``), by IDA*.
@@ -210,7 +212,8 @@ def idastar_all(puzzle: Puzzle, limits: Limits, heuristic="manhattan",
     >>> [s.notation for s in idastar_all(Puzzle("1 2 3/4 5 6/7 8 0", "1 2 3/4 0 5/7 8 6"), Limits())]
     ['DR']
     """
-    heur, method, optimal = _setup(puzzle, limits, heuristic, 1.0)
+    max_solutions = _args.integer(max_solutions, "max_solutions", minimum=1, optional=True)
+    heur, method, optimal, _ = _setup(puzzle, limits, heuristic, 1.0)
     if not optimal:
         raise SlidelabError(f"listing all optimal solutions needs an admissible heuristic, not {heur.name}")
     out = []

@@ -5,6 +5,7 @@ from __future__ import annotations
 import time
 from typing import Callable, Optional
 
+from .. import _args
 from ..errors import SlidelabError, UnsolvableError
 from ..heuristics import heuristic_name, make_heuristic
 from ..heuristics.pdb import stronger_partition
@@ -135,12 +136,13 @@ def solve(start, goal=None, *, method: str = "auto", heuristic: Optional[str] = 
     >>> solve("0 1 2/3 4 5/6 7 8", "3 1 2/4 7 5/6 0 8", method="idastar").length
     3
     """
-    puzzle = start if isinstance(start, Puzzle) else Puzzle(start, goal, blank_first=blank_first, size=size)
-    name, heuristic, weight = _plan(puzzle, method, heuristic, weight)
-    for option, value in (("time_limit", time_limit), ("max_states", max_states),
-                          ("max_bytes", max_bytes)):
-        if value is not None and not value > 0:
-            raise SlidelabError(f"{option} must be positive, got {value}")
+    options = check_options(method=method, heuristic=heuristic, weight=weight,
+                            time_limit=time_limit, max_states=max_states, max_bytes=max_bytes,
+                            partition=partition, progress=progress, table_progress=table_progress)
+    puzzle = _puzzle(start, goal, blank_first, size)
+    name, heuristic, weight = _plan(puzzle, options["method"], options["heuristic"],
+                                    options["weight"], partition)
+    time_limit, max_states, max_bytes = (options[k] for k in ("time_limit", "max_states", "max_bytes"))
     verdict = check(puzzle)
     if not verdict.solvable:
         raise UnsolvableError(verdict.reason)
@@ -174,19 +176,83 @@ def solve(start, goal=None, *, method: str = "auto", heuristic: Optional[str] = 
 HEURISTIC_METHODS = ("astar", "weighted-astar", "idastar")
 
 
-def _plan(puzzle, method, heuristic, weight) -> tuple[str, str, float]:
-    """The concrete ``(method, heuristic, weight)`` that :func:`solve` uses; checks them."""
+def check_options(*, method="auto", heuristic=None, weight=None, time_limit=None,
+                  max_states=None, max_bytes=None, partition=None, progress=None,
+                  table_progress=None, names: Optional[dict] = None) -> dict:
+    """Check the options of :func:`solve` that do not depend on the puzzle; return them canonical.
+
+    :func:`solve`, :func:`prepare` and :func:`slidelab.batch.solve_batch` call
+    it at their door, and the command line before it reads a board, so every
+    front end refuses the same options with the same words: the weight must
+    be a finite number of at least 1; the limits positive (``time_limit`` may
+    be infinite, ``max_states`` and ``max_bytes`` whole numbers); the method
+    and heuristic known names; the partition text or a list of groups (its
+    groups are checked against each puzzle by :func:`_plan`).  ``names`` maps a
+    parameter to what the caller calls it in messages (``{"max_bytes":
+    "--max-memory"}``).
+
+    Examples
+    --------
+    >>> check_options(method="A*", weight=2)["method"], check_options(weight=2)["weight"]
+    ('astar', 2.0)
+    >>> check_options(weight=float("inf"), names={"weight": "--weight"})
+    Traceback (most recent call last):
+    ...
+    slidelab.errors.SlidelabError: --weight must be a finite number, got inf
+    """
+    name = (names or {}).get
+    method = method_name(_args.text(method, name("method", "method")))
+    if heuristic is not None:
+        heuristic = heuristic_name(_args.text(heuristic, name("heuristic", "heuristic")))
+    weight = _args.number(weight, name("weight", "weight"), minimum=1, optional=True)
+    time_limit = _args.number(time_limit, name("time_limit", "time_limit"), positive=True,
+                              finite=False, optional=True)
+    max_states = _args.integer(max_states, name("max_states", "max_states"), positive=True,
+                               optional=True)
+    max_bytes = _args.integer(max_bytes, name("max_bytes", "max_bytes"), positive=True,
+                              optional=True)
+    _check_partition(partition, name("partition", "partition"))
+    _args.callback(progress, "progress")
+    _args.callback(table_progress, "table_progress")
+    return {"method": method, "heuristic": heuristic, "weight": weight, "time_limit": time_limit,
+            "max_states": max_states, "max_bytes": max_bytes, "partition": partition}
+
+
+def _check_partition(partition, name: str) -> None:
+    """A partition is None, text, or a list of groups (lists) of tile labels (text or numbers)."""
+    if partition is None or isinstance(partition, str):
+        return
+    what = "text (6-6-3, 7-8, full, auto or '1,2,3/4,5,...') or a list of groups of tiles"
+    groups = list(_args.items(partition, name, what=what))
+    for i, group in enumerate(groups):
+        if isinstance(group, (str, bytes)) or not isinstance(group, (list, tuple)):
+            raise _args.ArgumentError(f"{name}[{i}] must be a list of tiles, got {_args.show(group)}")
+        for label in group:
+            if not isinstance(label, str) and not _args.is_integer(label):
+                raise _args.ArgumentError(f"{name}[{i}] names {_args.show(label)}, which is not a"
+                                          " tile label (text or a whole number)")
+
+
+def _puzzle(start, goal, blank_first, size) -> Puzzle:
+    if isinstance(start, Puzzle):
+        return start
+    return Puzzle(start, goal, blank_first=_args.boolean(blank_first, "blank_first"), size=size)
+
+
+def _plan(puzzle, method, heuristic, weight, partition=None) -> tuple[str, str, float]:
+    """The concrete ``(method, heuristic, weight)`` that :func:`solve` uses; checks them, and the
+    partition's groups against the puzzle whatever method runs."""
     name = method_name(method)
     if weight is None:
         weight = DEFAULT_WEIGHT if name == "weighted-astar" else 1.0
-    try:
-        weight = float(weight)
-    except (TypeError, ValueError):
-        raise SlidelabError(f"weight must be a number, got {weight!r}") from None
-    if not weight >= 1:
-        raise SlidelabError(f"weight must be at least 1, got {weight:g}")
+    weight = _args.number(weight, "weight", minimum=1)
     if heuristic is not None:
         heuristic = heuristic_name(heuristic)
+    if partition is not None and not (isinstance(partition, str)
+                                      and partition.strip().lower() in ("auto", "full")):
+        from ..heuristics.pdb import parse_partition
+
+        parse_partition(puzzle, partition)  # "junk", "1,2/3", "7-8" on a 3x3: refused here
     name, heuristic = _resolve(puzzle, name, heuristic, weight)
     return name, heuristic, weight
 
@@ -205,7 +271,11 @@ def prepare(puzzle: Puzzle, *, method: str = "auto", heuristic: Optional[str] = 
     >>> prepare(Puzzle("1 2 3/4 5 6/0 7 8"), method="idastar", heuristic="linear-conflict")
     'idastar'
     """
-    name, heuristic, _ = _plan(puzzle, method, heuristic, weight)
+    _args.instance(puzzle, "puzzle", Puzzle)
+    options = check_options(method=method, heuristic=heuristic, weight=weight,
+                            partition=partition, table_progress=table_progress)
+    name, heuristic, _ = _plan(puzzle, options["method"], options["heuristic"], options["weight"],
+                               partition)
     if name in HEURISTIC_METHODS:
         make_heuristic(puzzle, heuristic, partition=partition, progress=table_progress)
     elif name == "table":
@@ -241,11 +311,13 @@ def solve_all(start, goal=None, *, limit: Optional[int] = None, heuristic: Optio
     >>> len(sols), sols[0].length
     (4, 16)
     """
-    puzzle = start if isinstance(start, Puzzle) else Puzzle(start, goal, blank_first=blank_first, size=size)
-    if limit is not None and limit < 1:
-        raise SlidelabError(f"limit must be at least 1, got {limit}")
-    if time_limit is not None and not time_limit > 0:
-        raise SlidelabError(f"time_limit must be positive, got {time_limit}")
+    limit = _args.integer(limit, "limit", minimum=1, optional=True)
+    options = check_options(heuristic=heuristic, time_limit=time_limit, partition=partition,
+                            progress=progress, table_progress=table_progress)
+    heuristic, time_limit = options["heuristic"], options["time_limit"]
+    puzzle = _puzzle(start, goal, blank_first, size)
+    if partition is not None:
+        _plan(puzzle, "idastar", heuristic, 1.0, partition)
     verdict = check(puzzle)
     if not verdict.solvable:
         raise UnsolvableError(verdict.reason)
