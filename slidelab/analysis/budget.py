@@ -16,10 +16,12 @@ Examples
 
 from __future__ import annotations
 
+import math
 import os
 from dataclasses import dataclass
 from typing import Optional
 
+from .. import _args
 from ..errors import SlidelabError
 from .index import MAX_TILES, Space, space_of
 
@@ -78,6 +80,7 @@ def estimate(space, table: bool = False) -> Estimate:
         searching, then four bits).
     """
     space = space_of(space)
+    refuse_unnumbered(space)
     n = space.states
     size = n // 4 + 3 * (n >> 10) + 64
     if table:
@@ -90,6 +93,36 @@ def estimate(space, table: bool = False) -> Estimate:
     threads = _threads()
     ns = NS_PER_STATE + (NS_PER_TABLE_STATE if table else 0.0)
     return Estimate(n, size, n * ns * 1e-9 / threads, threads)
+
+
+def count_text(space: Space) -> str:
+    """The number of positions of ``space``: exact with separators, or ``about 2.8e35,659``
+    when it has over 30 digits (without computing it).
+
+    >>> count_text(space_of("4x4")), count_text(space_of("100x100"))
+    ('10,461,394,944,000', 'about 1.4e35,659')
+    """
+    exponent = space.log10_states()
+    if exponent < 30:
+        return f"{space.states:,}"
+    whole = math.floor(exponent)
+    return f"about {10 ** (exponent - whole):.2g}e{whole:,}"
+
+
+def _goal_text(space: Space, limit: int = 60) -> str:
+    text = space.goal.format()
+    return f"goal {text}" if len(text) <= limit else f"goal {text[:limit - 3]}..."
+
+
+def refuse_unnumbered(space: Space) -> None:
+    """Refuse a space of more than :data:`~.index.MAX_TILES` tiles: its positions cannot be
+    numbered in 64 bits (and no machine could hold two bits for each of them)."""
+    if space.tiles > MAX_TILES:
+        raise SpaceTooLargeError(
+            f"the {space.width}x{space.height} space of {_goal_text(space)} has"
+            f" {count_text(space)} positions: {space.tiles:,} tiles are over the {MAX_TILES} that"
+            f" can be numbered in 64 bits, and far beyond any memory; try a board of at most"
+            f" {MAX_TILES + 1} cells")
 
 
 def format_bytes(amount: float) -> str:
@@ -131,22 +164,27 @@ def check_budget(space: Space, table: bool = False, max_bytes: Optional[int] = N
     Parameters
     ----------
     max_bytes : int, optional
-        Default: half the machine's memory (as for the storing searches).
+        Default: :func:`slidelab.search._common.default_max_bytes` (as for the storing searches).
     max_seconds : float, optional
         Default :data:`DEFAULT_MAX_SECONDS`; ``float("inf")`` for no limit.
     """
     from ..search._common import default_max_bytes
 
+    table = _args.boolean(table, "table")
+    max_bytes = _args.integer(max_bytes, "max_bytes", positive=True, optional=True)
+    max_seconds = _args.number(max_seconds, "max_seconds", positive=True, finite=False,
+                               optional=True)
+    refuse_unnumbered(space)
     e = estimate(space, table)
-    limit = default_max_bytes() if max_bytes is None else int(max_bytes)
-    what = f"the {space.width}x{space.height} space of goal {space.goal} has {e.states:,} positions"
-    if space.tiles > MAX_TILES or e.bytes > limit:
+    limit = default_max_bytes() if max_bytes is None else max_bytes
+    what = f"the {space.width}x{space.height} space of {_goal_text(space)} has {count_text(space)} positions"
+    if e.bytes > limit:
         bits = "a byte and a half" if table else "two bits"
         advice = ("try a board of at most 14 cells, or a goal with repeated labels"
                   if space.distinct else "try a smaller board or more repeated labels")
         raise SpaceTooLargeError(
             f"{what}: {format_bytes(e.bytes)} at {bits} each, over the memory limit of "
-            f"{format_bytes(limit)}{'' if max_bytes else ' (half of this machine)'}; "
+            f"{format_bytes(limit)}{'' if max_bytes else ' (the default, from the memory available now)'}; "
             f"{advice}, or raise --max-memory if the machine has the room")
     allowed = DEFAULT_MAX_SECONDS if max_seconds is None else float(max_seconds)
     if e.seconds > allowed:

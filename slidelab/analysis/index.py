@@ -92,10 +92,24 @@ class Space:
         counts = [int(c) for c in self.puzzle.label_counts[1:]]
         self.label_counts = counts
         self.distinct = all(c == 1 for c in counts)
-        arrangements = math.factorial(self.tiles) // math.prod(math.factorial(c) for c in counts)
-        self.per_blank = arrangements // 2 if self.distinct else arrangements
-        self.states = self.cells * self.per_blank
         self._args = None
+
+    @cached_property
+    def per_blank(self) -> int:
+        """``H``: indices per blank cell (computed when first asked: a factorial of the tiles)."""
+        arrangements = math.factorial(self.tiles) // math.prod(math.factorial(c)
+                                                               for c in self.label_counts)
+        return arrangements // 2 if self.distinct else arrangements
+
+    @cached_property
+    def states(self) -> int:
+        return self.cells * self.per_blank
+
+    def log10_states(self) -> float:
+        """``log10(states)``, without computing the (possibly enormous) count itself."""
+        ln = math.lgamma(self.tiles + 1) - sum(math.lgamma(c + 1) for c in self.label_counts)
+        ln += math.log(self.cells) - (math.log(2) if self.distinct else 0.0)
+        return ln / math.log(10)
 
     def __repr__(self):
         return f"Space({self.goal.format()!r})"

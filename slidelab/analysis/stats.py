@@ -100,7 +100,8 @@ def analyze(goal, progress: Optional[Callable[[dict], None]] = None, *,
         the cache (see :class:`.table.DistanceTable`).
     max_bytes, max_seconds : optional
         Refuse (before starting) a search estimated to need more memory or
-        time (defaults: half the machine's memory, one hour).
+        time (defaults: three quarters of the memory available, at most half the
+        machine's; one hour).
 
     Returns
     -------
@@ -117,11 +118,12 @@ def analyze(goal, progress: Optional[Callable[[dict], None]] = None, *,
     >>> st.states, st.diameter, st.n_hardest, st.hardest
     (360, 21, 1, (Board('2 1/4 3/0 5'),))
     """
-    if hardest < 0:
-        from ..errors import SlidelabError
+    from .. import _args
 
-        raise SlidelabError(f"hardest must be at least 0, got {hardest}")
-    space = space_of(goal, blank_first=blank_first)
+    _args.callback(progress, "progress")
+    hardest = _args.integer(hardest, "hardest", minimum=0)
+    save = _args.boolean(save, "save")
+    space = space_of(goal, blank_first=_args.boolean(blank_first, "blank_first"))
     check_budget(space, table=save, max_bytes=max_bytes, max_seconds=max_seconds)
     began = time.perf_counter()
     layers = search_layers(space, progress=progress, record=save, limit=hardest)
