@@ -38,6 +38,7 @@ import re
 from dataclasses import dataclass
 from typing import Iterable, Optional
 
+from .. import _args
 from ..parse import parse_size
 
 #: the fields a ``key=value`` field or a JSON object may name
@@ -77,6 +78,26 @@ class Instance:
     known: Optional[int] = None
     error: Optional[str] = None
 
+    def __post_init__(self):
+        _args.integer(self.line, "line", minimum=1)
+        _args.text(self.id, "id")
+        _args.text(self.text, "text")
+        for name in ("start", "goal", "error"):
+            _args.text(getattr(self, name), name, optional=True)
+        _args.integer(self.known, "known", minimum=0, optional=True)
+        if self.start is None and self.error is None:
+            raise _args.ArgumentError("an Instance needs a start board or an error")
+
+
+def check_instances(instances, name: str = "instances") -> list[Instance]:
+    """``instances`` as a list, each checked to be an :class:`Instance` (else an error naming it)."""
+    out = list(_args.items(instances, name, what="a list of Instance (from read_instances)"))
+    for i, instance in enumerate(out):
+        if not isinstance(instance, Instance):
+            raise _args.ArgumentError(f"{name}[{i}] must be an Instance (from read_instances),"
+                                      f" got {_args.show(instance)}")
+    return out
+
 
 def read_instances(lines: Iterable[str], size=None) -> list[Instance]:
     """Every instance of ``lines`` (the text of a file, line by line).
@@ -89,7 +110,10 @@ def read_instances(lines: Iterable[str], size=None) -> list[Instance]:
         width, height = parse_size(size)
         cells = width * height
     out: list[Instance] = []
-    for number, raw in enumerate(lines, start=1):
+    what = "an iterable of lines of text (an open file, or text.splitlines())"
+    for number, raw in enumerate(_args.items(lines, "lines", what=what), start=1):
+        if not isinstance(raw, str):
+            raise _args.ArgumentError(f"lines: line {number} must be text, got {_args.show(raw)}")
         text = raw.strip()
         if not text.startswith("{"):  # a JSON line may hold '#' in its strings
             text = text.split("#", 1)[0].strip()

@@ -10,14 +10,17 @@ another input file are recognised and refused rather than mixed in.
 
 from __future__ import annotations
 
+import errno
 import json
 import os
+import stat
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterable, Optional
 
+from .. import _args
 from ..errors import SlidelabError
-from .instances import Instance
+from .instances import Instance, check_instances
 
 #: ``error_kind`` values and how the summary names them
 ERROR_KINDS = {"input": "bad input", "unsolvable": "unsolvable", "limit": "time or memory limit",
@@ -30,9 +33,50 @@ def _result(text: str) -> Optional[dict]:
         record = json.loads(text)
     except ValueError:
         return None
-    if isinstance(record, dict) and isinstance(record.get("line"), int) and "input" in record:
+    if isinstance(record, dict) and _args.is_integer(record.get("line")) \
+            and isinstance(record.get("input"), str) and record_problem(record) is None:
         return record
     return None
+
+
+def record_problem(record) -> Optional[str]:
+    """What keeps ``record`` from being a batch result :func:`summarize` can count, or None.
+
+    A failed record has an ``error``; a solved one a whole-number ``length``,
+    and ``stats`` (if any) a dict of numbers.
+    """
+    if not isinstance(record, dict):
+        return f"is not a dict but {_args.show(record)}"
+    if record.get("error"):
+        return None
+    length = record.get("length")
+    if not _args.is_integer(length) or length < 0:
+        return f"has no error and no whole-number 'length' (got {_args.show(length)})"
+    stats = record.get("stats")
+    if stats is not None and (not isinstance(stats, dict) or not all(
+            isinstance(stats.get(k, 0), (int, float)) and not isinstance(stats.get(k, 0), bool)
+            for k in ("expanded", "generated", "seconds"))):
+        return f"has 'stats' that are not a dict of numbers ({_args.show(stats)})"
+    return None
+
+
+def _kind(path: Path) -> str:
+    """``missing``, ``regular``, ``directory``, ``pipe``, ``device`` or ``other`` (a socket...)."""
+    try:
+        mode = os.stat(path).st_mode
+    except FileNotFoundError:
+        return "missing"
+    except OSError as exc:
+        raise SlidelabError(f"cannot use {path}: {exc.strerror}") from None
+    if stat.S_ISREG(mode):
+        return "regular"
+    if stat.S_ISDIR(mode):
+        return "directory"
+    if stat.S_ISFIFO(mode):
+        return "pipe"
+    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
+        return "device"
+    return "other"
 
 
 #: how every record starts (``id`` is its first field)
@@ -55,9 +99,22 @@ class ResultsFile:
     """
 
     def __init__(self, path, instances: Iterable[Instance], redo_failed: bool = False):
+        if not isinstance(path, (str, os.PathLike)) or not str(path):
+            raise _args.ArgumentError(f"path must be a file name, got {_args.show(path)}")
         self.path = Path(path)
         self.done: dict[int, dict] = {}
         self._file = None
+        self._fd: Optional[int] = None
+        instances = check_instances(instances, "instances")
+        redo_failed = _args.boolean(redo_failed, "redo_failed")
+        #: whether the file is read back (a regular file) or only written (a device, a pipe)
+        self.resumable = True
+        kind = _kind(self.path)
+        if kind == "directory":
+            raise SlidelabError(f"{self.path} is a directory; give a file for the results")
+        if kind not in ("missing", "regular"):
+            self._open_unread(kind, redo_failed)
+            return
         by_line = {i.line: i for i in instances}
         kept: list[str] = []
         dropped = False
@@ -87,6 +144,25 @@ class ResultsFile:
         if dropped:
             self._rewrite(kept)
 
+    def _open_unread(self, kind: str, redo_failed: bool) -> None:
+        """A device or a named pipe: written without resume, never read back (it may not end)."""
+        what = {"pipe": "a named pipe", "device": "a device"}.get(kind, "not a regular file")
+        if kind not in ("pipe", "device"):
+            raise SlidelabError(f"{self.path} is {what}; give a regular file for the results")
+        if redo_failed:
+            raise SlidelabError(f"--redo-failed reads the results back, and {self.path} is {what},"
+                                " not a regular file")
+        self.resumable = False
+        if kind == "pipe":  # opening it to write waits for a reader: see whether there is one
+            try:
+                self._fd = os.open(self.path, os.O_WRONLY | os.O_NONBLOCK)
+            except OSError as exc:
+                if exc.errno == errno.ENXIO:
+                    raise SlidelabError(f"{self.path} is a named pipe that nothing reads; start"
+                                        " its reader first, or give a regular file") from None
+                raise SlidelabError(f"cannot write {self.path}: {exc.strerror}") from None
+            os.set_blocking(self._fd, True)
+
     def _read(self):
         """``(complete lines as (number, text), their length in bytes, the cut-off rest or None)``."""
         try:
@@ -108,23 +184,42 @@ class ResultsFile:
 
     def __enter__(self) -> "ResultsFile":
         try:
-            self._file = open(self.path, "a", encoding="utf-8")
+            if self._fd is not None:
+                self._file = os.fdopen(self._fd, "w", encoding="utf-8")
+                self._fd = None
+            else:
+                self._file = open(self.path, "a", encoding="utf-8")
         except OSError as exc:
             raise SlidelabError(f"cannot write {self.path}: {exc.strerror}") from None
         return self
 
     def append(self, record: dict) -> None:
         """Write one record and flush it to the operating system."""
-        self._file.write(json.dumps(record) + "\n")
-        self._file.flush()
+        if self._file is None:
+            raise SlidelabError(f"{self.path} is not open: use the ResultsFile in a with block")
+        try:
+            self._file.write(json.dumps(record) + "\n")
+            self._file.flush()
+        except OSError as exc:
+            again = "; the next run solves again what is not written" if self.resumable else ""
+            raise SlidelabError(f"cannot write {self.path}: {exc.strerror}{again}") from None
         self.done[record["line"]] = record
 
     def __exit__(self, *exc) -> None:
-        if self._file is not None:
-            self._file.flush()
-            os.fsync(self._file.fileno())
-            self._file.close()
-            self._file = None
+        if self._file is None:
+            return
+        file, self._file = self._file, None
+        try:
+            file.flush()
+            if self.resumable:
+                os.fsync(file.fileno())
+        except OSError:
+            pass  # append said what could not be written
+        finally:
+            try:
+                file.close()
+            except OSError:
+                pass
 
 
 @dataclass
@@ -179,7 +274,12 @@ def summarize(records: Iterable[dict]) -> Summary:
     and of another length, or shorter than the known length.
     """
     s = Summary()
-    for r in records:
+    for i, r in enumerate(_args.items(records, "records", what="an iterable of result dicts")):
+        if not isinstance(r, dict):
+            raise _args.ArgumentError(f"records[{i}] must be a result dict, got {_args.show(r)}")
+        problem = record_problem(r)
+        if problem is not None:
+            raise SlidelabError(f"records[{i}] {problem}")
         s.instances += 1
         if r.get("error"):
             kind = r.get("error_kind") or "internal"

@@ -23,11 +23,13 @@ import secrets
 from concurrent.futures import FIRST_COMPLETED, wait
 from typing import Callable, Iterable, Iterator, Optional
 
+from .. import _args
 from ..errors import SlidelabError
+from ..parse import parse_size
 from ..puzzle import Puzzle
 from ..solvability import check
 from ..workers import DONE, FAILED, WorkerPool
-from .instances import Instance
+from .instances import Instance, check_instances
 from .results import agrees
 
 #: seconds to wait for a Dask scheduler to answer
@@ -86,10 +88,27 @@ def solve_batch(instances: Iterable[Instance], *, goal=None, blank_first: bool =
     2 None unsolvable
     3 None input
     """
+    from ..search.solve import check_options
+
+    instances = check_instances(instances)
+    checked = check_options(method=method, heuristic=heuristic, weight=weight,
+                            time_limit=time_limit, max_states=max_states, max_bytes=max_bytes,
+                            partition=partition, table_progress=table_progress)
+    options = {key: checked[key] for key in ("method", "heuristic", "partition", "weight",
+                                             "time_limit", "max_states", "max_bytes")}
+    workers = _args.integer(workers, "workers", positive=True, optional=True)
+    blank_first = _args.boolean(blank_first, "blank_first")
+    if size is not None:
+        parse_size(size)
+    if scheduler is not None and not isinstance(scheduler, str) and not hasattr(scheduler, "submit"):
+        raise _args.ArgumentError(f"scheduler must be an address (tcp://host:8786) or a Dask"
+                                  f" client, got {_args.show(scheduler)}")
+    return _solve(instances, goal, blank_first, size, options, workers, scheduler, table_progress)
+
+
+def _solve(instances, goal, blank_first, size, options, workers, scheduler, table_progress):
+    """:func:`solve_batch` once its arguments are checked: the records, as they are known."""
     client = _connect(scheduler) if scheduler is not None else None  # before any result
-    options = {"method": method, "heuristic": heuristic, "partition": partition,
-               "weight": weight, "time_limit": time_limit, "max_states": max_states,
-               "max_bytes": max_bytes}
     try:
         jobs: list[tuple[Instance, Puzzle]] = []
         for instance in instances:
