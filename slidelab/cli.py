@@ -27,7 +27,7 @@ import click
 from . import __version__
 from .board import Board
 from .errors import SearchLimitError, SlidelabError, UnsolvableError
-from .parse import STYLES
+from .parse import BLANK_TOKENS, MAX_BOARD_CELLS, STYLES
 
 if TYPE_CHECKING:
     from .puzzle import Puzzle
@@ -37,12 +37,19 @@ _BYTES = re.compile(r"\s*(\d+(?:\.\d+)?)\s*([kmgt]?)i?b?\s*\Z", re.I)
 
 
 def parse_bytes(text: str) -> int:
-    """``"2G"``, ``"512M"``, ``"1000000"`` to bytes."""
+    """``"2G"``, ``"512M"``, ``"1000000"`` to bytes (K, M, G and T are powers of 1024).
+
+    At least one byte; a size of more digits than any memory has is refused.
+    """
     match = _BYTES.match(str(text))
-    if not match:
-        raise SlidelabError(f"memory size {text!r} is not a number with an optional K, M, G or T")
+    if not match or len(match.group(1)) > 30:
+        raise SlidelabError(f"memory size {str(text)[:40]!r} is not a number with an optional"
+                            " K, M, G or T (at most 30 digits)")
     scale = 1024 ** " kmgt".index(match.group(2).lower() or " ")
-    return int(float(match.group(1)) * scale)
+    amount = int(float(match.group(1)) * scale)
+    if amount < 1:
+        raise SlidelabError(f"memory size {text!r} is less than one byte")
+    return amount
 
 
 def _fail(message: str, code: int = BAD_INPUT):
@@ -58,10 +65,14 @@ def _inputs(board: Optional[str]) -> Iterator[tuple[Optional[int], str]]:
     stream = sys.stdin
     if stream is None or stream.isatty():
         _fail("no BOARD given and nothing on standard input (see --help)")
+    read = False
     for number, line in enumerate(stream, start=1):
         text = line.strip()
         if text and not text.startswith("#"):
+            read = True
             yield number, text
+    if not read:
+        _fail("no positions read from standard input (one board per line; give BOARD or see --help)")
 
 
 def _where(number: Optional[int]) -> str:
@@ -246,11 +257,34 @@ def _search_options(f):
         click.option("--max-states", type=int, default=None,
                      help="States a storing search may hold."),
         click.option("--max-memory", default=None, metavar="BYTES",
-                     help="Memory a storing search may use (e.g. 2G; default half the RAM)."),
+                     help="Memory a storing search may use (e.g. 2G, in 1024s; default three"
+                          " quarters of the memory available, at most half the RAM)."),
     ]
     for option in reversed(options):
         f = option(f)
     return f
+
+
+#: how the command line names :func:`slidelab.solve`'s options, for its messages
+_OPTION_NAMES = {"method": "--method", "heuristic": "--heuristic", "weight": "--weight",
+                 "time_limit": "--time-limit", "max_states": "--max-states",
+                 "max_bytes": "--max-memory", "partition": "--partition"}
+
+
+def _check_search_options(method, heuristic, weight, time_limit, max_states, max_bytes, partition,
+                          goal, blank_first, size) -> None:
+    """Refuse bad search options once, before any board is read (``solve`` and ``batch``),
+    by the checks :func:`slidelab.solve` makes, named as on the command line."""
+    from .parse import parse_size
+    from .search.solve import check_options
+
+    if goal is not None and blank_first:
+        raise SlidelabError("give --goal or --blank-first, not both")
+    if size is not None:
+        parse_size(size)
+    check_options(method=method, heuristic=heuristic, weight=weight, time_limit=time_limit,
+                  max_states=max_states, max_bytes=max_bytes, partition=partition,
+                  names=_OPTION_NAMES)
 
 
 @main.command("solve")
@@ -277,6 +311,8 @@ def solve_command(board, goal, blank_first, size, method, heuristic, partition, 
         max_bytes = parse_bytes(max_memory) if max_memory is not None else None
         if limit is not None and not all_solutions:
             raise SlidelabError("--limit goes with --all")
+        _check_search_options(method, heuristic, weight, time_limit, max_states, max_bytes,
+                              partition, goal, blank_first, size)
     except SlidelabError as exc:
         _fail(str(exc))
     show = sys.stderr.isatty() if progress is None else progress
@@ -490,33 +526,58 @@ def check_command(board, goal, blank_first, size, fix, as_json):
     sys.exit(outcome.code)
 
 
+class _GenerateOption(click.Option):
+    """An option of ``generate`` whose help names a limit of :mod:`slidelab.generate`, looked
+    up when the help is shown (so the limit is declared once, and ``--help`` stays quick)."""
+
+    def get_help_record(self, ctx):
+        from . import generate
+
+        self.help = self.help.format(**{k: v for k, v in vars(generate).items() if k.isupper()})
+        return super().get_help_record(ctx)
+
+
 @main.command("generate")
 @click.argument("size", required=False)
 @click.option("--goal", metavar="BOARD", help="Goal to generate for (default: ordered).")
 @click.option("--blank-first", is_flag=True, help="Ordered goal with the blank first.")
-@click.option("-n", "count", type=int, default=1, show_default=True, help="How many positions.")
+@click.option("-n", "count", type=int, default=1, show_default=True, cls=_GenerateOption,
+              help="How many positions (at most {MAX_BOARDS:,}); printed as they are made.")
 @click.option("--seed", type=int, default=None, help="Random seed (repeatable output).")
-@click.option("--moves", "-k", type=int, default=None,
-              help="Random walk of K moves from the goal instead of a uniform random position.")
+@click.option("--moves", "-k", type=int, default=None, cls=_GenerateOption,
+              help="Random walk of K moves from the goal instead of a uniform random position"
+                   " (at most {MAX_WALK:,}).")
 @click.option("--format", "style", type=click.Choice(STYLES), default="slash", show_default=True)
-@click.option("--blank", default=None, help="Character for the blank (default 0; * in contest style).")
+@click.option("--blank", default=None,
+              help=f"Symbol of the blank: one of {' '.join(sorted(BLANK_TOKENS))}"
+                   " (default 0; * in contest style).")
 def generate_command(size, goal, blank_first, count, seed, moves, style, blank):
     """Print random solvable positions of a SIZE (WxH) board, one per line."""
-    from .generate import random_boards
+    from . import _args
+    from .generate import MAX_BOARDS, MAX_WALK, iter_random_boards
 
     _startup_done()
     try:
-        if count < 0:
-            raise SlidelabError(f"-n must be at least 0, got {count}")
-        if moves is not None and moves < 0:
-            raise SlidelabError(f"--moves must be at least 0, got {moves}")
+        _args.integer(count, "-n", minimum=0, maximum=MAX_BOARDS,
+                      why=" (the most positions one command makes)")
+        _args.integer(moves, "--moves", minimum=0, maximum=MAX_WALK, optional=True,
+                      why=" (the longest random walk; leave --moves out for a uniformly random"
+                          " position)")
+        if blank is not None and blank not in BLANK_TOKENS:
+            raise SlidelabError(f"--blank {blank!r} would not read back as the blank;"
+                                f" choose one of {' '.join(sorted(BLANK_TOKENS))}")
         if size is None and goal is None:
             raise SlidelabError("give a SIZE (e.g. 4x4) or --goal")
-        boards = random_boards(count, size, goal, moves=moves, blank_first=blank_first, seed=seed)
-        for b in boards:
+        boards = iter_random_boards(count, size, goal, moves=moves, blank_first=blank_first,
+                                    seed=seed)
+        for b in boards:  # each printed as soon as it is made
             click.echo(b.format(style, blank if blank is not None else "0"))
     except SlidelabError as exc:
         _fail(str(exc))
+
+
+generate_command.help += (f"\n\nSIZE is WxH: both sides at least 2, at most {MAX_BOARD_CELLS:,}"
+                          " cells in all (for example 181x181).")
 
 
 @main.command("serve")
@@ -781,7 +842,8 @@ class _AnalysisBar:
 @click.option("--hardest", "n_hardest", type=int, default=None, metavar="N",
               help="List at most N hardest positions (default 100; all are counted).")
 @click.option("--max-memory", default=None, metavar="BYTES",
-              help="Refuse a search needing more (e.g. 8G; default half the RAM).")
+              help="Refuse a search needing more (e.g. 8G; default three quarters of the memory"
+                   " available, at most half the RAM).")
 @click.option("--max-time", default=None, metavar="SECONDS",
               help="Refuse a search estimated to take longer (e.g. 2h; default 1h).")
 @click.option("--progress/--no-progress", default=None,
@@ -802,6 +864,8 @@ def analyze_command(goal, blank_first, as_json, plot_file, log_scale, save, n_ha
             raise SlidelabError("--log goes with --plot")
         max_bytes = parse_bytes(max_memory) if max_memory is not None else None
         max_seconds = parse_duration(max_time) if max_time is not None else None
+        if max_seconds is not None and not max_seconds > 0:
+            raise SlidelabError(f"--max-time must be positive, got {max_time!r}")
         if plot_file is not None:
             from .analysis.plot import check_plot_path, require_matplotlib
 
@@ -877,29 +941,25 @@ def batch_command(input_file, output, goal, blank_first, size, method, heuristic
 
     from .batch import ResultsFile, read_instances, solve_batch, summarize
     from .batch.run import default_workers
-    from .search.solve import method_name
 
     _startup_done()
     try:
-        if goal is not None and blank_first:
-            raise SlidelabError("give --goal or --blank-first, not both")
         if redo_failed and output is None:
             raise SlidelabError("--redo-failed goes with -o (an output file to read back)")
         if scheduler is not None and workers is not None:
             raise SlidelabError("--workers is for local processes; a Dask cluster has its own")
-        method_name(method)
         max_bytes = parse_bytes(max_memory) if max_memory is not None else None
-        for option, value in (("--time-limit", time_limit), ("--max-states", max_states)):
-            if value is not None and not value > 0:
-                raise SlidelabError(f"{option} must be positive, got {value:g}")
-        if weight is not None and not weight >= 1:
-            raise SlidelabError(f"--weight must be at least 1, got {weight:g}")
+        _check_search_options(method, heuristic, weight, time_limit, max_states, max_bytes,
+                              partition, goal, blank_first, size)
         instances = read_instances(_batch_lines(input_file), size)
         if output is not None and input_file != "-" and _same_file(input_file, output):
             raise SlidelabError("the output file is the input file")
         results = ResultsFile(output, instances, redo_failed) if output is not None else None
     except SlidelabError as exc:
         _fail(str(exc))
+    if results is not None and not results.resumable:
+        click.echo(f"note: {output} is not a regular file: the results are written there"
+                   " without resume (nothing is read back)", err=True)
     done = results.done if results is not None else {}
     todo = [i for i in instances if i.line not in done]
     workers = None if scheduler is not None else (workers or default_workers())
@@ -915,11 +975,12 @@ def batch_command(input_file, output, goal, blank_first, size, method, heuristic
     interrupted = False
     previous = signal.signal(signal.SIGTERM, _interrupt)  # kill: stop as cleanly as Ctrl-C
     began = time.perf_counter()
-    records = solve_batch(todo, goal=goal, blank_first=blank_first, size=size, method=method,
-                          heuristic=heuristic, partition=partition, weight=weight,
-                          time_limit=time_limit, max_states=max_states, max_bytes=max_bytes,
-                          workers=workers, scheduler=scheduler, table_progress=bar.tables)
+    records = None
     try:
+        records = solve_batch(todo, goal=goal, blank_first=blank_first, size=size, method=method,
+                              heuristic=heuristic, partition=partition, weight=weight,
+                              time_limit=time_limit, max_states=max_states, max_bytes=max_bytes,
+                              workers=workers, scheduler=scheduler, table_progress=bar.tables)
         if results is not None:
             results.__enter__()
         for record in records:
@@ -931,11 +992,12 @@ def batch_command(input_file, output, goal, blank_first, size, method, heuristic
             bar.update(record)
     except KeyboardInterrupt:
         interrupted = True
-    except SlidelabError as exc:  # the cluster cannot be reached
+    except SlidelabError as exc:  # the cluster cannot be reached, the output cannot be written
         bar.close()
         _fail(str(exc))
     finally:
-        records.close()  # stops the workers
+        if records is not None:
+            records.close()  # stops the workers
         bar.close()
         if results is not None:
             results.__exit__(None, None, None)
