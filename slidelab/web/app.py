@@ -45,7 +45,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from .. import __version__
 from ..errors import SlidelabError
 from ..parse import STYLES
-from ..workers import DONE, WARM_UP, WorkerPool
+from ..workers import DONE, QUEUED, WARM_UP, WorkerPool
 
 # ------------------------------------------------------------------------------------------
 # lanes and limits: every limit of the server is here
@@ -241,12 +241,18 @@ def _cells(board) -> list:
 
 async def _client_gone(request: Request) -> None:
     """Returns when the client disconnects (the request's body has been read already)."""
-    while (await request.receive())["type"] != "http.disconnect":
+    try:
+        while (await request.receive())["type"] != "http.disconnect":
+            pass
+    except Exception:  # noqa: BLE001 - the connection is broken: gone all the same
         pass
 
 
-async def _wait(job, request: Request, pool: WorkerPool):
-    """``job`` once finished; if the client goes away first, the job is cancelled (ApiError)."""
+async def _wait(job, request: Request, pool: WorkerPool, lane: str):
+    """``job`` once finished.  If the client goes away first, nobody waits for the job any
+    more: it is cancelled (ApiError 409), and its worker freed for others; except that a
+    cheap job already running is left to finish (within its 2 s, sooner than a fresh worker
+    would warm up in place of a killed one)."""
     finished = asyncio.wrap_future(job.future)
     gone = asyncio.ensure_future(_client_gone(request))
     try:
@@ -254,7 +260,8 @@ async def _wait(job, request: Request, pool: WorkerPool):
     finally:
         gone.cancel()
     if not finished.done():
-        pool.cancel(job.id)  # nobody is waiting for it: its worker is freed for others
+        if lane != "cheap" or job.status == QUEUED:
+            pool.cancel(job.id)
         raise ApiError(409, "cancelled: the client went away", kind="cancelled", id=job.id)
     return job
 
@@ -463,7 +470,7 @@ def create_app(*, workers: Optional[int] = None, max_body: int = MAX_BODY,
         job = pool.submit("generate", {"goal": goal.format(), "n": body.n, "moves": body.moves,
                                        "seed": body.seed, "format": body.format},
                           lanes[name].time_limit, owner=client)
-        await _wait(job, request, pool)
+        await _wait(job, request, pool, name)
         if job.status != DONE:
             raise _job_error(job)
         return job.result
@@ -489,7 +496,7 @@ def create_app(*, workers: Optional[int] = None, max_body: int = MAX_BODY,
         job = pool.submit("solve", args, time_limit, owner=client)
         if not body.wait:
             return JSONResponse({"id": job.id, "status": job.status}, status_code=202)
-        await _wait(job, request, pool)
+        await _wait(job, request, pool, name)
         if job.status != DONE:
             raise _job_error(job)
         return {**job.result, "id": job.id}
@@ -531,7 +538,7 @@ def create_app(*, workers: Optional[int] = None, max_body: int = MAX_BODY,
         name = "cheap" if is_cheap(puzzle.width * puzzle.height) else "hard"
         pool, client = admit(request, name)
         job = pool.submit("analyze", {"goal": key}, lanes[name].time_limit, owner=client)
-        await _wait(job, request, pool)
+        await _wait(job, request, pool, name)
         if job.status != DONE:
             raise _job_error(job)
         if len(analyses) >= 64:
