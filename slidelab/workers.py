@@ -47,7 +47,7 @@ PROGRESS_EVERY = 0.2
 GRACE = 20.0
 #: finished jobs remembered for ``GET /api/solve/{id}``
 KEEP_FINISHED = 200
-#: seconds a job waits at most for a worker still warming up (its limits start when it is ready)
+#: seconds a job waits at most for a worker still warming up (its limits start when the worker starts it)
 WARM_UP_LIMIT = 600.0
 
 QUEUED, RUNNING, DONE, FAILED, CANCELLED = "queued", "running", "done", "failed", "cancelled"
@@ -64,9 +64,11 @@ def _worker_main(conn, cache_dir: Optional[str], nice: int = 0,
                  warm_up=WARM_UP) -> None:  # pragma: no cover - runs in a child
     """Serve jobs from ``conn`` until it closes: ``(kind, args)`` in, messages out.
 
-    First lower the process's priority by ``nice`` and run the ``warm_up`` jobs
+    First lower the process's priority by ``nice``; then run the ``warm_up`` jobs
     (their results are dropped: a failure shows on the first real job instead),
-    then say ``("ready", None)``.
+    serving any job that comes meanwhile before the next of them, and say
+    ``("ready", None)`` when they are all done.  Each job is answered with
+    ``("start", None)``, progress messages and its result.
     """
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C reaches the server, which stops us
     if cache_dir:
@@ -76,24 +78,37 @@ def _worker_main(conn, cache_dir: Optional[str], nice: int = 0,
             os.nice(nice)  # before any thread starts: the kernels' threads inherit it
         except (AttributeError, OSError):
             pass
-    for kind, args in warm_up:
-        run_job(kind, args)
+
+    def serve() -> bool:
+        """Serve the next job; False when we are to stop (or the parent is gone)."""
+        try:
+            message = conn.recv()
+        except (EOFError, OSError):
+            return False
+        if message is None:
+            return False
+        kind, args = message
+        try:
+            conn.send(("start", None))
+            conn.send(run_job(kind, args, _sender(conn)))
+        except (BrokenPipeError, EOFError, OSError):
+            return False  # the parent is gone (killed): nobody to report to
+        return True
+
+    warm = list(warm_up)
+    while warm:
+        if conn.poll():  # a job first: the warm-up goes on after it
+            if not serve():
+                return
+        else:
+            kind, args = warm.pop(0)
+            run_job(kind, args)
     try:
         conn.send(("ready", None))
     except (BrokenPipeError, EOFError, OSError):
         return
-    while True:
-        try:
-            message = conn.recv()
-        except (EOFError, OSError):
-            return
-        if message is None:
-            return
-        kind, args = message
-        try:
-            conn.send(run_job(kind, args, _sender(conn)))
-        except (BrokenPipeError, EOFError, OSError):
-            return  # the parent is gone (killed): nobody to report to
+    while serve():
+        pass
 
 
 def _sender(conn):
@@ -488,7 +503,8 @@ class WorkerPool:
             return
         job.status, job.started = RUNNING, time.monotonic()
         proc = self._take()
-        # a worker still warming up takes the job when it is ready: the deadline starts then
+        # a worker still warming up takes the job after its current warm-up job: the
+        # deadline starts when the worker starts the job
         deadline = job.started + job.hard_limit + (0.0 if proc.ready else WARM_UP_LIMIT)
         try:
             proc.conn.send((job.kind, job.args))
@@ -512,9 +528,10 @@ class WorkerPool:
             if message is None:
                 continue
             tag, payload = message
-            if tag == "ready":
-                proc.ready = True
+            if tag == "start":
                 deadline = time.monotonic() + job.hard_limit
+            elif tag == "ready":
+                proc.ready = True
             elif tag == "progress":
                 job.progress = payload
             elif tag == "lost":

@@ -144,3 +144,17 @@ def test_a_job_s_limits_start_when_its_worker_has_warmed_up():
         assert job.result["length"] == 31
     finally:
         pool.close(wait=5)
+
+
+def test_a_job_goes_before_the_rest_of_the_warm_up():
+    """A worker still warming up serves a job between two warm-up jobs, then warms up on."""
+    warm_up = [("analyze", {"goal": "1 2 3 4 5/6 7 8 9 0"})] * 40  # several seconds
+    pool = WorkerPool(1, warm_up=warm_up)
+    try:
+        pool.prestart()
+        job = pool.submit("solve", {"board": "8 6 7/2 5 4/3 0 1"}, 10)
+        assert job.future.result(timeout=120).status == DONE
+        assert not pool.ready()  # served long before the warm-up is over
+        _wait_until(pool.ready, 120, "ready")
+    finally:
+        pool.close(wait=5)

@@ -94,7 +94,8 @@ MAX_SOLVE_BYTES = 2 * 1024 ** 3
 
 _SMALL = "1 2 3/4 5 6/0 7 8"
 #: what the cheap lane's workers do when they start, before they say they are ready: load the
-#: kernels of every method on the 8-puzzle, of the analysis and of the generator
+#: kernels of every method on the 8-puzzle, of the analysis and of the generator, the most
+#: used first (a job that comes meanwhile is served before the next warm-up job)
 CHEAP_WARM_UP = (
     *(("solve", {"board": _SMALL, "method": method, "heuristic": heuristic})
       for method, heuristic in [("auto", None), ("bfs", None), ("bidirectional", None),
@@ -105,8 +106,9 @@ CHEAP_WARM_UP = (
     ("analyze", {"goal": "1 2/3 0"}),
     ("generate", {"goal": _SMALL, "n": 1, "moves": 10, "seed": 0}),
 )
-#: the hard lane's: the same, and the 15-puzzle's tables (built once, then loaded from the cache)
-HARD_WARM_UP = (*CHEAP_WARM_UP, ("solve", {"board": "1 2 3 4/5 6 7 8/9 10 11 12/13 14 0 15"}))
+#: the hard lane's: the 15-puzzle's tables (built once, then loaded from the cache), then the same
+#: (a job that comes meanwhile is served before the next warm-up job)
+HARD_WARM_UP = (("solve", {"board": "1 2 3 4/5 6 7 8/9 10 11 12/13 14 0 15"}), *CHEAP_WARM_UP)
 
 STATIC = resources.files("slidelab.web") / "static"
 
@@ -379,15 +381,26 @@ def create_app(*, workers: Optional[int] = None, max_body: int = MAX_BODY,
                 return pool, job
         raise ApiError(404, f"no solve with id {solve_id!r}")
 
+    async def warm_up(pools: dict) -> None:
+        """Start the workers: they import slidelab and warm up in the background, the cheap
+        lane's first (a page's first requests are cheap), the hard lane's when those are
+        ready (or after 30 s), so that they do not share the CPU at first."""
+        pools["cheap"].prestart()
+        for _ in range(300):
+            if pools["cheap"].ready():
+                break
+            await asyncio.sleep(0.1)
+        pools["hard"].prestart()
+
     @asynccontextmanager
     async def lifespan(app: FastAPI):
         pools = pools_of(app)
-        if prestart:
-            for pool in pools.values():
-                pool.prestart()  # they import slidelab and warm up in the background
+        warming = asyncio.ensure_future(warm_up(pools)) if prestart else None
         try:
             yield
         finally:
+            if warming is not None:
+                warming.cancel()
             app.state.pools = None
             await asyncio.gather(*(asyncio.to_thread(pool.close) for pool in pools.values()))
 
