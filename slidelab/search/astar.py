@@ -317,6 +317,23 @@ def run_kernel(start: np.ndarray, goal: np.ndarray, nbr: np.ndarray, packing: _P
         limits.check(stats, method, open=int(st[bf.S_HEAP]))
 
 
+def _check_polish_options(options) -> None:
+    """``polish_options``: None or a dict of whole numbers >= 1 named as :func:`polish_path`'s
+    ``budget`` and :class:`Polisher`'s settings (``window``, ``window_nodes``, ``max_passes``)."""
+    import inspect
+
+    from ._polish import Polisher
+
+    _args.instance(options, "polish_options", dict, optional=True)
+    known = ["budget"] + [name for name in inspect.signature(Polisher.__init__).parameters
+                          if name not in ("self", "puzzle", "search")]
+    for key, value in (options or {}).items():
+        if key not in known:
+            raise SlidelabError(f"polish_options has an unknown key {_args.show(key)};"
+                                f" choose from {', '.join(known)}")
+        _args.integer(value, f"polish_options[{key!r}]", positive=True)
+
+
 def kernel_search(puzzle: Puzzle, limits: Limits, heuristic="manhattan", weight: float = 1.0,
                   method: str = "astar", polish: bool = False,
                   polish_options: Optional[dict] = None) -> Solution:
@@ -327,7 +344,7 @@ def kernel_search(puzzle: Puzzle, limits: Limits, heuristic="manhattan", weight:
     """
     weight = _args.number(weight, "weight", minimum=1)
     polish = _args.boolean(polish, "polish")
-    _args.instance(polish_options, "polish_options", dict, optional=True)
+    _check_polish_options(polish_options)
     heur = heuristic if isinstance(heuristic, Heuristic) else make_heuristic(puzzle, heuristic)
     stats = Stats()
     path = run_kernel(puzzle.start_codes, puzzle.goal_codes, puzzle.neighbours, _Packing(puzzle),

@@ -132,8 +132,10 @@ def _iterate(puzzle: Puzzle, limits: Limits, heur: Heuristic, weight: float, met
     st = np.zeros(5, np.int64)
     found = 0
     warmed = False
+    per_depth = 10 + 8 * (puzzle.width + puzzle.height + 8)  # path, tried, h, heuristic rows
     while True:
-        size = int(bound) + 2
+        size = int(min(bound, 2 ** 62)) + 2  # the depth is at most the bound on g + weight * h
+        limits.need_bytes(size * per_depth, f"a path of up to {size - 2:,} moves", method)
         hdata, h0 = heur.prepare(board, size)
         path = np.zeros(size, np.int8)
         tried = np.zeros(size, np.int8)
