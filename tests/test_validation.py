@@ -432,3 +432,14 @@ def test_search_limit_error_is_a_slidelab_error():
     # the command line still tells a limit (exit 1) from bad input (exit 2)
     code, _, err = cli("solve", HARDEST, "--method", "bfs", "--max-states", "1000")
     assert code == 1 and "limit reached" in err
+
+
+def test_the_readme_states_the_declared_limits():
+    from slidelab.generate import MAX_BOARDS, MAX_WALK
+    from slidelab.parse import MAX_BOARD_CELLS
+
+    readme = (ROOT / "README.md").read_text()
+    for limit in (MAX_BOARD_CELLS, MAX_BOARDS, MAX_WALK):
+        assert f"{limit:,}" in readme
+    code, out, _ = cli("generate", "--help")
+    assert f"{MAX_BOARDS:,}" in out and f"{MAX_WALK:,}" in out and f"{MAX_BOARD_CELLS:,}" in out
