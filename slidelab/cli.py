@@ -1022,14 +1022,16 @@ def _interrupt(signum, frame):
 
 
 def _batch_lines(input_file: str) -> list[str]:
-    """The lines of INPUT, or of standard input for ``-``."""
+    """The lines of INPUT, or of standard input for ``-`` (up to a stated size: see read_lines)."""
+    from .batch.instances import read_lines
+
     if input_file == "-":
         if sys.stdin is None or sys.stdin.isatty():
             raise SlidelabError("INPUT is - but nothing is on standard input")
-        return sys.stdin.read().splitlines()
+        return read_lines(sys.stdin, "standard input")
     try:
         with open(input_file, encoding="utf-8") as f:
-            return f.read().splitlines()
+            return read_lines(f, input_file)
     except OSError as exc:
         raise SlidelabError(f"cannot read {input_file}: {exc.strerror}") from None
     except UnicodeDecodeError as exc:

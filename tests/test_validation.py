@@ -351,6 +351,21 @@ def test_a_named_pipe_with_a_reader_gets_the_results(tmp_path):
     assert sorted(json.loads(line)["length"] for line in got) == [1, 2]
 
 
+def test_an_endless_input_is_refused(monkeypatch):
+    """INPUT /dev/zero (or a pipe that never ends) is read up to a stated limit, then refused."""
+    from slidelab.batch import instances
+
+    if not os.path.exists("/dev/zero"):
+        pytest.skip("no /dev/zero")
+    monkeypatch.setattr(instances, "MAX_INPUT_CHARS", 1 << 20)  # the same code path, sooner
+    with quickly(10.0):
+        code, _, err = cli("batch", "/dev/zero", "--workers", "1")
+    one_line_error(code, err, "/dev/zero", "1,048,576")
+    with quickly(10.0):
+        code, _, err = cli("batch", "-", "--workers", "1", input="\n" * ((1 << 20) + 5))
+    one_line_error(code, err, "standard input")
+
+
 def test_a_directory_is_refused(tmp_path):
     code, _, err = cli("batch", _instances(tmp_path), "-o", tmp_path)
     one_line_error(code, err, str(tmp_path))

@@ -41,6 +41,10 @@ from typing import Iterable, Optional
 from .. import _args
 from ..parse import parse_size
 
+#: the most characters read from a batch's input (256 Mi: about five million instances); a
+#: device or a pipe may never end (``/dev/zero``), so more is refused rather than read
+MAX_INPUT_CHARS = 256 * 2 ** 20
+
 #: the fields a ``key=value`` field or a JSON object may name
 KEYS = ("goal", "id", "known")
 _KEY_FIELD = re.compile(r"\s*(goal|id|known)\s*=\s*(.*?)\s*\Z", re.I)
@@ -87,6 +91,18 @@ class Instance:
         _args.integer(self.known, "known", minimum=0, optional=True)
         if self.start is None and self.error is None:
             raise _args.ArgumentError("an Instance needs a start board or an error")
+
+
+def read_lines(stream, name: str) -> list[str]:
+    """The lines of a text ``stream`` (a file, standard input) of at most :data:`MAX_INPUT_CHARS`
+    characters; a longer one is refused with a :class:`SlidelabError` naming ``name``."""
+    from ..errors import SlidelabError
+
+    text = stream.read(MAX_INPUT_CHARS + 1)
+    if len(text) > MAX_INPUT_CHARS:
+        raise SlidelabError(f"{name} holds more than {MAX_INPUT_CHARS:,} characters (the most a"
+                            " batch reads); split it into several batches")
+    return text.splitlines()
 
 
 def check_instances(instances, name: str = "instances") -> list[Instance]:
