@@ -14,6 +14,7 @@ from __future__ import annotations
 import atexit
 import functools
 import gc
+import itertools
 import json
 import logging
 import re
@@ -57,6 +58,10 @@ def _fail(message: str, code: int = BAD_INPUT):
     sys.exit(code)
 
 
+#: the longest line read from standard input (a 32,768-cell board is about 200,000 characters)
+_MAX_LINE = 1 << 20
+
+
 def _inputs(board: Optional[str]) -> Iterator[tuple[Optional[int], str]]:
     """(line number or None, text) for the argument, or each line of standard input."""
     if board is not None:
@@ -66,7 +71,13 @@ def _inputs(board: Optional[str]) -> Iterator[tuple[Optional[int], str]]:
     if stream is None or stream.isatty():
         _fail("no BOARD given and nothing on standard input (see --help)")
     read = False
-    for number, line in enumerate(stream, start=1):
+    for number in itertools.count(1):
+        line = stream.readline(_MAX_LINE + 1)  # a line that never ends (/dev/zero) stops here
+        if not line:
+            break
+        if len(line) > _MAX_LINE:
+            _fail(f"line {number} of standard input is over {_MAX_LINE:,} characters"
+                  " (one board per line)")
         text = line.strip()
         if text and not text.startswith("#"):
             read = True

@@ -260,6 +260,17 @@ def test_no_positions_on_standard_input_is_an_error(command, text):
     assert out == ""
 
 
+def test_an_endless_line_on_standard_input_is_refused():
+    """``solve < /dev/zero``: one line that never ends is read up to a limit, then refused."""
+    if not os.path.exists("/dev/zero"):
+        pytest.skip("no /dev/zero")
+    with open("/dev/zero") as zero, quickly(20.0):
+        done = subprocess.run([sys.executable, "-m", "slidelab", "check"], stdin=zero,
+                              capture_output=True, text=True, timeout=60, cwd=ROOT)
+    assert done.returncode == 2 and "Traceback" not in done.stderr
+    assert "line 1" in done.stderr and len(done.stderr.strip().splitlines()) == 1
+
+
 @pytest.mark.parametrize("blank", ["12", "5", "A", "1", "B", "", "xx", "0 0"])
 def test_a_blank_symbol_that_does_not_read_back_is_refused(blank):
     code, out, err = cli("generate", "3x3", "--blank", blank, "--seed", "1")
