@@ -198,6 +198,8 @@ BAD = {
     "analysis_goal": ["junk", 5, "1x5", "100x100", "5x5", "4x4", None, "182x181"],
     "max_seconds": [0, -1, float("nan"), "x", 1e-12, True],
     "max_bytes_analysis": [0, -1, 1.5, "x", 1, True],
+    "max_bytes": [0, -1, 1.5, "x", True],
+    "seconds": [0, -1, float("nan"), "x", True],
 }
 
 
@@ -268,6 +270,11 @@ CALLS = [
     Call(slidelab.analyze, {"goal": "2x3"},
          {"goal": "analysis_goal", "progress": "callback", "hardest": "cap", "save": "bool",
           "blank_first": "bool", "max_bytes": "max_bytes_analysis", "max_seconds": "max_seconds"}),
+    Call(slidelab.DistanceTable.build, {"goal": "2x3"},
+         {"goal": "analysis_goal", "progress": "callback", "blank_first": "bool",
+          "max_bytes": "max_bytes", "max_seconds": "seconds", "cache": "bool"}),
+    Call(slidelab.DistanceTable.build("2x3").distance, {"board": "2 1/4 3/0 5"}, {"board": "board"}),
+    Call(slidelab.DistanceTable.build("2x3").solve, {"board": "2 1/4 3/0 5"}, {"board": "board"}),
     Call(slidelab.read_instances, {"lines": [EASY]}, {"lines": "lines", "size": "size"}),
     Call(slidelab.solve_batch, {"instances": INSTANCES},
          {"instances": "instances", "blank_first": "bool", "size": "size", "method": "method",

@@ -157,6 +157,13 @@ def format_seconds(seconds: float) -> str:
     return f"{seconds / (365 * 86400):.2g} years"
 
 
+def check_limits(max_bytes, max_seconds) -> tuple[Optional[int], Optional[float]]:
+    """The ``max_bytes`` (a whole number > 0) and ``max_seconds`` (> 0, may be infinite) of a
+    complete search, checked (None: the defaults)."""
+    return (_args.integer(max_bytes, "max_bytes", positive=True, optional=True),
+            _args.number(max_seconds, "max_seconds", positive=True, finite=False, optional=True))
+
+
 def check_budget(space: Space, table: bool = False, max_bytes: Optional[int] = None,
                  max_seconds: Optional[float] = None) -> Estimate:
     """The estimate, or :class:`SpaceTooLargeError` (one line, with a suggestion) when it does not fit.
@@ -171,9 +178,7 @@ def check_budget(space: Space, table: bool = False, max_bytes: Optional[int] = N
     from ..search._common import default_max_bytes
 
     table = _args.boolean(table, "table")
-    max_bytes = _args.integer(max_bytes, "max_bytes", positive=True, optional=True)
-    max_seconds = _args.number(max_seconds, "max_seconds", positive=True, finite=False,
-                               optional=True)
+    max_bytes, max_seconds = check_limits(max_bytes, max_seconds)
     refuse_unnumbered(space)
     e = estimate(space, table)
     limit = default_max_bytes() if max_bytes is None else max_bytes

@@ -36,7 +36,7 @@ from ..board import Board
 from ..errors import UnsolvableError
 from ..puzzle import Puzzle
 from ..solution import Solution, Stats
-from .budget import check_budget
+from .budget import check_budget, check_limits
 from .index import Space, _heuristic, _heuristic_at, _index_of, _load_at, _step, space_of
 from .layers import BLOCK_SHIFT, UNREACHED, Layers, search_layers
 
@@ -281,7 +281,12 @@ class DistanceTable:
         SpaceTooLargeError
             The build would not fit (memory or time), told before anything is built.
         """
-        space = space_of(goal, blank_first=blank_first)
+        from .. import _args
+
+        _args.callback(progress, "progress")
+        cache = _args.boolean(cache, "cache")
+        max_bytes, max_seconds = check_limits(max_bytes, max_seconds)
+        space = space_of(goal, blank_first=_args.boolean(blank_first, "blank_first"))
         if cache:
             found = cls.cached(space)
             if found is not None:
@@ -309,7 +314,9 @@ class DistanceTable:
         """The table of ``goal`` if a valid one is in the cache, else None (nothing is built)."""
         from ..cache import CacheError, cache_dir, load_or_build, table_key
 
-        space = space_of(goal, blank_first=blank_first)
+        from .. import _args
+
+        space = space_of(goal, blank_first=_args.boolean(blank_first, "blank_first"))
         spec = table_spec(space)
         try:
             if not (cache_dir() / (table_key(spec) + ".slt")).exists():
