@@ -27,9 +27,9 @@ _EXPORTS = {
     "analysis": ["DistanceTable", "SpaceStats", "SpaceTooLargeError", "analyze"],
     "batch": ["Instance", "ResultsFile", "read_instances", "solve_batch", "summarize"],
     "board": ["Board"],
-    "errors": ["BoardError", "IllegalMoveError", "MismatchError", "ParseError", "SearchLimitError",
-               "SlidelabError", "UnsolvableError"],
-    "generate": ["fix_parity", "random_board", "random_boards", "scramble"],
+    "errors": ["ArgumentError", "BoardError", "IllegalMoveError", "MismatchError", "ParseError",
+               "SearchLimitError", "SlidelabError", "UnsolvableError"],
+    "generate": ["fix_parity", "iter_random_boards", "random_board", "random_boards", "scramble"],
     "heuristics": ["HEURISTICS", "Heuristic", "heuristic_table", "make_heuristic", "manhattan_table"],
     "moves": ["Move", "apply_moves", "expand", "format_moves", "invert", "moved_tiles", "mtm",
               "parse_moves", "runs", "simplify", "stm"],
@@ -68,9 +68,9 @@ if TYPE_CHECKING:  # the same names, for type checkers and IDEs
     from .analysis import DistanceTable, SpaceStats, SpaceTooLargeError, analyze
     from .batch import Instance, ResultsFile, read_instances, solve_batch, summarize
     from .board import Board
-    from .errors import (BoardError, IllegalMoveError, MismatchError, ParseError,
+    from .errors import (ArgumentError, BoardError, IllegalMoveError, MismatchError, ParseError,
                          SearchLimitError, SlidelabError, UnsolvableError)
-    from .generate import fix_parity, random_board, random_boards, scramble
+    from .generate import fix_parity, iter_random_boards, random_board, random_boards, scramble
     from .heuristics import HEURISTICS, Heuristic, heuristic_table, make_heuristic, manhattan_table
     from .moves import (Move, apply_moves, expand, format_moves, invert, moved_tiles, mtm,
                         parse_moves, runs, simplify, stm)

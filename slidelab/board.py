@@ -77,6 +77,7 @@ class Board:
         >>> Board.solved(2, 2, blank_first=True)
         Board('0 1/2 3')
         """
+        check_size(width, height)  # before any list of W*H cells is made
         if tiles is None:
             tiles = range(1, width * height)
         ordered = sorted(t for t in tiles if t != 0)

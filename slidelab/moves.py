@@ -25,8 +25,10 @@ import re
 from dataclasses import dataclass
 from typing import Iterable, Sequence
 
+from . import _args
 from .board import Board
-from .errors import IllegalMoveError, ParseError
+from .errors import ArgumentError, IllegalMoveError, ParseError
+from .parse import MAX_BOARD_CELLS
 from .geometry import BLANK_LETTERS, TILE_LETTERS, neighbour_table
 
 DIRECTIONS = "UDLR"
@@ -56,9 +58,10 @@ class Move:
 
     def __post_init__(self):
         if self.direction not in _OPPOSITE:
-            raise ParseError(f"move direction {self.direction!r} is not one of U, D, L, R")
-        if not isinstance(self.amount, int) or isinstance(self.amount, bool) or self.amount < 1:
-            raise ParseError(f"move amount {self.amount!r} must be a positive integer")
+            raise ParseError(f"move direction {_args.show(self.direction)} is not one of U, D, L, R")
+        if not _args.is_integer(self.amount) or not 1 <= self.amount <= MAX_BOARD_CELLS:
+            raise ParseError(f"move amount {_args.show(self.amount)} must be a whole number"
+                             f" from 1 to {MAX_BOARD_CELLS:,}")
 
     def __repr__(self):
         return f"Move({self.direction!r}, {self.amount})"
@@ -94,7 +97,15 @@ def parse_moves(text, notation: str = "tile") -> tuple[Move, ...]:
         ``blank``: ``u d l r`` (either case) name where the blank goes.
     """
     if not isinstance(text, str):
-        return tuple(m if isinstance(m, Move) else Move.parse(str(m)) for m in text)
+        if not isinstance(text, Iterable):
+            raise ArgumentError(f"moves must be a move string or a sequence of moves,"
+                                f" got {_args.show(text)}")
+        out = []
+        for m in text:
+            if not isinstance(m, (Move, str)):
+                raise ArgumentError(f"a move must be a Move or text, got {_args.show(m)}")
+            out.append(m if isinstance(m, Move) else Move.parse(m))
+        return tuple(out)
     if notation not in ("tile", "blank"):
         raise ParseError(f"unknown move notation {notation!r}; choose tile or blank")
     out: list[Move] = []
@@ -120,6 +131,9 @@ def parse_moves(text, notation: str = "tile") -> tuple[Move, ...]:
                 )
             else:
                 raise ParseError(f"{letter!r} {where} is not a move (U, D, L, R)")
+        if len(digits) > len(str(MAX_BOARD_CELLS)) or (digits and int(digits) > MAX_BOARD_CELLS):
+            raise ParseError(f"move {letter}{digits[:8]}{'...' if len(digits) > 8 else ''} {where}"
+                             f" slides more than {MAX_BOARD_CELLS:,} cells")
         amount = int(digits) if digits else 1
         if amount < 1:
             raise ParseError(f"move {match.group(0).strip()!r} {where} has amount 0")
@@ -130,7 +144,7 @@ def parse_moves(text, notation: str = "tile") -> tuple[Move, ...]:
 
 def as_moves(moves) -> tuple[Move, ...]:
     """Accept a move string or a sequence of moves."""
-    return parse_moves(moves) if isinstance(moves, str) else parse_moves(list(moves))
+    return parse_moves(moves)
 
 
 def expand(moves) -> tuple[Move, ...]:
@@ -203,6 +217,7 @@ def format_moves(moves, notation: str = "tile", sep: str = " ", board=None) -> s
         Between moves; ``""`` gives the compact ``R3U2L``.
     """
     moves = as_moves(moves)
+    _args.text(sep, "sep")
     if notation == "tile":
         return sep.join(str(m) for m in moves)
     if notation == "blank":

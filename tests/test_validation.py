@@ -469,3 +469,19 @@ def test_the_readme_states_the_declared_limits():
         assert f"{limit:,}" in readme
     code, out, _ = cli("generate", "--help")
     assert f"{MAX_BOARDS:,}" in out and f"{MAX_WALK:,}" in out and f"{MAX_BOARD_CELLS:,}" in out
+
+
+# -- move strings and sequences (issue 12.17, 12.13) -------------------------------------------
+
+@pytest.mark.parametrize("call", [
+    lambda sl: sl.parse_moves(None), lambda sl: sl.invert(5), lambda sl: sl.stm(None),
+    lambda sl: sl.mtm([1]), lambda sl: sl.runs(object()), lambda sl: sl.format_moves(5),
+    lambda sl: sl.simplify("R" + "9" * 5000), lambda sl: sl.expand("R99999999999999"),
+    lambda sl: sl.parse_moves("R3", 5), lambda sl: sl.Move("R", 2.0), lambda sl: sl.Move("R", 10 ** 9),
+    lambda sl: sl.Board.solved(100_000, 100_000),
+])
+def test_move_functions_check_their_arguments(call):
+    import slidelab
+
+    with pytest.raises(slidelab.SlidelabError):
+        call(slidelab)
