@@ -93,6 +93,7 @@ def test_check_any_format_goal_and_labels(client):
     ({"board": "1 2 3/4 5 6/7 8 9"}, ""),
     ({"board": "1 2/3 0", "goal": "1 2 3/4 5 6/7 8 0"}, ""),
     ({"board": "1 2/3 0", "goal": "1 2/3 0", "blank_first": True}, "not both"),
+    ({"board": "1 2 3/4 5 6/7 7 0"}, "tile 7 appears twice (row 3, column 1 and row 3, column 2)"),
 ])
 def test_check_malformed_boards_are_400(client, body, fragment):
     assert fragment in error_of(client.post("/api/check", json=body), 400)
