@@ -197,7 +197,7 @@ def test_astar_under_a_process_memory_limit_stops_cleanly():
 
 
 def test_the_default_memory_budget_follows_the_available_memory(tmp_path, monkeypatch):
-    from slidelab.search import _common
+    from slidelab import memory as _common
 
     meminfo = tmp_path / "meminfo"
     meminfo.write_text("MemTotal:       24000000 kB\nMemFree:         1000000 kB\n"

@@ -171,11 +171,11 @@ def check_budget(space: Space, table: bool = False, max_bytes: Optional[int] = N
     Parameters
     ----------
     max_bytes : int, optional
-        Default: :func:`slidelab.search._common.default_max_bytes` (as for the storing searches).
+        Default: :func:`slidelab.memory.default_max_bytes` (as for the storing searches).
     max_seconds : float, optional
         Default :data:`DEFAULT_MAX_SECONDS`; ``float("inf")`` for no limit.
     """
-    from ..search._common import default_max_bytes
+    from ..memory import default_max_bytes
 
     table = _args.boolean(table, "table")
     max_bytes, max_seconds = check_limits(max_bytes, max_seconds)

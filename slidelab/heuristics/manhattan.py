@@ -42,7 +42,7 @@ def manhattan_table(puzzle: Puzzle) -> np.ndarray:
 def _check_table_size(puzzle: Puzzle, name: str) -> None:
     """Refuse a per-tile table (4 bytes per label and cell) over the default memory limit."""
     from ..errors import SearchLimitError
-    from ..search._common import default_max_bytes
+    from ..memory import default_max_bytes
 
     need = 4 * (len(puzzle.labels) + 1) * puzzle.width * puzzle.height
     allowed = default_max_bytes()

@@ -1,0 +1,89 @@
+"""How much memory this process may use: the default budget of every storing search and table.
+
+Searches (A*, BFS), heuristic tables and the state-space analysis all take
+:func:`default_max_bytes` as their memory limit when none is given.  It sits
+here, below them all, so that each can use it without importing the others.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Optional
+
+
+def physical_memory() -> int:
+    """Bytes of RAM on this machine (8 GiB if it cannot be told)."""
+    try:
+        return os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+    except (ValueError, OSError, AttributeError):  # pragma: no cover - non-POSIX
+        return 8 << 30
+
+
+#: where Linux says how much memory is available (read by :func:`available_memory`)
+MEMINFO = "/proc/meminfo"
+#: the share of the available memory a search may take by default
+AVAILABLE_SHARE = 0.75
+
+
+def _meminfo() -> dict:
+    """``/proc/meminfo`` as ``{field: bytes}`` (empty where there is none)."""
+    out = {}
+    try:
+        with open(MEMINFO) as f:
+            for line in f:
+                key, _, value = line.partition(":")
+                parts = value.split()
+                if parts and parts[0].isdigit():
+                    out[key.strip()] = int(parts[0]) * (1024 if parts[1:] == ["kB"] else 1)
+    except OSError:
+        pass
+    return out
+
+
+def _cgroup_headroom() -> Optional[int]:
+    """Bytes this process's cgroup (v2) may still use, if it has a limit."""
+    try:
+        with open("/proc/self/cgroup") as f:
+            path = next((line.strip().split(":", 2)[2] for line in f if line.startswith("0::")), None)
+        if path is None:
+            return None
+        base = os.path.join("/sys/fs/cgroup", path.lstrip("/"))
+        with open(os.path.join(base, "memory.max")) as f:
+            limit = f.read().strip()
+        if not limit.isdigit():
+            return None  # "max": no limit
+        with open(os.path.join(base, "memory.current")) as f:
+            return max(0, int(limit) - int(f.read().strip()))
+    except (OSError, ValueError, IndexError):
+        return None
+
+
+def _address_space_headroom() -> Optional[int]:
+    """Bytes of address space this process may still map, under ``ulimit -v`` (RLIMIT_AS)."""
+    try:
+        import resource
+
+        limit = resource.getrlimit(resource.RLIMIT_AS)[0]
+        if limit == resource.RLIM_INFINITY:
+            return None
+        with open("/proc/self/statm") as f:
+            used = int(f.read().split()[0]) * resource.getpagesize()
+        return max(0, limit - used)
+    except (ImportError, OSError, ValueError, IndexError):
+        return None
+
+
+def available_memory() -> int:
+    """Bytes this process could allocate now: the least of the machine's available memory
+    (``MemAvailable``), its cgroup's headroom and its address-space headroom; the physical
+    memory where none of these can be told."""
+    found = [v for v in (_meminfo().get("MemAvailable"), _cgroup_headroom(),
+                         _address_space_headroom()) if v is not None]
+    return min(found) if found else physical_memory()
+
+
+def default_max_bytes() -> int:
+    """The default memory limit of storing searches: three quarters of the memory available
+    now (:func:`available_memory`), and never more than half the machine's memory."""
+    total = _meminfo().get("MemTotal") or physical_memory()
+    return max(1, min(total // 2, int(available_memory() * AVAILABLE_SHARE)))
