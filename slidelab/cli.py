@@ -984,7 +984,7 @@ def batch_command(input_file, output, goal, blank_first, size, method, heuristic
     bar = _BatchBar(len(instances), len(done), show and bool(todo))
     this_run: list[dict] = []
     interrupted = False
-    previous = signal.signal(signal.SIGTERM, _interrupt)  # kill: stop as cleanly as Ctrl-C
+    previous = signal.signal(signal.SIGTERM, _interrupted)  # kill: stop as cleanly as Ctrl-C
     began = time.perf_counter()
     records = None
     try:
@@ -1026,10 +1026,6 @@ def batch_command(input_file, output, goal, blank_first, size, method, heuristic
              + ("; run the same command again to go on" if results is not None else ""))
         sys.exit(130)
     sys.exit(FAILED if summary.failed or summary.mismatches else OK)
-
-
-def _interrupt(signum, frame):
-    raise KeyboardInterrupt
 
 
 def _batch_lines(input_file: str) -> list[str]:

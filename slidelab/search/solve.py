@@ -148,10 +148,7 @@ def solve(start, goal=None, *, method: str = "auto", heuristic: Optional[str] = 
         raise UnsolvableError(verdict.reason)
     limits = Limits(time_limit, max_states, max_bytes, progress)
     if name in HEURISTIC_METHODS:
-        if heuristic == "pdb":
-            limits.context["stronger_partition"] = stronger_partition(puzzle, partition)
-        heuristic = make_heuristic(puzzle, heuristic, partition=partition, progress=table_progress)
-        limits.started = time.perf_counter()  # building tables is not search time
+        heuristic = _search_heuristic(puzzle, heuristic, partition, limits, table_progress)
     if name == "bfs":
         solution = bfs(puzzle, limits)
     elif name == "bidirectional":
@@ -174,6 +171,16 @@ def solve(start, goal=None, *, method: str = "auto", heuristic: Optional[str] = 
 
 #: the methods that search with a heuristic
 HEURISTIC_METHODS = ("astar", "weighted-astar", "idastar")
+
+
+def _search_heuristic(puzzle, heuristic, partition, limits: Limits, table_progress):
+    """The heuristic, its tables built or loaded before the search clock starts; with pattern
+    databases, the progress reports name stronger ones where they exist."""
+    if heuristic == "pdb":
+        limits.context["stronger_partition"] = stronger_partition(puzzle, partition)
+    heur = make_heuristic(puzzle, heuristic, partition=partition, progress=table_progress)
+    limits.started = time.perf_counter()  # building tables is not search time
+    return heur
 
 
 def check_options(*, method="auto", heuristic=None, weight=None, time_limit=None,
@@ -325,10 +332,7 @@ def solve_all(start, goal=None, *, limit: Optional[int] = None, heuristic: Optio
         heuristic = "pdb" if puzzle.width * puzzle.height <= AUTO_OPTIMAL_CELLS and not puzzle.has_repeats \
             else "manhattan"
     limits = Limits(time_limit, None, None, progress)
-    if heuristic == "pdb":
-        limits.context["stronger_partition"] = stronger_partition(puzzle, partition)
-    heur = make_heuristic(puzzle, heuristic, partition=partition, progress=table_progress)
-    limits.started = time.perf_counter()  # building tables is not search time
+    heur = _search_heuristic(puzzle, heuristic, partition, limits, table_progress)
     solutions = idastar_all(puzzle, limits, heur, limit)
     for s in solutions:
         s.verify()
