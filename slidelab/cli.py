@@ -17,7 +17,6 @@ import gc
 import itertools
 import json
 import logging
-import re
 import signal
 import sys
 import time
@@ -29,28 +28,12 @@ from . import __version__
 from .board import Board
 from .errors import SearchLimitError, SlidelabError, UnsolvableError
 from .parse import BLANK_TOKENS, MAX_BOARD_CELLS, STYLES
+from .units import format_bytes, parse_bytes, parse_duration
 
 if TYPE_CHECKING:
     from .puzzle import Puzzle
 
 OK, FAILED, BAD_INPUT = 0, 1, 2
-_BYTES = re.compile(r"\s*(\d+(?:\.\d+)?)\s*([kmgt]?)i?b?\s*\Z", re.I)
-
-
-def parse_bytes(text: str) -> int:
-    """``"2G"``, ``"512M"``, ``"1000000"`` to bytes (K, M, G and T are powers of 1024).
-
-    At least one byte; a size of more digits than any memory has is refused.
-    """
-    match = _BYTES.match(str(text))
-    if not match or len(match.group(1)) > 30:
-        raise SlidelabError(f"memory size {str(text)[:40]!r} is not a number with an optional"
-                            " K, M, G or T (at most 30 digits)")
-    scale = 1024 ** " kmgt".index(match.group(2).lower() or " ")
-    amount = int(float(match.group(1)) * scale)
-    if amount < 1:
-        raise SlidelabError(f"memory size {text!r} is less than one byte")
-    return amount
 
 
 def _fail(message: str, code: int = BAD_INPUT):
@@ -735,17 +718,12 @@ def tables_list(as_json):
 def tables_build(goal, blank_first, partition):
     """Build the pattern databases for GOAL (a board, or a size WxH for the ordered goal)."""
     from .heuristics.pdb import pattern_database
-    from .parse import parse_size
-    from .puzzle import Puzzle
+    from .puzzle import Puzzle, goal_board
 
     _startup_done()
     try:
-        try:
-            width, height = parse_size(goal)
-            goal_board = Board.solved(width, height, blank_first)
-        except SlidelabError:
-            goal_board = Board(goal)
-        puzzle = Puzzle(goal_board, goal_board)
+        board = goal_board(goal, blank_first=blank_first)
+        puzzle = Puzzle(board, board)
         bar = _TableBar()
         db = pattern_database(puzzle, partition, progress=bar)
         bar.close()
@@ -766,14 +744,14 @@ def tables_clear(kind, yes):
 
     def confirm(tables: list[dict]) -> bool:
         asked.append(True)
-        total = _megabytes(sum(t["bytes"] for t in tables))
+        total = format_bytes(sum(t["bytes"] for t in tables))
         plural = "s" if len(tables) != 1 else ""
         if not yes:
             if not _can_ask():
                 _fail(f"not deleting {len(tables)} table{plural} ({total}) without"
                       " confirmation: run on a terminal, or add --yes")
             for t in tables:
-                click.echo(f"  {t['kind']} {t['board']}  {_megabytes(t['bytes'])}  {t['key']}")
+                click.echo(f"  {t['kind']} {t['board']}  {format_bytes(t['bytes'])}  {t['key']}")
             these = "this table" if len(tables) == 1 else f"these {len(tables)} tables"
             if not click.confirm(f"delete {these} ({total})?"):
                 return False
@@ -788,7 +766,7 @@ def tables_clear(kind, yes):
         click.echo("nothing deleted" if asked else
                    "no tables to delete" + (f" of kind {kind}" if kind else ""))
         return
-    total = _megabytes(sum(t["bytes"] for t in removing))
+    total = format_bytes(sum(t["bytes"] for t in removing))
     click.echo(f"deleted {count} table{'s' if count != 1 else ''} ({total}): "
                + ", ".join(f"{t['kind']} {t['board']}".strip() for t in removing))
 
@@ -796,22 +774,6 @@ def tables_clear(kind, yes):
 def _can_ask() -> bool:
     """Whether a person can answer a question: standard input is a terminal."""
     return sys.stdin is not None and sys.stdin.isatty()
-
-
-def _megabytes(n: int) -> str:
-    return f"{n / 1e6:,.1f} MB" if n >= 100_000 else f"{n / 1e3:,.1f} kB"
-
-
-_DURATION = re.compile(r"\s*(\d+(?:\.\d+)?)\s*(s|sec|m|min|h|d)?\s*\Z", re.I)
-
-
-def parse_duration(text: str) -> float:
-    """``"90"``, ``"90s"``, ``"20m"``, ``"2h"``, ``"1d"`` to seconds."""
-    match = _DURATION.match(str(text))
-    if not match:
-        raise SlidelabError(f"duration {text!r} is not a number of seconds with an optional s, m, h or d")
-    unit = (match.group(2) or "s").lower()[0]
-    return float(match.group(1)) * {"s": 1, "m": 60, "h": 3600, "d": 86400}[unit]
 
 
 class _AnalysisBar:

@@ -18,8 +18,8 @@ from . import _args
 from .board import Board
 from .errors import ArgumentError, SlidelabError
 from .geometry import neighbour_table
-from .parse import parse_size
-from .puzzle import Puzzle, as_board
+from .parse import is_size, parse_size
+from .puzzle import Puzzle, goal_board
 from .solvability import check
 
 #: the most positions one call makes (:func:`random_boards`, :func:`iter_random_boards`, ``generate -n``)
@@ -42,9 +42,11 @@ def _rng(seed):
 
 
 def _goal(size, goal, blank_first) -> Board:
+    """The goal of ``size`` and ``goal`` (a board, board text, or a size WxH: see
+    :func:`slidelab.puzzle.goal_board`), which must agree when both are given."""
     blank_first = _args.boolean(blank_first, "blank_first")
     if goal is not None:
-        goal = as_board(goal)
+        goal = goal_board(goal, blank_first=blank_first and is_size(goal))
         if size is not None and parse_size(size) != (goal.width, goal.height):
             raise SlidelabError(f"size {size} does not match the {goal.size} goal")
         return goal

@@ -44,6 +44,15 @@ MAX_BOARD_CELLS = 2 ** 15
 _MAX_SIDE_DIGITS = 30
 
 
+def is_size(text) -> bool:
+    """Whether ``text`` is written as a size ``WxH`` (``4x4``, ``4 X 4``, ``4×4``), not a board.
+
+    >>> is_size("3×3"), is_size("3x3"), is_size("1 2 3/4 5 6/7 8 0")
+    (True, True, False)
+    """
+    return isinstance(text, str) and _SIZE.match(text) is not None
+
+
 def parse_size(text) -> tuple[int, int]:
     """Read a size written ``WxH`` (width x height), e.g. ``"4x3"``, or a ``(width, height)`` pair.
 

@@ -15,11 +15,40 @@ import numpy as np
 from .board import Board
 from .errors import BoardError, MismatchError
 from .geometry import neighbour_table
+from .parse import is_size, parse_size
 
 
 def as_board(value, size=None) -> Board:
     """``value`` as a :class:`Board` (parsing text if needed)."""
     return value if isinstance(value, Board) else Board(value, size)
+
+
+def goal_board(spec, *, size=None, blank_first: bool = False) -> Board:
+    """A goal as every front end reads it: a :class:`Board`, board text, or a size ``WxH``.
+
+    A size stands for its ordered goal, the blank last or, with ``blank_first``,
+    first (Korf's convention); ``blank_first`` goes with a size only.  ``size``
+    is the board size of one-line board text.  The command line (``analyze``,
+    ``generate``, ``tables build``, ``--goal``), the web API, batch files and
+    the Python functions all read goals here, so they accept the same spellings.
+
+    Examples
+    --------
+    >>> goal_board("3×2"), goal_board("2x2", blank_first=True)
+    (Board('1 2 3/4 5 0'), Board('0 1/2 3'))
+    >>> goal_board("AB/BA/A_")
+    Board('A B/B A/A 0')
+    """
+    from . import _args
+
+    blank_first = _args.boolean(blank_first, "blank_first")
+    if is_size(spec):
+        width, height = parse_size(spec)
+        return Board.solved(width, height, blank_first)
+    if blank_first:
+        raise BoardError("blank first goes with a size (WxH), not with a goal board:"
+                         " give one or the other")
+    return as_board(spec, size)
 
 
 def implied_goal(start: Board, blank_first: bool = False) -> Board:
@@ -84,6 +113,7 @@ class Puzzle:
     ----------
     start : Board or str
     goal : Board or str, optional
+        A board, or a size ``WxH`` for the ordered goal (see :func:`goal_board`).
         Default: the start's tiles in order with the blank last, or first when
         ``blank_first`` is set (Korf's benchmark convention).
     blank_first : bool
@@ -112,7 +142,8 @@ class Puzzle:
             self.goal = implied_goal(self.start, blank_first)
         else:
             one_line = isinstance(goal, str) and not any(ch in goal.strip() for ch in "/\n[")
-            self.goal = as_board(goal, size if size is not None or not one_line else self.start.size)
+            size = size if size is not None or not one_line else self.start.size
+            self.goal = goal_board(goal, size=size, blank_first=blank_first and is_size(goal))
         check_compatible(self.start, self.goal)
 
     def __repr__(self):

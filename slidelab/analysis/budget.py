@@ -23,6 +23,7 @@ from typing import Optional
 
 from .. import _args
 from ..errors import SlidelabError
+from ..units import format_bytes, format_duration
 from .index import MAX_TILES, Space, space_of
 
 #: nanoseconds of one core per state (search), measured on the 2-core development machine
@@ -125,38 +126,6 @@ def refuse_unnumbered(space: Space) -> None:
             f" {MAX_TILES + 1} cells")
 
 
-def format_bytes(amount: float) -> str:
-    """``1.5 GB``, ``90.7 KB``: decimal units, three figures.
-
-    >>> format_bytes(90720), format_bytes(2.6e12)
-    ('90.7 KB', '2.6 TB')
-    """
-    for unit in ("bytes", "KB", "MB", "GB", "TB", "PB", "EB"):
-        if abs(amount) < 1000 or unit == "EB":
-            if unit == "bytes":
-                return f"{int(amount)} bytes"
-            return f"{amount:.3g} {unit}"
-        amount /= 1000
-    raise AssertionError
-
-
-def format_seconds(seconds: float) -> str:
-    """``45 s``, ``12 min``, ``3.2 h``, ``41 days``.
-
-    >>> format_seconds(40), format_seconds(5400), format_seconds(1e7)
-    ('40 s', '1.5 h', '116 days')
-    """
-    if seconds < 90:
-        return f"{seconds:.2g} s" if seconds < 10 else f"{seconds:.0f} s"
-    if seconds < 5400 - 1:
-        return f"{seconds / 60:.0f} min"
-    if seconds < 2 * 86400:
-        return f"{seconds / 3600:.2g} h"
-    if seconds < 1000 * 365 * 86400:
-        return f"{seconds / 86400:.3g} days"
-    return f"{seconds / (365 * 86400):.2g} years"
-
-
 def check_limits(max_bytes, max_seconds) -> tuple[Optional[int], Optional[float]]:
     """The ``max_bytes`` (a whole number > 0) and ``max_seconds`` (> 0, may be infinite) of a
     complete search, checked (None: the defaults)."""
@@ -194,8 +163,8 @@ def check_budget(space: Space, table: bool = False, max_bytes: Optional[int] = N
     allowed = DEFAULT_MAX_SECONDS if max_seconds is None else float(max_seconds)
     if e.seconds > allowed:
         raise SpaceTooLargeError(
-            f"{what}: a complete search would take about {format_seconds(e.seconds)} here "
+            f"{what}: a complete search would take about {format_duration(e.seconds)} here "
             f"(estimate, {e.threads} thread{'s' if e.threads != 1 else ''}), over the "
-            f"{format_seconds(allowed)} limit; pass --max-time {int(e.seconds * 1.5) + 1} "
+            f"{format_duration(allowed)} limit; pass --max-time {int(e.seconds * 1.5) + 1} "
             f"(max_seconds=) to run it anyway")
     return e

@@ -46,7 +46,6 @@ Examples
 from __future__ import annotations
 
 import math
-import re
 from functools import cached_property
 from typing import Optional
 
@@ -55,9 +54,9 @@ import numpy as np
 from .._jit import njit
 from ..board import Board
 from ..errors import UnsolvableError
+from ..geometry import taxicab_table
 from ..puzzle import Puzzle
 
-_SIZE = re.compile(r"\s*\d+\s*[xX]\s*\d+\s*\Z")
 
 #: largest number of tiles the int64 tables can rank (20! < 2**63)
 MAX_TILES = 20
@@ -235,11 +234,7 @@ def _build_args(space: Space) -> tuple:
         for b in range(n):
             needpar[b] = (inversions + abs(b // w - g_blank // w) * (w - 1)) & 1
     # md[v, cell]: distance of a tile of label v on cell to the nearest goal cell of its label
-    md = np.zeros((K, n), dtype=np.int64)
-    for v in range(K):
-        homes = np.flatnonzero(goal_codes == v + 1)
-        for cell in range(n):
-            md[v, cell] = min(abs(cell // w - h // w) + abs(cell % w - h % w) for h in homes)
+    md = np.ascontiguousarray(taxicab_table(goal_codes, w)[1:])
     return (n, m, w, space.per_blank, space.distinct, nbr, F, radix, S, Tab, counts, full,
             needpar, md, g_blank)
 
@@ -481,16 +476,12 @@ def _heuristic_at(s, b, w, distinct, md, gb):
 
 
 def space_of(goal, size: Optional[str] = None, blank_first: bool = False) -> Space:
-    """A :class:`Space` for a goal given as a board, board text, or a size ``WxH`` (ordered goal)."""
-    from ..parse import parse_size
+    """A :class:`Space` for a goal given as a board, board text, or a size ``WxH`` (ordered goal;
+    read by :func:`slidelab.puzzle.goal_board`, as everywhere)."""
+    from ..puzzle import goal_board
 
     if isinstance(goal, Space):
         return goal
     if isinstance(goal, Puzzle):
         return Space(goal.goal)
-    if isinstance(goal, str) and _SIZE.match(goal):
-        width, height = parse_size(goal.strip().lower())
-        return Space(Board.solved(width, height, blank_first))
-    if not isinstance(goal, Board):
-        goal = Board(goal, size)
-    return Space(goal)
+    return Space(goal_board(goal, size=size, blank_first=blank_first))

@@ -14,6 +14,7 @@ from ..memory import default_max_bytes
 from ..moves import from_blank_path
 from ..puzzle import Puzzle
 from ..solution import Solution, Stats
+from ..units import format_bytes
 
 
 def out_of_memory(method: str, what: str, stats: Optional[Stats] = None) -> SearchLimitError:
@@ -89,8 +90,8 @@ class Limits:
         """Refuse up front an allocation over the memory limit."""
         if amount > self.bytes_allowed:
             raise SearchLimitError(
-                f"limit reached: {method} needs {amount:,} bytes for {what},"
-                f" over the memory limit of {self.bytes_allowed:,} bytes", Stats())
+                f"limit reached: {method} needs {format_bytes(amount)} for {what},"
+                f" over the memory limit of {format_bytes(self.bytes_allowed)}", Stats())
 
 
 def search_entry(method: str):

@@ -26,6 +26,7 @@ import numpy as np
 from ..heuristics import Heuristic, heuristic_name, heuristic_table, make_heuristic, table_sum
 from ..puzzle import Puzzle
 from ..solution import Solution, Stats
+from ..units import format_bytes
 from . import _bestfirst as bf
 from ._common import Limits, make_solution, out_of_memory, search_entry
 from ._polish import polish_path
@@ -110,7 +111,7 @@ def best_first_search(puzzle: Puzzle, f: Callable[[int, int], float], limits: Li
             if stats.stored > memory_cap:
                 raise SearchLimitError(
                     f"limit reached: {method} stored {stats.stored:,} states, about"
-                    f" {stats.stored * BYTES_PER_STATE:,} bytes, over the memory limit", stats)
+                    f" {format_bytes(stats.stored * BYTES_PER_STATE)}, over the memory limit", stats)
     raise AssertionError("best-first search ran out of states without reaching the goal")
 
 
@@ -295,7 +296,8 @@ def run_kernel(start: np.ndarray, goal: np.ndarray, nbr: np.ndarray, packing: _P
             if need > allowed:
                 raise SearchLimitError(
                     f"limit reached: {method} stored {n:,} states ({size:,} open) and needs"
-                    f" {need:,} bytes to go on, over the memory limit of {allowed:,} bytes", stats)
+                    f" {format_bytes(need)} to go on, over the memory limit of {format_bytes(allowed)}",
+                    stats)
             try:
                 if grow_nodes:
                     nodes.grow_nodes(n)
