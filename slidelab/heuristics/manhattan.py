@@ -12,6 +12,7 @@ import numpy as np
 
 from .. import _args
 from .._jit import njit
+from ..geometry import taxicab_table
 from ..puzzle import Puzzle
 from .base import Heuristic
 from .dispatch import register
@@ -26,17 +27,8 @@ def manhattan_table(puzzle: Puzzle) -> np.ndarray:
     [[0, 0, 0, 0], [0, 1, 1, 2], [1, 0, 2, 1], [1, 2, 0, 1]]
     """
     _args.instance(puzzle, "puzzle", Puzzle)
-    w, n = puzzle.width, puzzle.width * puzzle.height
-    goal = puzzle.goal_codes
-    k = len(puzzle.labels)
     _check_table_size(puzzle, "manhattan")
-    rows, cols = np.divmod(np.arange(n), w)
-    table = np.zeros((k + 1, n), dtype=np.int32)
-    for code in range(1, k + 1):
-        cells = np.flatnonzero(goal == code)
-        dist = np.abs(rows[:, None] - rows[cells][None, :]) + np.abs(cols[:, None] - cols[cells][None, :])
-        table[code] = dist.min(axis=1)
-    return table
+    return taxicab_table(puzzle.goal_codes, puzzle.width, np.int32)
 
 
 def _check_table_size(puzzle: Puzzle, name: str) -> None:
