@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given, strategies as st
 
 from slidelab import Puzzle
-from slidelab.heuristics import pdb_build
+from slidelab.heuristics.pdb import distinct as pdb_build
 from slidelab.heuristics.pdb import build_by_scan, build_group_table, check_build_size, parse_partition
 from slidelab.errors import SlidelabError
 

@@ -47,11 +47,14 @@ import numba
 import numpy as np
 from numba import prange
 
-from .._jit import njit
-from .._bits import HAS_BMI2, atomic_or, lowest_bit, pdep, pext, popcount
-from .._bits import with_code as _with_code
-from ..errors import SlidelabError
-from ..puzzle import Puzzle
+from ..._bits import HAS_BMI2, atomic_or, lowest_bit, pdep, pext, popcount
+from ..._bits import with_code as _with_code
+from ..._jit import njit
+from ...errors import SlidelabError
+from ...geometry import taxicab_table
+from ...puzzle import Puzzle
+from .layout import GroupLayout
+from .layout import placement_index as _index
 
 #: a layer is pulled (backward) when its cells outnumber the unreached cells this many times
 PULL_RATIO = 0.5
@@ -75,18 +78,6 @@ def _flood(cell, free, w, not_first, not_last):
         if g == r:
             return r
         r = g
-
-
-@njit(cache=True, inline='always')
-def _index(pos, k, mult):
-    """Perfect-hash rank of the tiles' positions (tile 0 most significant)."""
-    occ = np.int64(0)
-    idx = np.int64(0)
-    for j in range(k):
-        p = pos[j]
-        idx += (p - popcount(occ & ((np.int64(1) << p) - 1))) * mult[j]
-        occ |= np.int64(1) << p
-    return idx
 
 
 @njit(cache=True, inline='always')
@@ -543,18 +534,14 @@ def build_distinct_table(puzzle: Puzzle, codes: Sequence[int],
     w, h = puzzle.width, puzzle.height
     n, k = w * h, len(codes)
     e = n - k
-    placements = math.perm(n, k)
+    layout = GroupLayout([codes], puzzle.label_counts, n, len(puzzle.labels) + 1)
+    placements = layout.sizes[0]           # n (n-1) ... (n-k+1): the group index of the lookups
+    mult = np.ascontiguousarray(layout.mult[0, :k])
     block = (e + 2) * (e + 1)
-    nblocks = placements // block
-    mult = np.array([math.perm(n - j - 1, k - j - 1) for j in range(k)], dtype=np.int64)
     goal = puzzle.goal_codes
     home = {int(goal[c]): c for c in range(n)}
     goal_pos = np.array([home[c] for c in codes], dtype=np.int64)
-    md = np.zeros((k, n), dtype=np.int64)
-    for j in range(k):
-        gr, gc = divmod(int(goal_pos[j]), w)
-        for c in range(n):
-            md[j, c] = abs(c // w - gr) + abs(c % w - gc)
+    md = np.ascontiguousarray(taxicab_table(goal, w)[list(codes)])
     nbmask = np.zeros(n, dtype=np.int64)
     for c in range(n):
         for nb in puzzle.neighbours[c]:

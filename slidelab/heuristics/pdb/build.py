@@ -1,0 +1,178 @@
+"""Building one group's table: breadth-first search from the goal over the group's tiles.
+
+The search runs over the group's tiles plus the blank, where moving the blank
+through non-group cells costs 0 and moving a group tile costs 1; the table
+keeps, per placement, the fewest tile moves over the blank's cells.  Groups of
+distinct tiles go to the two-bit parallel builder (:mod:`.distinct`); groups
+with repeated labels to the byte-per-state scan here (:func:`build_by_scan`):
+each layer is a scan of a byte array over all states; a state at the current
+cost is expanded by flooding the blank's whole region at cost 0, then trying
+every group tile next to the region.  Both give the same table (tested).
+"""
+
+from __future__ import annotations
+
+from typing import Callable, Optional, Sequence
+
+import numpy as np
+
+from ..._jit import njit
+from ...errors import SlidelabError
+from ...puzzle import Puzzle
+from . import distinct
+from .layout import GroupLayout, _build_states, _group_index, _group_unrank, group_goal_text
+
+UNSEEN = 255
+CLOSED = 0x80
+#: largest build accepted at all (bytes held at the build's peak)
+MAX_BUILD_BYTES = 1_500_000_000
+
+
+def build_bytes(puzzle: Puzzle, codes: Sequence[int]) -> int:
+    """Memory a group's build holds at its peak (bytes)."""
+    if distinct.suitable(puzzle, codes):
+        return distinct.build_bytes(puzzle.width * puzzle.height, len(codes))
+    return _build_states(puzzle, codes)
+
+
+def check_build_size(puzzle: Puzzle, codes: Sequence[int]) -> None:
+    """Refuse a group whose build needs more than :data:`MAX_BUILD_BYTES` bytes."""
+    size = build_bytes(puzzle, codes)
+    if size > MAX_BUILD_BYTES:
+        raise SlidelabError(
+            f"building the table of group {group_goal_text(puzzle, codes)!r} needs {size:,}"
+            f" bytes (over {MAX_BUILD_BYTES:,}); choose smaller groups (e.g. --partition auto)")
+
+
+def build_group_table(puzzle: Puzzle, codes: Sequence[int],
+                      progress: Optional[Callable[[float, str], None]] = None) -> np.ndarray:
+    """The pattern database of one group: ``uint8`` per placement of its tiles.
+
+    Groups of distinct tiles go to the two-bit parallel builder
+    (:mod:`.distinct`); groups with repeated labels to the
+    byte-per-state scan below.  Both give the same table (tested).
+    """
+    check_build_size(puzzle, codes)
+    if distinct.suitable(puzzle, codes):
+        return distinct.build_distinct_table(puzzle, codes, progress)
+    return build_by_scan(puzzle, codes, progress)
+
+
+def build_by_scan(puzzle: Puzzle, codes: Sequence[int],
+                  progress: Optional[Callable[[float, str], None]] = None) -> np.ndarray:
+    """One byte per (placement, blank cell), one scan of the array per layer; any labels."""
+    n = puzzle.width * puzzle.height
+    counts = puzzle.label_counts
+    m = len(codes)
+    # abstract alphabet: 0 other, j+1 the group's label j, m+1 the blank
+    sub_counts = np.zeros(m + 2, dtype=np.int64)
+    for j, code in enumerate(codes):
+        sub_counts[j + 1] = counts[code]
+    sub_counts[m + 1] = 1
+    layout = GroupLayout([list(range(1, m + 2))], sub_counts, n, m + 2)
+    k = int(sub_counts[1:m + 1].sum())
+    free_cells = n - k
+    total = layout.sizes[0]
+    dist = np.full(total, UNSEEN, dtype=np.uint8)
+    ab = np.zeros(n, dtype=np.int64)
+    goal = puzzle.goal_codes
+    where = {code: j + 1 for j, code in enumerate(codes)}
+    for c in range(n):
+        v = int(goal[c])
+        ab[c] = m + 1 if v == 0 else where.get(v, 0)
+    seen, earlier, combo = layout.scratch()
+    ident = np.arange(n)
+    sig = np.arange(m + 2)
+    start = _group_index(ab, ident, sig, 0, layout.gof, layout.gpos, layout.gm, layout.binom,
+                         layout.mult, seen, earlier, combo)
+    dist[start] = 0
+    taken = np.zeros(n, np.bool_)
+    slots = np.zeros(n, np.int64)
+    inreg = np.zeros(n, np.bool_)
+    stack = np.zeros(n, np.int64)
+    prefix = np.zeros(n, np.int64)
+    reached, d = 1, 0
+    while True:
+        if d >= 126:
+            raise SlidelabError("pattern database distances exceed 126 moves")
+        new = _build_layer(dist, d, puzzle.neighbours, layout.gof, layout.gpos, layout.gm,
+                           layout.gcnt, layout.gavail, layout.binom, layout.mult, seen, earlier,
+                           combo, ab, taken, slots, inreg, stack, prefix, m + 1, free_cells)
+        reached += new
+        if progress is not None:
+            progress(min(1.0, reached / total), f"depth {d + 1}, {reached:,} of {total:,} states")
+        if new == 0:
+            break
+        d += 1
+    dist &= 0x7F
+    placements = total // free_cells
+    return dist.reshape(placements, free_cells).min(axis=1)
+
+
+# the scan's kernel: one breadth-first layer
+
+
+@njit(cache=True)
+def _build_layer(dist, d, nbr, gof, gpos, gm, gcnt, gavail, binom, mult, seen, earlier, combo,
+                 ab, taken, slots, inreg, stack, prefix, blank_code, free_cells):
+    """Expand every open state at cost ``d``; return how many states were newly reached."""
+    n = ab.shape[0]
+    ident = np.arange(n)
+    sig = np.arange(blank_code + 1)
+    found = 0
+    total = dist.shape[0]
+    for s in range(total):
+        if dist[s] != d:
+            continue
+        _group_unrank(s, 0, gm, gcnt, gavail, binom, mult, ab, taken, slots)
+        base = s - s % free_cells
+        blank = 0
+        count = 0
+        for c in range(n):
+            prefix[c] = count
+            if ab[c] == blank_code:
+                blank = c
+            elif ab[c] != 0:
+                count += 1
+        ab[blank] = 0
+        # flood the blank's region through non-group cells (cost 0)
+        for c in range(n):
+            inreg[c] = False
+        top = 0
+        stack[top] = blank
+        top += 1
+        inreg[blank] = True
+        size = 0
+        while top > 0:
+            top -= 1
+            q = stack[top]
+            slots[size] = q  # reuse slots as the list of region cells
+            size += 1
+            for dd in range(4):
+                r = nbr[q, dd]
+                if r >= 0 and ab[r] == 0 and not inreg[r]:
+                    inreg[r] = True
+                    stack[top] = r
+                    top += 1
+        for i in range(size):
+            q = slots[i]
+            s2 = base + q - prefix[q]
+            if dist[s2] == 255:
+                found += 1
+            dist[s2] = d | 0x80
+        # move a group tile next to the region into it (cost 1)
+        for i in range(size):
+            q = slots[i]
+            for dd in range(4):
+                p = nbr[q, dd]
+                if p < 0 or ab[p] == 0:
+                    continue
+                ab[q] = ab[p]
+                ab[p] = blank_code
+                s3 = _group_index(ab, ident, sig, 0, gof, gpos, gm, binom, mult, seen, earlier, combo)
+                ab[p] = ab[q]
+                ab[q] = 0
+                if dist[s3] == 255:
+                    dist[s3] = d + 1
+                    found += 1
+    return found

@@ -1,0 +1,180 @@
+"""Looking a position up: the heuristic's move kernels and the tables ready for the search.
+
+The tables of the groups are added (each move moves one tile of one group, so
+the sum stays admissible).  On a square board whose goal is symmetric about the
+main diagonal (blank on the diagonal), the same tables are looked up a second
+time on the reflected position, and the larger sum is used.  The search kernel
+recomputes only the moved tile's group: from the board (any labels), or, for
+distinct tiles, from the group's positions packed in one integer and updated
+in O(1).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..._jit import njit
+from ...errors import SlidelabError
+from ...puzzle import Puzzle
+from ..base import Heuristic
+from ..dispatch import register
+from .layout import GroupLayout, _compact_index, _group_index, reflection
+
+
+@njit(cache=True, inline='always')
+def _best_side(vals, row, groups, reflected):
+    """Sum of the groups' values, or the larger of the two sums with the reflection."""
+    total = 0
+    for i in range(groups):
+        total += vals[row, i]
+    if reflected == 0:
+        return total
+    other = 0
+    for i in range(groups):
+        other += vals[row, groups + i]
+    return total if total >= other else other
+
+
+@njit(cache=True)
+def _pdb_move(data, board, depth, h, tile, frm, to):
+    tables, gof, gpos, gm, binom, mult, vals, seen, earlier, combo, ident, refl, sigma, \
+        ident_sigma, flags = data
+    groups = gm.shape[0]
+    cols = vals.shape[1]
+    for i in range(cols):
+        vals[depth + 1, i] = vals[depth, i]
+    g = gof[tile]
+    if g >= 0:
+        idx = _group_index(board, ident, ident_sigma, g, gof, gpos, gm, binom, mult, seen, earlier, combo)
+        vals[depth + 1, g] = tables[g][idx]
+    if flags[0] != 0:
+        t2 = sigma[tile]
+        g2 = gof[t2]
+        if g2 >= 0:
+            idx = _group_index(board, refl, sigma, g2, gof, gpos, gm, binom, mult, seen, earlier, combo)
+            vals[depth + 1, groups + g2] = tables[g2][idx]
+    return _best_side(vals, depth + 1, groups, flags[0])
+
+
+register(15, _pdb_move)
+
+
+@njit(cache=True, inline='always')
+def _pdb_distinct_move(data, board, depth, h, tile, frm, to):
+    """Distinct tiles: each group's tile positions packed in one integer, updated in O(1)."""
+    tables, gof, gpos, gm, mult, keys, vals, refl, sigma, flags = data
+    groups = gm.shape[0]
+    bits = flags[1]
+    for i in range(2 * groups):
+        keys[depth + 1, i] = keys[depth, i]
+        vals[depth + 1, i] = vals[depth, i]
+    g = gof[tile]
+    if g >= 0:
+        key = keys[depth, g] + (to - frm) * (1 << (bits * gpos[tile]))
+        keys[depth + 1, g] = key
+        vals[depth + 1, g] = tables[g][_compact_index(key, gm[g], bits, mult, g)]
+    if flags[0] != 0:
+        t2 = sigma[tile]
+        g2 = gof[t2]
+        if g2 >= 0:
+            key = keys[depth, groups + g2] + (refl[to] - refl[frm]) * (1 << (bits * gpos[t2]))
+            keys[depth + 1, groups + g2] = key
+            vals[depth + 1, groups + g2] = tables[g2][_compact_index(key, gm[g2], bits, mult, g2)]
+    return _best_side(vals, depth + 1, groups, flags[0])
+
+
+register(10, _pdb_distinct_move)
+
+
+def _readonly(table: np.ndarray) -> np.ndarray:
+    """A plain read-only ``uint8`` view (memory maps and built arrays get one numba type)."""
+    view = np.asarray(table, dtype=np.uint8).view(np.ndarray)
+    view.flags.writeable = False
+    return view
+
+
+class PatternDatabase:
+    """Tables for a partition of a puzzle's tiles, ready for the search kernels."""
+
+    def __init__(self, puzzle: Puzzle, groups: list[list[int]], tables: list[np.ndarray],
+                 use_reflection: bool = True):
+        self.puzzle = puzzle
+        self.groups = groups
+        n = puzzle.width * puzzle.height
+        k = len(puzzle.labels)
+        self.layout = GroupLayout(groups, puzzle.label_counts, n, k + 1)
+        for g, table in enumerate(tables):
+            if table.shape[0] != self.layout.sizes[g]:
+                raise SlidelabError(f"table {g} has {table.shape[0]} entries, expected {self.layout.sizes[g]}")
+        # a tuple of read-only arrays of one type, indexed by group in the kernels: no copy,
+        # so tables memory-mapped from the cache stay shared between processes
+        self.tables = tuple(_readonly(t) for t in tables)
+        refl = reflection(puzzle) if use_reflection else None
+        self.reflected = refl is not None
+        if refl is None:
+            refl = (np.arange(n, dtype=np.int64), np.arange(k + 1, dtype=np.int64))
+        self.refl, self.sigma = refl
+        self.ident = np.arange(n, dtype=np.int64)
+        self.ident_sigma = np.arange(k + 1, dtype=np.int64)
+
+    def data(self, codes: np.ndarray, max_depth: int):
+        G = len(self.groups)
+        L = self.layout
+        vals = np.zeros((max_depth + 2, 2 * G), dtype=np.int64)
+        seen, earlier, combo = L.scratch()
+        for g in range(G):
+            vals[0, g] = self.tables[g][_group_index(
+                codes, self.ident, self.ident_sigma, g, L.gof, L.gpos, L.gm, L.binom, L.mult,
+                seen, earlier, combo)]
+            if self.reflected:
+                vals[0, G + g] = self.tables[g][_group_index(
+                    codes, self.refl, self.sigma, g, L.gof, L.gpos, L.gm, L.binom, L.mult,
+                    seen, earlier, combo)]
+        flags = np.array([1 if self.reflected else 0], dtype=np.int64)
+        data = (self.tables, L.gof, L.gpos, L.gm, L.binom, L.mult, vals, seen, earlier,
+                combo, self.ident, self.refl, self.sigma, self.ident_sigma, flags)
+        return data, int(_best_side(vals, 0, G, flags[0]))
+
+    def distinct_data(self, codes: np.ndarray, max_depth: int):
+        """Kernel data for distinct tiles: packed positions per group (and reflection)."""
+        G = len(self.groups)
+        L = self.layout
+        n = codes.shape[0]
+        bits = self.bits
+        keys = np.zeros((max_depth + 2, 2 * G), dtype=np.int64)
+        vals = np.zeros((max_depth + 2, 2 * G), dtype=np.int64)
+        cell_of = np.zeros(len(self.puzzle.labels) + 1, dtype=np.int64)
+        cell_of[np.asarray(codes, dtype=np.int64)] = np.arange(n)
+        for side, (view_of, sig) in enumerate(((None, self.ident_sigma), (self.refl, self.sigma))):
+            if side == 1 and not self.reflected:
+                break
+            for code in range(1, len(cell_of)):
+                t = int(sig[code])
+                g = int(L.gof[t])
+                cell = int(cell_of[code]) if view_of is None else int(view_of[cell_of[code]])
+                keys[0, side * G + g] += cell << (bits * int(L.gpos[t]))
+            for g in range(G):
+                keys_g = int(keys[0, side * G + g])
+                vals[0, side * G + g] = self.tables[g][_compact_index(
+                    keys_g, int(L.gm[g]), bits, L.mult, g)]
+        flags = np.array([1 if self.reflected else 0, bits], dtype=np.int64)
+        data = (self.tables, L.gof, L.gpos, L.gm, L.mult, keys, vals, self.refl,
+                self.sigma, flags)
+        return data, int(_best_side(vals, 0, G, flags[0]))
+
+    @property
+    def bits(self) -> int:
+        """Bits per packed cell position."""
+        return max(1, (self.puzzle.width * self.puzzle.height - 1).bit_length())
+
+    @property
+    def fast(self) -> bool:
+        """Distinct tiles on a board small enough to pack a group's positions in 63 bits."""
+        return not self.puzzle.has_repeats and self.bits * int(self.layout.gm.max()) <= 62
+
+    def heuristic(self) -> Heuristic:
+        sizes = "-".join(str(sum(int(self.puzzle.label_counts[c]) for c in g)) for g in self.groups)
+        desc = f"additive pattern databases {sizes}" + (" with reflection" if self.reflected else "")
+        if self.fast:
+            return Heuristic("pdb", True, _pdb_distinct_move, self.distinct_data, desc)
+        return Heuristic("pdb", True, _pdb_move, self.data, desc)
