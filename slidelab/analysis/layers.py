@@ -9,12 +9,12 @@ of ``int64`` words (32 states a word):
 3     closed (reached two or more layers ago), or no state (padding)
 ====  ==========================================================
 
-The search is layer-synchronous; the layer of depth ``d`` holds code
-``1 + d % 2`` and the next one is written with the other open code.  Before a
-layer is expanded, the layer before it is closed, so the two open codes name
-exactly the current and the next layer.  Nothing else is stored: the frontier
-is implicit in the codes, and a byte per *block* of 1,024 states marks the
-blocks that hold the current layer, so small layers skip the rest.
+The search is layer-synchronous, run by the driver it shares with the
+pattern-database builds (:func:`slidelab._layers.breadth_first`, which also
+closes the layers); the layer of depth ``d`` holds code ``1 + d % 2`` and the
+next one is written with the other open code.  Nothing else is stored: the
+frontier is implicit in the codes, and a byte per *block* of 1,024 states marks
+the blocks that hold the current layer, so small layers skip the rest.
 
 Two ways to go one layer deeper (the direction switch of Beamer et al.):
 
@@ -44,6 +44,7 @@ import numpy as np
 from numba import prange
 
 from .._jit import njit
+from .._layers import breadth_first, close_layer, close_range
 from .._bits import atomic_or, lowest_bit, with_code
 from ..errors import SlidelabError
 from .index import Space, _load_at, _neighbour, _step, _tile_rank
@@ -65,6 +66,7 @@ SERIAL_LAYER = 1 << 15
 #: no depth recorded yet (depth tables)
 UNREACHED = 255
 
+#: bit 2 s set for each of the 32 slots of a word
 LOW = 0x5555555555555555
 
 
@@ -72,21 +74,6 @@ LOW = 0x5555555555555555
 def _with_code(x, code):
     """Mask with bit ``2 s`` set for each slot ``s`` of word ``x`` that holds ``code``."""
     return with_code(x, code, np.int64(LOW))
-
-
-@njit(cache=True)
-def _close_range(words, flags, code, lo, hi):
-    """Every state holding ``code`` in the flagged blocks ``lo .. hi - 1`` becomes closed (3)."""
-    nwords = words.shape[0]
-    for blk in range(lo, hi):
-        if flags[blk] == 0:
-            continue
-        for wi in range(blk * WORDS_PER_BLOCK, min(nwords, (blk + 1) * WORDS_PER_BLOCK)):
-            x = words[wi]
-            mask = _with_code(x, code)
-            if mask != 0:
-                words[wi] = x | (mask * 3)
-    return 0
 
 
 @njit(cache=True, inline='always')
@@ -234,13 +221,6 @@ def _pull_multiset(words, depth, record, d, done, flags_next, g, lo, hi):
 
 
 @njit(cache=True, parallel=True)
-def _close(words, flags, code, chunks):
-    nblocks = flags.shape[0]
-    for ch in prange(chunks):
-        _close_range(words, flags, code, ch * nblocks // chunks, (ch + 1) * nblocks // chunks)
-
-
-@njit(cache=True, parallel=True)
 def _push(words, depth, record, d, flags_cur, flags_next, g, chunks):
     """The push step over all blocks, chunks handed to the threads as they come free."""
     nblocks = flags_cur.shape[0]
@@ -346,58 +326,57 @@ def search_layers(space: Space, progress: Optional[Callable[[dict], None]] = Non
     words[goal >> 5] |= np.int64(1) << ((goal & 31) << 1)
     if record:
         depth[goal] = 0
-    flags_prev = np.zeros(nblocks, np.uint8)
-    flags_cur = np.zeros(nblocks, np.uint8)
-    flags_cur[goal >> BLOCK_SHIFT] = 1
-    done = np.zeros(nblocks, np.uint8)
     chunks = max(1, min(CHUNKS, nblocks)) if parallel is None else CHUNKS
     serial = N < SERIAL_STATES or numba.get_num_threads() == 1 if parallel is None else not parallel
     serial_layer = 0 if parallel else SERIAL_LAYER
     counts = [1]
-    reached = 1
     modes = []
-    d = 0
+    state = {"reached": 1}
+
+    def expand(d, pull, size, flags_cur, flags_next, done):
+        small = serial or size < serial_layer
+        if pull and small:
+            pull_range = _pull_distinct if space.distinct else _pull_multiset
+            new = pull_range(words, depth, record, d, done, flags_next, g, 0, nblocks)
+        elif pull:
+            new = _pull(words, depth, record, d, done, flags_next, g, chunks)
+        elif small:
+            push_range = _push_distinct if space.distinct else _push_multiset
+            new = push_range(words, depth, record, d, flags_cur, flags_next, g, 0, nblocks)
+        else:
+            new = _push(words, depth, record, d, flags_cur, flags_next, g, chunks)
+        return new, new
+
+    def close(flags, code, size):
+        if serial or size < serial_layer:
+            close_range(words, flags, WORDS_PER_BLOCK, code, LOW, 0, nblocks)
+        else:
+            close_layer(words, flags, WORDS_PER_BLOCK, code, LOW, chunks)
+
+    def on_layer(d, pull, result, seconds):
+        new = int(result[0])
+        modes.append("pull" if pull else "push")
+        if log is not None:
+            log({"depth": d, "mode": modes[-1], "found": new, "seconds": seconds})
+        if new == 0:
+            return
+        counts.append(new)
+        state["reached"] += new
+        if d + 1 >= UNREACHED and record:
+            raise SlidelabError("distances past 254 do not fit a distance table;"
+                                " analyze without saving the table")
+        if progress is not None:
+            elapsed = time.perf_counter() - began
+            reached = state["reached"]
+            progress({"depth": d, "layer": new, "states": reached, "total": N,
+                      "fraction": min(1.0, reached / N), "seconds": elapsed,
+                      "rate": reached / elapsed if elapsed > 0 else 0.0})
+
     previous_chunksize = numba.set_parallel_chunksize(1)   # hand out chunks dynamically
     try:
-        while True:
-            t0 = time.perf_counter()
-            small = serial or counts[d] < serial_layer
-            if d > 0:
-                if serial or counts[d - 1] < serial_layer:
-                    _close_range(words, flags_prev, 1 + ((d - 1) & 1), 0, nblocks)
-                else:
-                    _close(words, flags_prev, 1 + ((d - 1) & 1), chunks)
-            flags_prev[:] = 0
-            pull = counts[d] > PULL_RATIO * (N - reached)
-            if pull and small:
-                pull_range = _pull_distinct if space.distinct else _pull_multiset
-                new = int(pull_range(words, depth, record, d, done, flags_prev, g, 0, nblocks))
-            elif pull:
-                new = int(_pull(words, depth, record, d, done, flags_prev, g, chunks))
-            elif small:
-                push_range = _push_distinct if space.distinct else _push_multiset
-                new = int(push_range(words, depth, record, d, flags_cur, flags_prev, g, 0, nblocks))
-            else:
-                new = int(_push(words, depth, record, d, flags_cur, flags_prev, g, chunks))
-            flags_prev, flags_cur = flags_cur, flags_prev
-            modes.append("pull" if pull else "push")
-            if log is not None:
-                log({"depth": d + 1, "mode": modes[-1], "found": new,
-                     "seconds": time.perf_counter() - t0})
-            if new == 0:
-                break
-            counts.append(new)
-            reached += new
-            d += 1
-            if d + 1 >= UNREACHED and record:
-                raise SlidelabError("distances past 254 do not fit a distance table;"
-                                    " analyze without saving the table")
-            if progress is not None:
-                elapsed = time.perf_counter() - began
-                progress({"depth": d, "layer": new, "states": reached, "total": N,
-                          "fraction": min(1.0, reached / N), "seconds": elapsed,
-                          "rate": reached / elapsed if elapsed > 0 else 0.0})
-        last = _collect(words, flags_prev, 1 + (d & 1), max(0, min(limit, counts[d])))
+        d, flags = breadth_first(nblocks, goal >> BLOCK_SHIFT, expand, close, unseen=N - 1,
+                                 pull_ratio=PULL_RATIO, on_layer=on_layer)
+        last = _collect(words, flags, 1 + (d & 1), max(0, min(limit, counts[d])))
     finally:
         numba.set_parallel_chunksize(previous_chunksize)
     return Layers(counts, last, time.perf_counter() - began, depth if record else None, modes)

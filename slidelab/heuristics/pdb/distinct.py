@@ -50,6 +50,7 @@ from numba import prange
 from ..._bits import HAS_BMI2, atomic_or, lowest_bit, pdep, pext, popcount
 from ..._bits import with_code as _with_code
 from ..._jit import njit
+from ..._layers import SPREAD, breadth_first, close_layer, spread_block, spread_per
 from ...errors import SlidelabError
 from ...geometry import taxicab_table
 from ...puzzle import Puzzle
@@ -59,10 +60,8 @@ from .layout import placement_index as _index
 #: a layer is pulled (backward) when its cells outnumber the unreached cells this many times
 PULL_RATIO = 0.5
 #: chunks of the parallel kernels; each takes every CHUNKS-th of SPREAD * CHUNKS ranges of
-#: blocks, so the threads share out the open blocks evenly even where they crowd into part of
-#: the index range, and each range is still walked in order
+#: blocks (:func:`slidelab._layers.spread_block`)
 CHUNKS = 64
-SPREAD = 16
 
 
 # ----------------------------------------------------------------------------------------
@@ -217,25 +216,6 @@ def _set_nibble(nib, p, value):
 
 
 @njit(cache=True, parallel=True)
-def _close_layer(words, flags, block, code, low, chunks):
-    """Every slot holding ``code`` in the flagged blocks becomes closed (3)."""
-    nblocks = flags.shape[0]
-    for ch in prange(chunks):
-        per = (nblocks + chunks * SPREAD - 1) // (chunks * SPREAD)  # blocks a range
-        for i in range(per * SPREAD):
-            blk = (ch + (i // per) * chunks) * per + i % per
-            if blk >= nblocks:
-                continue
-            if flags[blk] == 0:
-                continue
-            for p in range(blk * block, (blk + 1) * block):
-                x = np.int64(words[p])
-                m = _with_code(x, code, low)
-                if m != 0:
-                    words[p] = x | (m * 3)
-
-
-@njit(cache=True, parallel=True)
 def _push_layer(words, nib, d, flags_cur, flags_next, block, k, n, w, not_first, not_last,
                 nbmask, mult, md, low, scell, stile, sym, chunks):
     """Expand every open region forward; returns (new regions, new cells, new placements, overflow).
@@ -257,9 +237,9 @@ def _push_layer(words, nib, d, flags_cur, flags_next, block, k, n, w, not_first,
         c_cells = 0
         c_new = 0
         c_over = 0
-        per = (nblocks + chunks * SPREAD - 1) // (chunks * SPREAD)  # blocks a range
+        per = spread_per(nblocks, chunks)  # blocks a range
         for i in range(per * SPREAD):
-            blk = (ch + (i // per) * chunks) * per + i % per
+            blk = spread_block(ch, i, per, chunks)
             if blk >= nblocks:
                 continue
             if flags_cur[blk] == 0:
@@ -350,9 +330,9 @@ def _pull_layer(words, nib, d, done, flags_next, block, k, n, w, not_first, not_
         c_cells = 0
         c_new = 0
         c_over = 0
-        per = (nblocks + chunks * SPREAD - 1) // (chunks * SPREAD)  # blocks a range
+        per = spread_per(nblocks, chunks)  # blocks a range
         for i in range(per * SPREAD):
-            blk = (ch + (i // per) * chunks) * per + i % per
+            blk = spread_block(ch, i, per, chunks)
             if blk >= nblocks:
                 continue
             if done[blk] != 0:
@@ -444,9 +424,9 @@ def _widen(nib, table, block, k, n, md, mult, scell, stile, sym, chunks):
     for ch in prange(chunks):
         pos = np.zeros(k, np.int64)
         spos = np.zeros(k, np.int64)
-        per = (nblocks + chunks * SPREAD - 1) // (chunks * SPREAD)  # blocks a range
+        per = spread_per(nblocks, chunks)  # blocks a range
         for i in range(per * SPREAD):
-            blk = (ch + (i // per) * chunks) * per + i % per
+            blk = spread_block(ch, i, per, chunks)
             if blk >= nblocks:
                 continue
             occ0 = _block_prefix(blk, k, n, pos)
@@ -582,48 +562,36 @@ def build_distinct_table(puzzle: Puzzle, codes: Sequence[int],
 
 
 def _layers(words, nib, start, geometry, progress, log):
-    """Breadth-first layers until one comes out empty."""
-    import time
-
+    """Breadth-first layers until one comes out empty (:func:`slidelab._layers.breadth_first`)."""
     block, k, n = geometry[:3]
-    placements = words.shape[0]
-    nblocks = placements // block
-    # flags[0]: blocks holding the previous layer (then the next); flags[1]: the open layer
-    flags = [np.zeros(nblocks, np.uint8), np.zeros(nblocks, np.uint8)]
-    done = np.zeros(nblocks, np.uint8)  # blocks with no unreached region (for pulling)
-    flags[1][start // block] = 1
-    reached = 1
     low, sym = geometry[9], geometry[12]
-    open_cells = 1
-    unseen_cells = placements * (n - k) // (2 if sym else 1)  # about half are stored with a mirror
-    d = 0
-    while True:
-        t0 = time.perf_counter()
-        _close_layer(words, flags[0], block, 1 + ((d + 1) & 1), low, CHUNKS)  # depth d - 1 -> closed
-        flags[0][:] = 0
-        pull = open_cells > PULL_RATIO * unseen_cells
+    placements = words.shape[0]
+    reached = [1]
+
+    def expand(d, pull, size, flags_cur, flags_next, done):
         if pull:
-            regions, cells, new, overflow = _pull_layer(words, nib, d, done, flags[0], *geometry,
-                                                        CHUNKS)
-        else:
-            regions, cells, new, overflow = _push_layer(words, nib, d, flags[1], flags[0],
-                                                        *geometry, CHUNKS)
-        open_cells = int(cells)
-        unseen_cells -= open_cells
+            return _pull_layer(words, nib, d, done, flags_next, *geometry, CHUNKS)
+        return _push_layer(words, nib, d, flags_cur, flags_next, *geometry, CHUNKS)
+
+    def close(flags, code, size):
+        close_layer(words, flags, block, code, low, CHUNKS)
+
+    def on_layer(depth, pull, result, seconds):
+        regions, cells, new, overflow = result
         if overflow:
             raise SlidelabError("pattern database values exceed the group's Manhattan distance"
                                 " by more than 30 moves; use smaller groups")
-        flags.reverse()  # the next layer is now the open one
-        reached += int(new)
+        reached[0] += int(new)
         if log is not None:
-            log({"depth": d + 1, "mirror": bool(sym), "mode": "pull" if pull else "push",
+            log({"depth": depth, "mirror": bool(sym), "mode": "pull" if pull else "push",
                  "regions": int(regions), "cells": int(cells),
-                 "placements": int(new), "seconds": time.perf_counter() - t0})
+                 "placements": int(new), "seconds": seconds})
         if progress is not None:
-            seen = min(placements, 2 * reached) if sym else reached  # mirror pairs stored once
-            progress(seen / placements, f"depth {d + 1}, {seen:,} of {placements:,} placements")
-        if regions == 0:
-            # With two free cells some placements can be unreachable (parity); they
-            # keep the Manhattan distance, a value no search ever looks up.
-            return
-        d += 1
+            seen = min(placements, 2 * reached[0]) if sym else reached[0]  # mirror pairs stored once
+            progress(seen / placements, f"depth {depth}, {seen:,} of {placements:,} placements")
+
+    # The search ends with an empty layer.  With two free cells some placements can be
+    # unreachable (parity); they keep the Manhattan distance, a value no search ever looks up.
+    breadth_first(placements // block, start // block, expand, close, on_layer=on_layer,
+                  unseen=placements * (n - k) // (2 if sym else 1),  # about half are stored with a mirror
+                  pull_ratio=PULL_RATIO)
