@@ -175,6 +175,51 @@ def _prefix_cells(block, k, n, pos, tile_at):
 
 
 @njit(cache=True, inline='always')
+def _first_placement(blk, k, n, pos, tile_at):
+    """Start walking block ``blk``: its first placement in ``pos`` and ``tile_at``; returns the mask of tiles ``0 .. k-3``.
+
+    The placements of a block share the cells of tiles ``0 .. k-3`` and are
+    numbered by the cells of the last two (``pos[k-2]``, then ``pos[k-1]``, in
+    board order among the free cells): the block's ``(n - k + 2) (n - k + 1)``
+    placements are consecutive indices.  :func:`_next_placement` steps to the
+    next one, so the kernels walk a block without ranking or unranking.
+    """
+    occ0 = _prefix_cells(blk, k, n, pos, tile_at)
+    a = lowest_bit(~occ0)
+    b = lowest_bit(~(occ0 | (np.int64(1) << a)))
+    pos[k - 2] = a
+    pos[k - 1] = b
+    tile_at[a] = k - 2
+    tile_at[b] = k - 1
+    return occ0
+
+
+@njit(cache=True, inline='always')
+def _next_placement(occ0, k, full, pos, tile_at):
+    """Step ``pos`` and ``tile_at`` to the block's next placement (index + 1); False after the last."""
+    a = pos[k - 2]
+    b = pos[k - 1]
+    tile_at[b] = -1
+    rest = full & ~(occ0 | (np.int64(1) << a)) & ~((np.int64(2) << b) - 1)   # free cells after b
+    if rest != 0:
+        b = lowest_bit(rest)
+        pos[k - 1] = b
+        tile_at[b] = k - 1
+        return True
+    tile_at[a] = -1
+    rest = full & ~occ0 & ~((np.int64(2) << a) - 1)                           # free cells after a
+    if rest == 0:
+        return False
+    a = lowest_bit(rest)
+    b = lowest_bit(full & ~(occ0 | (np.int64(1) << a)))
+    pos[k - 2] = a
+    pos[k - 1] = b
+    tile_at[a] = k - 2
+    tile_at[b] = k - 1
+    return True
+
+
+@njit(cache=True, inline='always')
 def _mirror_mask(mask, scell):
     """The cells of ``mask`` moved by the symmetry ``scell``."""
     out = np.int64(0)
@@ -244,67 +289,54 @@ def _push_layer(words, nib, d, flags_cur, flags_next, block, k, n, w, not_first,
                 continue
             if flags_cur[blk] == 0:
                 continue
-            occ0 = _prefix_cells(blk, k, n, pos, tile_at)
-            p = blk * block
-            for a in range(n):
-                if (occ0 >> a) & 1:
-                    continue
-                pos[k - 2] = a
-                tile_at[a] = k - 2
-                occ1 = occ0 | (np.int64(1) << a)
-                for b in range(n):
-                    if (occ1 >> b) & 1:
-                        continue
-                    pos[k - 1] = b
-                    tile_at[b] = k - 1
-                    open_ = _with_code(np.int64(words[p]), cur, low)
-                    if open_ != 0:
-                        free = full & ~(occ1 | (np.int64(1) << b))
-                        md_p = _md(pos, k, md)
-                        while open_ != 0:
-                            region = _flood(_select(free, lowest_bit(open_) >> 1), free, w,
-                                            not_first, not_last)
-                            open_ &= ~_slots(region, free)
-                            for j in range(k):
-                                t = pos[j]
-                                adj = nbmask[t] & region
-                                while adj != 0:
-                                    to = lowest_bit(adj)
-                                    adj &= adj - 1
-                                    q = _moved(p, j, t, to, w, tile_at, mult)
-                                    free2 = (free | (np.int64(1) << t)) & ~(np.int64(1) << to)
-                                    cell2 = t
-                                    both = False
-                                    if sym:  # store the pair's canonical member only
-                                        pos[j] = to
-                                        qs = _mirror_index(pos, k, mult, scell, stile, spos)
-                                        pos[j] = t
-                                        if qs < q:
-                                            q = qs
-                                            cell2 = scell[t]
-                                            free2 = _mirror_mask(free2, scell)
-                                        elif qs == q:
-                                            both = True
-                                    if _code_at(np.int64(words[q]), free2, cell2) != 0:
-                                        continue
-                                    region2 = _flood(cell2, free2, w, not_first, not_last)
-                                    if both:  # a symmetric placement: a region and its mirror at once
-                                        region2 |= _mirror_mask(region2, scell)
-                                    old = np.int64(atomic_or(words, q, _slots(region2, free2) * nxt))
-                                    if _code_at(old, free2, cell2) != 0:
-                                        continue  # another thread claimed it first
-                                    c_regions += 1
-                                    c_cells += popcount(region2)
-                                    flags_next[q // block] = 1
-                                    if old == 0:
-                                        gap = d + 1 - (md_p - md[j, t] + md[j, to])
-                                        if gap > 30:
-                                            c_over = 1
-                                        atomic_or(nib, q >> 1, (gap >> 1) << (4 * (q & 1)))
-                                        c_new += 1
-                    tile_at[b] = -1
-                    p += 1
-                tile_at[a] = -1
+            occ0 = _first_placement(blk, k, n, pos, tile_at)
+            for p in range(blk * block, (blk + 1) * block):
+                open_ = _with_code(np.int64(words[p]), cur, low)
+                if open_ != 0:
+                    free = full & ~(occ0 | (np.int64(1) << pos[k - 2]) | (np.int64(1) << pos[k - 1]))
+                    md_p = _md(pos, k, md)
+                    while open_ != 0:
+                        region = _flood(_select(free, lowest_bit(open_) >> 1), free, w,
+                                        not_first, not_last)
+                        open_ &= ~_slots(region, free)
+                        for j in range(k):
+                            t = pos[j]
+                            adj = nbmask[t] & region
+                            while adj != 0:
+                                to = lowest_bit(adj)
+                                adj &= adj - 1
+                                q = _moved(p, j, t, to, w, tile_at, mult)
+                                free2 = (free | (np.int64(1) << t)) & ~(np.int64(1) << to)
+                                cell2 = t
+                                both = False
+                                if sym:  # store the pair's canonical member only
+                                    pos[j] = to
+                                    qs = _mirror_index(pos, k, mult, scell, stile, spos)
+                                    pos[j] = t
+                                    if qs < q:
+                                        q = qs
+                                        cell2 = scell[t]
+                                        free2 = _mirror_mask(free2, scell)
+                                    elif qs == q:
+                                        both = True
+                                if _code_at(np.int64(words[q]), free2, cell2) != 0:
+                                    continue
+                                region2 = _flood(cell2, free2, w, not_first, not_last)
+                                if both:  # a symmetric placement: a region and its mirror at once
+                                    region2 |= _mirror_mask(region2, scell)
+                                old = np.int64(atomic_or(words, q, _slots(region2, free2) * nxt))
+                                if _code_at(old, free2, cell2) != 0:
+                                    continue  # another thread claimed it first
+                                c_regions += 1
+                                c_cells += popcount(region2)
+                                flags_next[q // block] = 1
+                                if old == 0:
+                                    gap = d + 1 - (md_p - md[j, t] + md[j, to])
+                                    if gap > 30:
+                                        c_over = 1
+                                    atomic_or(nib, q >> 1, (gap >> 1) << (4 * (q & 1)))
+                                    c_new += 1
+                _next_placement(occ0, k, full, pos, tile_at)
         counts[ch, 0] = c_regions
         counts[ch, 1] = c_cells
         counts[ch, 2] = c_new
@@ -337,75 +369,62 @@ def _pull_layer(words, nib, d, done, flags_next, block, k, n, w, not_first, not_
                 continue
             if done[blk] != 0:
                 continue
-            occ0 = _prefix_cells(blk, k, n, pos, tile_at)
-            p = blk * block
+            occ0 = _first_placement(blk, k, n, pos, tile_at)
             left = False
             changed = False
-            for a in range(n):
-                if (occ0 >> a) & 1:
-                    continue
-                pos[k - 2] = a
-                tile_at[a] = k - 2
-                occ1 = occ0 | (np.int64(1) << a)
-                for b in range(n):
-                    if (occ1 >> b) & 1:
-                        continue
-                    pos[k - 1] = b
-                    tile_at[b] = k - 1
-                    x = np.int64(words[p])
-                    unseen = _with_code(x, 0, low)
-                    if unseen != 0 and sym and _mirror_index(pos, k, mult, scell, stile, spos) < p:
-                        words[p] = low * 3  # not stored: its mirror is; closed from now on
-                        unseen = 0
-                    if unseen != 0:
-                        free = full & ~(occ1 | (np.int64(1) << b))
-                        y = x
-                        while unseen != 0:
-                            region = _flood(_select(free, lowest_bit(unseen) >> 1), free, w,
-                                            not_first, not_last)
-                            rs = _slots(region, free)
-                            unseen &= ~rs
-                            found = False
-                            for j in range(k):
-                                t = pos[j]
-                                adj = nbmask[t] & region
-                                while adj != 0:
-                                    frm = lowest_bit(adj)
-                                    adj &= adj - 1
-                                    q = _moved(p, j, t, frm, w, tile_at, mult)
-                                    free2 = (free | (np.int64(1) << t)) & ~(np.int64(1) << frm)
-                                    cell2 = t
-                                    if sym:
-                                        pos[j] = frm
-                                        qs = _mirror_index(pos, k, mult, scell, stile, spos)
-                                        pos[j] = t
-                                        if qs < q:
-                                            q = qs
-                                            cell2 = scell[t]
-                                            free2 = _mirror_mask(free2, scell)
-                                    if _code_at(np.int64(words[q]), free2, cell2) == cur:
-                                        found = True
-                                        break
-                                if found:
+            for p in range(blk * block, (blk + 1) * block):
+                x = np.int64(words[p])
+                unseen = _with_code(x, 0, low)
+                if unseen != 0 and sym and _mirror_index(pos, k, mult, scell, stile, spos) < p:
+                    words[p] = low * 3  # not stored: its mirror is; closed from now on
+                    unseen = 0
+                if unseen != 0:
+                    free = full & ~(occ0 | (np.int64(1) << pos[k - 2]) | (np.int64(1) << pos[k - 1]))
+                    y = x
+                    while unseen != 0:
+                        region = _flood(_select(free, lowest_bit(unseen) >> 1), free, w,
+                                        not_first, not_last)
+                        rs = _slots(region, free)
+                        unseen &= ~rs
+                        found = False
+                        for j in range(k):
+                            t = pos[j]
+                            adj = nbmask[t] & region
+                            while adj != 0:
+                                frm = lowest_bit(adj)
+                                adj &= adj - 1
+                                q = _moved(p, j, t, frm, w, tile_at, mult)
+                                free2 = (free | (np.int64(1) << t)) & ~(np.int64(1) << frm)
+                                cell2 = t
+                                if sym:
+                                    pos[j] = frm
+                                    qs = _mirror_index(pos, k, mult, scell, stile, spos)
+                                    pos[j] = t
+                                    if qs < q:
+                                        q = qs
+                                        cell2 = scell[t]
+                                        free2 = _mirror_mask(free2, scell)
+                                if _code_at(np.int64(words[q]), free2, cell2) == cur:
+                                    found = True
                                     break
                             if found:
-                                y |= rs * nxt
-                                c_regions += 1
-                                c_cells += popcount(region)
-                            else:
-                                left = True
-                        if y != x:
-                            if x == 0:
-                                gap = d + 1 - _md(pos, k, md)
-                                if gap > 30:
-                                    c_over = 1
-                                _set_nibble(nib, p, gap >> 1)
-                                c_new += 1
-                            words[p] = y
-                            changed = True
-                    tile_at[b] = -1
-                    p += 1
-                tile_at[a] = -1
+                                break
+                        if found:
+                            y |= rs * nxt
+                            c_regions += 1
+                            c_cells += popcount(region)
+                        else:
+                            left = True
+                    if y != x:
+                        if x == 0:
+                            gap = d + 1 - _md(pos, k, md)
+                            if gap > 30:
+                                c_over = 1
+                            _set_nibble(nib, p, gap >> 1)
+                            c_new += 1
+                        words[p] = y
+                        changed = True
+                _next_placement(occ0, k, full, pos, tile_at)
             if changed:
                 flags_next[blk] = 1
             if not left:
@@ -421,31 +440,24 @@ def _pull_layer(words, nib, d, done, flags_next, block, k, n, w, not_first, not_
 def _widen(nib, table, block, k, n, md, mult, scell, stile, sym, chunks):
     """One byte per placement: ``md + 2 * nibble`` (the nibble of the pair's stored member)."""
     nblocks = table.shape[0] // block
+    full = (np.int64(1) << n) - 1
     for ch in prange(chunks):
         pos = np.zeros(k, np.int64)
         spos = np.zeros(k, np.int64)
+        tile_at = np.full(n, -1, np.int64)
         per = spread_per(nblocks, chunks)  # blocks a range
         for i in range(per * SPREAD):
             blk = spread_block(ch, i, per, chunks)
             if blk >= nblocks:
                 continue
-            occ0 = _block_prefix(blk, k, n, pos)
-            p = blk * block
-            for a in range(n):
-                if (occ0 >> a) & 1:
-                    continue
-                pos[k - 2] = a
-                occ1 = occ0 | (np.int64(1) << a)
-                for b in range(n):
-                    if (occ1 >> b) & 1:
-                        continue
-                    pos[k - 1] = b
-                    src = p
-                    if sym:
-                        src = min(p, _mirror_index(pos, k, mult, scell, stile, spos))
-                    v = (nib[src >> 1] >> (4 * (src & 1))) & 0x0F
-                    table[p] = _md(pos, k, md) + 2 * v
-                    p += 1
+            occ0 = _first_placement(blk, k, n, pos, tile_at)
+            for p in range(blk * block, (blk + 1) * block):
+                src = p
+                if sym:
+                    src = min(p, _mirror_index(pos, k, mult, scell, stile, spos))
+                v = (nib[src >> 1] >> (4 * (src & 1))) & 0x0F
+                table[p] = _md(pos, k, md) + 2 * v
+                _next_placement(occ0, k, full, pos, tile_at)
 
 
 # ----------------------------------------------------------------------------------------
