@@ -14,7 +14,6 @@ import time
 from statistics import mean
 
 from slidelab import Puzzle, random_board
-from slidelab.search._common import Limits
 from slidelab.search.constructive import constructive
 
 
@@ -28,7 +27,7 @@ def main():
     args = parser.parse_args()
     sizes = args.sizes or ["10x10", "20x20"] + (["30x30"] if args.with_30 else [])
 
-    constructive(Puzzle(random_board("4x4", seed=0)), Limits())  # load the kernels outside the timings
+    constructive(Puzzle(random_board("4x4", seed=0)))  # load the kernels outside the timings
     print(f"machine: {platform.processor() or platform.machine()}, Python {platform.python_version()}\n")
     print("| size | seed | length (STM) | seconds |")
     print("|---|---:|---:|---:|")
@@ -38,7 +37,7 @@ def main():
         for seed in range(args.seeds):
             puzzle = Puzzle(random_board(size, seed=seed))
             t0 = time.perf_counter()
-            solution = constructive(puzzle, Limits())
+            solution = constructive(puzzle)
             elapsed = time.perf_counter() - t0
             solution.verify()
             lengths.append(solution.length)

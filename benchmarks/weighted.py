@@ -26,7 +26,6 @@ from _korf import korf100
 
 from slidelab import solve
 from slidelab.heuristics import make_heuristic
-from slidelab.search._common import Limits
 from slidelab.search._polish import WINDOW, WINDOW_NODES
 from slidelab.search.astar import weighted_astar
 
@@ -47,13 +46,13 @@ def rows(args):
         if slow and args.skip_slow:
             continue
         out.append(("weighted-astar, raw", h,
-                    lambda p, heur: weighted_astar(p, Limits(), w, heur, polish=False)))
+                    lambda p, heur: weighted_astar(p, weight=w, heuristic=heur, polish=False)))
         out.append((f"weighted-astar (polished, windows <= {WINDOW})", h,
                     lambda p, heur, h=h: solve(p, method="weighted-astar", heuristic=h, weight=w)))
         for size in args.windows:
             opts = {"window": size, "window_nodes": max(WINDOW_NODES, WINDOW_NODES * size // WINDOW)}
             out.append((f"weighted-astar (polished, windows <= {size})", h,
-                        lambda p, heur, o=opts: weighted_astar(p, Limits(), w, heur, polish_options=o)))
+                        lambda p, heur, o=opts: weighted_astar(p, weight=w, heuristic=heur, polish_options=o)))
     if args.optimal:
         out.append(("idastar, weight 1 (optimal)", "pdb",
                     lambda p, heur: solve(p, method="idastar", heuristic="pdb")))

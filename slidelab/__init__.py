@@ -24,11 +24,12 @@ __version__ = "0.1.0"
 
 #: public name -> the submodule that defines it
 _EXPORTS = {
-    "analysis": ["DistanceTable", "SpaceStats", "SpaceTooLargeError", "analyze"],
+    "analysis": ["DistanceTable", "SpaceStats", "analyze"],
     "batch": ["Instance", "ResultsFile", "read_instances", "solve_batch", "summarize"],
     "board": ["Board"],
-    "errors": ["ArgumentError", "BoardError", "IllegalMoveError", "MismatchError", "ParseError",
-               "SearchLimitError", "SlidelabError", "UnsolvableError"],
+    "errors": ["ArgumentError", "BoardError", "CacheError", "IllegalMoveError", "MismatchError",
+               "ParseError", "SearchInterrupted", "SearchLimitError", "SlidelabError",
+               "SpaceTooLargeError", "UnsolvableError"],
     "generate": ["fix_parity", "iter_random_boards", "random_board", "random_boards", "scramble"],
     "heuristics": ["HEURISTICS", "Heuristic", "heuristic_table", "make_heuristic", "manhattan_table"],
     "moves": ["Move", "apply_moves", "expand", "format_moves", "invert", "moved_tiles", "mtm",
@@ -37,7 +38,7 @@ _EXPORTS = {
     "puzzle": ["Puzzle"],
     "ranking": ["count_arrangements", "multiset_rank", "multiset_unrank", "permutation_rank",
                 "permutation_unrank"],
-    "search": ["METHODS", "Limits", "SearchInterrupted", "astar", "best_first_search", "bfs",
+    "search": ["METHODS", "Limits", "SearchOptions", "astar", "best_first_search", "bfs",
                "bidirectional_bfs", "constructive", "idastar", "prepare", "solve", "solve_all",
                "weighted_astar"],
     "solution": ["Solution", "Stats"],
@@ -65,11 +66,12 @@ def __dir__():
 
 
 if TYPE_CHECKING:  # the same names, for type checkers and IDEs
-    from .analysis import DistanceTable, SpaceStats, SpaceTooLargeError, analyze
+    from .analysis import DistanceTable, SpaceStats, analyze
     from .batch import Instance, ResultsFile, read_instances, solve_batch, summarize
     from .board import Board
-    from .errors import (ArgumentError, BoardError, IllegalMoveError, MismatchError, ParseError,
-                         SearchLimitError, SlidelabError, UnsolvableError)
+    from .errors import (ArgumentError, BoardError, CacheError, IllegalMoveError, MismatchError,
+                         ParseError, SearchInterrupted, SearchLimitError, SlidelabError,
+                         SpaceTooLargeError, UnsolvableError)
     from .generate import fix_parity, iter_random_boards, random_board, random_boards, scramble
     from .heuristics import HEURISTICS, Heuristic, heuristic_table, make_heuristic, manhattan_table
     from .moves import (Move, apply_moves, expand, format_moves, invert, moved_tiles, mtm,
@@ -78,7 +80,7 @@ if TYPE_CHECKING:  # the same names, for type checkers and IDEs
     from .puzzle import Puzzle
     from .ranking import (count_arrangements, multiset_rank, multiset_unrank, permutation_rank,
                           permutation_unrank)
-    from .search import (METHODS, Limits, SearchInterrupted, astar, best_first_search, bfs,
+    from .search import (METHODS, Limits, SearchOptions, astar, best_first_search, bfs,
                          bidirectional_bfs, constructive, idastar, prepare, solve, solve_all,
                          weighted_astar)
     from .solution import Solution, Stats

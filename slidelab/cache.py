@@ -76,7 +76,7 @@ from typing import Callable, Optional
 import numpy as np
 import platformdirs
 
-from .errors import SlidelabError
+from .errors import CacheError
 
 try:
     import fcntl
@@ -105,10 +105,6 @@ _TEMP_RE = re.compile(r"^\.(.+-[0-9a-f]{16})\.[^.]+\.tmp$")
 Progress = Callable[[float, str], None]
 
 log = logging.getLogger(__name__)
-
-
-class CacheError(SlidelabError):
-    """The table cache cannot be used: a bad spec, or a directory that cannot be created or written."""
 
 
 class _Invalid(Exception):

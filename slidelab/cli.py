@@ -212,7 +212,7 @@ class _MethodOption(click.Option):
     """``--method``: its help lists the methods, looked up when the help is shown."""
 
     def get_help_record(self, ctx):
-        from .search.solve import METHODS
+        from .search.registry import METHODS
 
         self.help = "One of: " + ", ".join(METHODS) + "."
         return super().get_help_record(ctx)
@@ -227,9 +227,9 @@ class _HeuristicChoice(click.Choice):
 
     @property
     def choices(self):
-        from .heuristics import HEURISTICS
+        from .heuristics.registry import HEURISTICS
 
-        return HEURISTICS
+        return tuple(HEURISTICS)
 
     @choices.setter
     def choices(self, value):  # click.Choice.__init__ assigns it; the getter is the truth
@@ -266,19 +266,19 @@ _OPTION_NAMES = {"method": "--method", "heuristic": "--heuristic", "weight": "--
 
 
 def _check_search_options(method, heuristic, weight, time_limit, max_states, max_bytes, partition,
-                          goal, blank_first, size) -> None:
-    """Refuse bad search options once, before any board is read (``solve`` and ``batch``),
-    by the checks :func:`slidelab.solve` makes, named as on the command line."""
+                          goal, blank_first, size):
+    """The search options, checked once before any board is read (``solve`` and ``batch``), by
+    the checks :func:`slidelab.solve` makes, named as on the command line."""
     from .parse import parse_size
-    from .search.solve import check_options
+    from .search.options import check_options
 
     if goal is not None and blank_first:
         raise SlidelabError("give --goal or --blank-first, not both")
     if size is not None:
         parse_size(size)
-    check_options(method=method, heuristic=heuristic, weight=weight, time_limit=time_limit,
-                  max_states=max_states, max_bytes=max_bytes, partition=partition,
-                  names=_OPTION_NAMES)
+    return check_options(method=method, heuristic=heuristic, weight=weight, time_limit=time_limit,
+                         max_states=max_states, max_bytes=max_bytes, partition=partition,
+                         names=_OPTION_NAMES)
 
 
 @main.command("solve")
@@ -296,7 +296,7 @@ def _check_search_options(method, heuristic, weight, time_limit, max_states, max
 def solve_command(board, goal, blank_first, size, method, heuristic, partition, all_solutions,
                   limit, progress, weight, time_limit, max_states, max_memory, notation, as_json):
     """Find a solution of BOARD (shortest, unless a weight is given)."""
-    from .search.idastar import SearchInterrupted
+    from .errors import SearchInterrupted
     from .search.solve import solve, solve_all
 
     _startup_done()
@@ -305,8 +305,8 @@ def solve_command(board, goal, blank_first, size, method, heuristic, partition, 
         max_bytes = parse_bytes(max_memory) if max_memory is not None else None
         if limit is not None and not all_solutions:
             raise SlidelabError("--limit goes with --all")
-        _check_search_options(method, heuristic, weight, time_limit, max_states, max_bytes,
-                              partition, goal, blank_first, size)
+        options = _check_search_options(method, heuristic, weight, time_limit, max_states,
+                                        max_bytes, partition, goal, blank_first, size)
     except SlidelabError as exc:
         _fail(str(exc))
     show = sys.stderr.isatty() if progress is None else progress
@@ -322,13 +322,12 @@ def solve_command(board, goal, blank_first, size, method, heuristic, partition, 
                       "size": puzzle.size}
             tables = _TableBar(live=show) if reporter else None
             if all_solutions:
-                solutions = solve_all(puzzle, limit=limit, heuristic=heuristic, time_limit=time_limit,
-                                      partition=partition, progress=reporter,
-                                      table_progress=tables)
+                solutions = solve_all(puzzle, limit=limit, heuristic=options.heuristic,
+                                      time_limit=options.time_limit, partition=options.partition,
+                                      progress=reporter, table_progress=tables)
             else:
-                solution = solve(puzzle, method=method, heuristic=heuristic, weight=weight,
-                                 time_limit=time_limit, max_states=max_states, max_bytes=max_bytes,
-                                 partition=partition, progress=reporter, table_progress=tables)
+                solution = solve(puzzle, options=options, progress=reporter,
+                                 table_progress=tables)
             if reporter:
                 reporter.clear()
             if tables:
@@ -922,8 +921,8 @@ def batch_command(input_file, output, goal, blank_first, size, method, heuristic
         if scheduler is not None and workers is not None:
             raise SlidelabError("--workers is for local processes; a Dask cluster has its own")
         max_bytes = parse_bytes(max_memory) if max_memory is not None else None
-        _check_search_options(method, heuristic, weight, time_limit, max_states, max_bytes,
-                              partition, goal, blank_first, size)
+        options = _check_search_options(method, heuristic, weight, time_limit, max_states,
+                                        max_bytes, partition, goal, blank_first, size)
         instances = read_instances(_batch_lines(input_file), size)
         if output is not None and input_file != "-" and _same_file(input_file, output):
             raise SlidelabError("the output file is the input file")
@@ -950,9 +949,7 @@ def batch_command(input_file, output, goal, blank_first, size, method, heuristic
     began = time.perf_counter()
     records = None
     try:
-        records = solve_batch(todo, goal=goal, blank_first=blank_first, size=size, method=method,
-                              heuristic=heuristic, partition=partition, weight=weight,
-                              time_limit=time_limit, max_states=max_states, max_bytes=max_bytes,
+        records = solve_batch(todo, goal=goal, blank_first=blank_first, size=size, options=options,
                               workers=workers, scheduler=scheduler, table_progress=bar.tables)
         if results is not None:
             results.__enter__()

@@ -56,3 +56,19 @@ class SearchLimitError(SlidelabError, RuntimeError):
     def __init__(self, message: str, stats=None):
         super().__init__(message)
         self.stats = stats
+
+
+class SearchInterrupted(SearchLimitError):
+    """Ctrl-C during a search; ``stats`` and ``lower_bound`` (IDA*'s last bound) say what was known."""
+
+    def __init__(self, message: str, stats=None, lower_bound=None):
+        super().__init__(message, stats)
+        self.lower_bound = lower_bound
+
+
+class SpaceTooLargeError(SlidelabError):
+    """A space whose complete search would not fit this machine's memory or the time allowed."""
+
+
+class CacheError(SlidelabError):
+    """The table cache cannot be used: a bad spec, or a directory that cannot be created or written."""

@@ -6,7 +6,7 @@ from dataclasses import asdict, dataclass, field
 
 from .board import Board
 from .errors import SlidelabError
-from .moves import Move, apply_moves, as_moves, format_moves, mtm, stm
+from .moves import Move, apply_moves, as_moves, format_moves, from_blank_path, mtm, stm
 
 
 @dataclass
@@ -111,3 +111,9 @@ class Solution:
 
 
 __all__ = ["Move", "Solution", "Stats"]
+
+
+def make_solution(puzzle, blank_dirs, optimal: bool, method: str, stats: Stats) -> Solution:
+    """A :class:`Solution` of ``puzzle`` (anything with ``start`` and ``goal`` boards) from the
+    blank-direction indices a compiled kernel returns (see :func:`slidelab.moves.from_blank_path`)."""
+    return Solution(puzzle.start, puzzle.goal, from_blank_path(blank_dirs), optimal, method, stats)

@@ -121,9 +121,10 @@ def _sender(conn):
 def run_job(kind: str, args: dict, report=None) -> tuple:
     """One job: ``("done", result)`` or ``("failed", {"error", "kind", ...})``; never raises.
 
-    ``kind`` is ``"solve"`` (``args``: the :func:`slidelab.solve` keywords
-    ``board``, ``goal``, ``method``, ...; the result is the ``solve --json``
-    record), ``"analyze"`` (``args``: ``goal``) or ``"generate"`` (``args``:
+    ``kind`` is ``"solve"`` (``args``: ``board``, ``goal``, ``blank_first``,
+    ``size`` and either ``options``, a :class:`~slidelab.search.options.SearchOptions`,
+    or its fields as keywords (``method``, ``heuristic``, ...); the result is the
+    ``solve --json`` record), ``"analyze"`` (``args``: ``goal``) or ``"generate"`` (``args``:
     ``goal``, ``n``, ``moves``, ``seed``, ``format``; the result is
     ``{"boards": [...]}``).  ``report``, if given, is called with progress
     dicts now and then.
@@ -153,6 +154,7 @@ def run_job(kind: str, args: dict, report=None) -> tuple:
 
 
 def _solve(args: dict, report=None) -> dict:
+    from .search.options import OPTION_NAMES, options_of
     from .search.solve import solve
 
     last = [0.0]
@@ -169,11 +171,10 @@ def _solve(args: dict, report=None) -> dict:
             last[0] = now
             report({"tables": round(float(fraction), 4), "message": str(message)})
 
-    solution = solve(args["board"], args.get("goal"), method=args.get("method") or "auto",
-                     heuristic=args.get("heuristic"), weight=args.get("weight"),
-                     blank_first=bool(args.get("blank_first")), size=args.get("size"),
-                     time_limit=args.get("time_limit"), max_states=args.get("max_states"),
-                     max_bytes=args.get("max_bytes"), partition=args.get("partition"),
+    options = options_of(args.get("options"),
+                         **{key: args[key] for key in OPTION_NAMES if args.get(key) is not None})
+    solution = solve(args["board"], args.get("goal"), blank_first=bool(args.get("blank_first")),
+                     size=args.get("size"), options=options,
                      progress=progress if report else None,
                      table_progress=table_progress if report else None)
     record = solution.as_dict()
@@ -183,30 +184,15 @@ def _solve(args: dict, report=None) -> dict:
 
 def _analyze(args: dict) -> dict:
     """The distance distribution of a goal's whole space (every arrangement's distance)."""
-    from .puzzle import Puzzle
+    from .analysis import analyze
+    from .puzzle import goal_board
 
-    puzzle = Puzzle(args["goal"], args["goal"], blank_first=bool(args.get("blank_first")),
-                    size=args.get("size"))
-    counts = None
-    seconds = None
-    began = time.perf_counter()
-    try:  # the analysis module's front door, where it exists
-        from .analysis import analyze  # type: ignore[attr-defined]
-    except ImportError:
-        analyze = None
-    if analyze is not None:
-        stats = analyze(puzzle.goal)
-        counts = getattr(stats, "counts", None)
-    if counts is None:
-        from .analysis.index import space_of
-        from .analysis.layers import search_layers
-
-        layers = search_layers(space_of(puzzle.goal))
-        counts = layers.counts
-    seconds = time.perf_counter() - began
-    counts = [int(c) for c in counts]
-    return {"goal": puzzle.goal.format(), "size": puzzle.size, "states": sum(counts),
-            "diameter": len(counts) - 1, "counts": counts, "seconds": round(seconds, 6)}
+    goal = goal_board(args["goal"], size=args.get("size"),
+                      blank_first=bool(args.get("blank_first")))
+    stats = analyze(goal)
+    counts = [int(c) for c in stats.counts]
+    return {"goal": goal.format(), "size": goal.size, "states": sum(counts),
+            "diameter": len(counts) - 1, "counts": counts, "seconds": round(stats.seconds, 6)}
 
 
 def _generate(args: dict) -> dict:

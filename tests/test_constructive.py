@@ -16,7 +16,7 @@ LETTERS_6X5 = "ABCDEA/FGHIJB/KLMNOC/PQRS_D/TUVWXE"
 def solve_and_check(start, goal):
     """Solve with the constructive method and replay the moves on the start."""
     puzzle = Puzzle(start, goal)
-    s = constructive(puzzle, Limits())
+    s = constructive(puzzle, limits=Limits())
     s.verify()
     assert apply_moves(puzzle.start, s.moves) == puzzle.goal
     assert s.method == "constructive"
@@ -48,7 +48,7 @@ def test_blank_first_goal(size):
     for seed in range(3):
         start = random_board(size, blank_first=True, seed=seed)
         puzzle = Puzzle(start, blank_first=True)
-        s = constructive(puzzle, Limits())
+        s = constructive(puzzle, limits=Limits())
         assert apply_moves(start, s.moves) == puzzle.goal
 
 
@@ -101,24 +101,24 @@ def test_solved_large_board_takes_no_moves():
 def test_small_boards_are_solved_optimally():
     for seed in range(10):
         puzzle = Puzzle(random_board("3x3", seed=seed))
-        s = constructive(puzzle, Limits())
+        s = constructive(puzzle, limits=Limits())
         assert s.optimal
-        assert s.length == bidirectional_bfs(puzzle, Limits()).length
+        assert s.length == bidirectional_bfs(puzzle, limits=Limits()).length
 
 
 def test_stats_count_the_final_search():
-    s = constructive(Puzzle(random_board("7x7", seed=1)), Limits())
+    s = constructive(Puzzle(random_board("7x7", seed=1)), limits=Limits())
     assert s.stats.expanded > 0 and s.stats.generated > 0 and s.stats.seconds > 0
 
 
 def test_unsolvable_is_refused():
     with pytest.raises(UnsolvableError, match="unsolvable"):
-        constructive(Puzzle("1 2 3 4/5 6 7 8/9 10 11 12/13 15 14 0"), Limits())
+        constructive(Puzzle("1 2 3 4/5 6 7 8/9 10 11 12/13 15 14 0"), limits=Limits())
 
 
 def test_time_limit():
     with pytest.raises(SearchLimitError, match="constructive"):
-        constructive(Puzzle(random_board("25x25", seed=0)), Limits(time_limit=1e-9))
+        constructive(Puzzle(random_board("25x25", seed=0)), limits=Limits(time_limit=1e-9))
 
 
 def test_cancel_inverses():

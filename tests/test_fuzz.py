@@ -158,7 +158,7 @@ INSTANCES = slidelab.read_instances([EASY])
 
 BAD = {
     "puzzle": [None, 0, 1.5, "junk", EASY, [], {}, b"x", object(), slidelab.Board(EASY)],
-    "limits": [None, 0, "x", {}, [], object(), 5.0],
+    "limits": [0, "x", {}, [], object(), 5.0],
     "positive_int": [0, -1, 1.5, "3", True, float("nan"), [], object(), float("inf"), 2.0],
     "count": [-1, 1.5, "3", True, None, float("nan"), 10**30, [], 2.0],
     "optional_count": [-1, 1.5, "3", True, float("nan"), 10**30, [], 2.0],

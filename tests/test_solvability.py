@@ -45,7 +45,7 @@ def test_parity_rule_agrees_with_bfs_on_2x3():
     for cells in list(permutations(goal.cells))[::7]:
         b = Board.from_cells(cells, 3, 2)
         if is_solvable(b, goal):
-            assert bfs(Puzzle(b, goal), Limits()).length >= 0
+            assert bfs(Puzzle(b, goal), limits=Limits()).length >= 0
 
 
 def test_fix_parity():

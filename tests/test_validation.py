@@ -151,7 +151,7 @@ def test_analyze_of_a_huge_space_is_one_line(goal):
 
 
 def test_an_allocation_that_fails_is_a_limit_reached(monkeypatch):
-    astar_module = importlib.import_module("slidelab.search.astar")
+    astar_module = importlib.import_module("slidelab.search._bestfirst_run")
 
     def no_memory(self, n):
         raise MemoryError
@@ -227,8 +227,8 @@ def test_weights_must_be_finite_and_at_least_one(weight):
 
 def test_api_weights_must_be_finite_everywhere():
     puzzle = slidelab.Puzzle(HARDEST)
-    for call in (lambda: slidelab.weighted_astar(puzzle, slidelab.Limits(), float("inf")),
-                 lambda: slidelab.idastar(puzzle, slidelab.Limits(), "manhattan", float("inf")),
+    for call in (lambda: slidelab.weighted_astar(puzzle, weight=float("inf")),
+                 lambda: slidelab.idastar(puzzle, heuristic="manhattan", weight=float("inf")),
                  lambda: slidelab.prepare(puzzle, weight=float("inf"))):
         with pytest.raises(SlidelabError, match="weight"):
             call()
@@ -387,10 +387,10 @@ def test_a_directory_is_refused(tmp_path):
 
 
 @pytest.mark.parametrize("call, argument", [
-    (lambda: slidelab.astar(None, slidelab.Limits()), "puzzle"),
-    (lambda: slidelab.astar(slidelab.Puzzle(HARDEST), None), "limits"),
-    (lambda: slidelab.idastar("1 2 3/4 5 6/7 8 0", slidelab.Limits()), "puzzle"),
-    (lambda: slidelab.bfs(slidelab.Puzzle(HARDEST), {}), "limits"),
+    (lambda: slidelab.astar(None, limits=slidelab.Limits()), "puzzle"),
+    (lambda: slidelab.astar(slidelab.Puzzle(HARDEST), limits="none"), "limits"),
+    (lambda: slidelab.idastar("1 2 3/4 5 6/7 8 0", limits=slidelab.Limits()), "puzzle"),
+    (lambda: slidelab.bfs(slidelab.Puzzle(HARDEST), limits={}), "limits"),
     (lambda: slidelab.make_heuristic(None), "puzzle"),
     (lambda: slidelab.make_heuristic(slidelab.Puzzle(HARDEST), 5), "name"),
     (lambda: slidelab.manhattan_table(None), "puzzle"),

@@ -13,9 +13,9 @@ from slidelab import Board, Puzzle, SearchLimitError, apply_moves, random_board,
 from slidelab.heuristics import make_heuristic
 from slidelab.search._common import Limits
 from slidelab.search._polish import polish_path, symmetries
-from slidelab.search.astar import kernel_search, weighted_astar
+from slidelab.search.astar import astar, weighted_astar
 
-astar_module = importlib.import_module("slidelab.search.astar")
+astar_module = importlib.import_module("slidelab.search._bestfirst_run")
 
 KORF = pathlib.Path(__file__).parent.parent / "benchmarks" / "data" / "korf100.txt"
 
@@ -38,7 +38,7 @@ def test_korf_with_pattern_databases_is_bounded_and_polished():
         assert apply_moves(puzzle.start, s.moves) == puzzle.goal
         assert known <= s.length <= 1.5 * known
         assert s.method == "weighted-astar" and not s.optimal
-        raw = weighted_astar(puzzle, Limits(), 1.5, make_heuristic(puzzle, "pdb"), polish=False)
+        raw = weighted_astar(puzzle, weight=1.5, heuristic=make_heuristic(puzzle, "pdb"), polish=False)
         raw.verify()
         assert s.length <= raw.length <= 1.5 * known
         assert s.stats.expanded >= raw.stats.expanded  # the windows' work is counted
@@ -47,7 +47,7 @@ def test_korf_with_pattern_databases_is_bounded_and_polished():
 def test_korf_with_manhattan_is_bounded():
     for puzzle, known in korf([2, 5, 9]):
         for polish in (False, True):
-            s = weighted_astar(puzzle, Limits(), 1.5, "manhattan", polish=polish)
+            s = weighted_astar(puzzle, weight=1.5, heuristic="manhattan", polish=polish)
             s.verify()
             assert known <= s.length <= 1.5 * known
 
@@ -62,7 +62,7 @@ def test_random_3x3_within_the_weight_of_exact_lengths(exact_3x3):
             for weight in (1.5, 3.0):
                 s = solve(board, method="weighted-astar", heuristic=heuristic, weight=weight)
                 assert best <= s.length <= weight * best, (board, heuristic, weight)
-            raw = weighted_astar(Puzzle(board), Limits(), 3.0, heuristic, polish=False)
+            raw = weighted_astar(Puzzle(board), weight=3.0, heuristic=heuristic, polish=False)
             assert best <= raw.length <= 3 * best
         a = solve(board, method="astar")
         assert a.length == best and a.optimal
@@ -75,7 +75,7 @@ def test_weight_one_is_optimal_a_star(exact_3x3):
     for _ in range(10):
         board = random_board("3x3", seed=rng)
         for heuristic in ("manhattan", "linear-conflict", "zero"):
-            s = kernel_search(Puzzle(board), Limits(), heuristic, 1.0, "astar")
+            s = astar(Puzzle(board), heuristic=heuristic)
             assert s.length == dist[board.cells] and s.optimal
         assert solve(board, method="weighted-astar", weight=1).optimal
 
@@ -120,7 +120,7 @@ def test_limits_raise():
 def test_polishing_stops_at_the_time_limit_and_keeps_the_path():
     puzzle, known = korf([1])[0]
     heur = make_heuristic(puzzle, "pdb")
-    raw = weighted_astar(puzzle, Limits(), 1.5, heur, polish=False)
+    raw = weighted_astar(puzzle, weight=1.5, heuristic=heur, polish=False)
     dirs = [{"D": 0, "U": 1, "R": 2, "L": 3}[m.direction] for m in raw.moves for _ in range(m.amount)]
     stats = raw.stats
     out = polish_path(puzzle, dirs, heur, Limits(time_limit=1e-9), "weighted-astar", stats)
@@ -147,7 +147,7 @@ def test_bounded_kernel_run_proves_no_shorter_path(exact_3x3):
     p = Puzzle(board)
     heur = make_heuristic(p, "manhattan")
     run = astar_module.run_kernel
-    args = (p.start_codes, p.goal_codes, p.neighbours, astar_module._Packing(p), heur, 1.0, Limits(),
+    args = (p.start_codes, p.goal_codes, p.neighbours, astar_module.Packing(p), heur, 1.0, Limits(),
             "astar")
     assert run(*args, Stats(), shorter_than=31) is None
     assert len(run(*args, Stats(), shorter_than=32)) == 31 == dist[board.cells]

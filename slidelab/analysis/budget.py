@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from typing import Optional
 
 from .. import _args
-from ..errors import SlidelabError
+from ..errors import SpaceTooLargeError
 from ..units import format_bytes, format_duration
 from .index import MAX_TILES, Space, space_of
 
@@ -32,10 +32,6 @@ NS_PER_STATE = 135.0
 NS_PER_TABLE_STATE = 40.0
 #: refuse a search estimated to take longer than this, unless told otherwise (seconds)
 DEFAULT_MAX_SECONDS = 3600.0
-
-
-class SpaceTooLargeError(SlidelabError):
-    """A space whose complete search would not fit this machine's memory or the time allowed."""
 
 
 @dataclass(frozen=True)

@@ -35,7 +35,7 @@ from .._jit import njit
 from ..board import Board
 from ..errors import UnsolvableError
 from ..puzzle import Puzzle
-from ..solution import Solution, Stats
+from ..solution import Solution, Stats, make_solution
 from .budget import check_budget, check_limits
 from .index import Space, _heuristic, _heuristic_at, _index_of, _load_at, _step, space_of
 from .layers import BLOCK_SHIFT, UNREACHED, Layers, search_layers
@@ -349,8 +349,6 @@ class DistanceTable:
 
     def solve(self, board) -> Solution:
         """An optimal solution of ``board``, read from the table (replayed and checked)."""
-        from ..search._common import make_solution
-
         began = time.perf_counter()
         board, seq, b = self._sequence(board)
         out = np.empty(256, np.int64)
@@ -381,15 +379,6 @@ def _store(space: Space, build) -> np.ndarray:
     except CacheError as e:
         log.warning("distance table not cached (%s)", e)
         return build(None)
-
-
-def solve_by_table(puzzle: Puzzle,
-                   progress: Optional[Callable[[float, str], None]] = None) -> Solution:
-    """Solve ``puzzle`` with the distance table of its goal (built and cached first if needed).
-
-    ``progress(fraction, message)`` is called while a table is built.
-    """
-    return goal_table(puzzle.goal, progress).solve(puzzle.start)
 
 
 def goal_table(goal, progress: Optional[Callable[[float, str], None]] = None) -> DistanceTable:

@@ -18,6 +18,7 @@ Results come back as they finish, in any order; each carries its ``line``.
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import secrets
 from concurrent.futures import FIRST_COMPLETED, wait
@@ -27,6 +28,7 @@ from .. import _args
 from ..errors import SlidelabError
 from ..parse import parse_size
 from ..puzzle import Puzzle
+from ..search.options import SearchOptions, options_of
 from ..solvability import check
 from ..workers import DONE, FAILED, WorkerPool
 from .instances import Instance, check_instances
@@ -48,7 +50,8 @@ def solve_batch(instances: Iterable[Instance], *, goal=None, blank_first: bool =
                 method: str = "auto", heuristic: Optional[str] = None, partition=None,
                 weight: Optional[float] = None, time_limit: Optional[float] = None,
                 max_states: Optional[int] = None, max_bytes: Optional[int] = None,
-                workers: Optional[int] = None, scheduler=None,
+                options: Optional[SearchOptions] = None, workers: Optional[int] = None,
+                scheduler=None,
                 table_progress: Optional[Callable[[float, str], None]] = None) -> Iterator[dict]:
     """Solve ``instances``; yield one record per instance as it is known.
 
@@ -60,6 +63,8 @@ def solve_batch(instances: Iterable[Instance], *, goal=None, blank_first: bool =
         The goal of instances that do not give their own, as for :func:`slidelab.solve`.
     method, heuristic, partition, weight, time_limit, max_states, max_bytes
         Passed to :func:`slidelab.solve` for each instance.
+    options : SearchOptions, optional
+        The options above as one checked value, instead of keywords.
     workers : int, optional
         Local worker processes (default: one per core).
     scheduler : str or distributed.Client, optional
@@ -88,14 +93,11 @@ def solve_batch(instances: Iterable[Instance], *, goal=None, blank_first: bool =
     2 None unsolvable
     3 None input
     """
-    from ..search.solve import check_options
-
     instances = check_instances(instances)
-    checked = check_options(method=method, heuristic=heuristic, weight=weight,
-                            time_limit=time_limit, max_states=max_states, max_bytes=max_bytes,
-                            partition=partition, table_progress=table_progress)
-    options = {key: checked[key] for key in ("method", "heuristic", "partition", "weight",
-                                             "time_limit", "max_states", "max_bytes")}
+    options = options_of(options, method=method, heuristic=heuristic, weight=weight,
+                         time_limit=time_limit, max_states=max_states, max_bytes=max_bytes,
+                         partition=partition)
+    _args.callback(table_progress, "table_progress")
     workers = _args.integer(workers, "workers", positive=True, optional=True)
     blank_first = _args.boolean(blank_first, "blank_first")
     if size is not None:
@@ -175,9 +177,9 @@ def _prepare_tables(jobs, options, progress):
         goal = job[1].goal
         if goal not in ready:
             try:
-                prepare(job[1], method=options["method"], heuristic=options["heuristic"],
-                        weight=options["weight"], partition=options["partition"],
-                        table_progress=progress)
+                prepare(job[1], options=dataclasses.replace(
+                    options, time_limit=None, max_states=None, max_bytes=None),
+                    table_progress=progress)
                 ready[goal] = None
             except SlidelabError as exc:
                 ready[goal] = str(exc)
@@ -188,8 +190,8 @@ def _prepare_tables(jobs, options, progress):
     return kept, failures
 
 
-def _job_args(puzzle: Puzzle, options: dict) -> dict:
-    return {"board": puzzle.start.format(), "goal": puzzle.goal.format(), **options}
+def _job_args(puzzle: Puzzle, options: SearchOptions) -> dict:
+    return {"board": puzzle.start.format(), "goal": puzzle.goal.format(), "options": options}
 
 
 def _run_local(jobs, options, workers: int, table_progress):
@@ -202,7 +204,7 @@ def _run_local(jobs, options, workers: int, table_progress):
     try:
         jobs, failures = _prepare_tables(jobs, options, table_progress)
         yield from failures
-        time_limit = options["time_limit"]
+        time_limit = options.time_limit
         hard_limit = time_limit if time_limit is not None else float("inf")
         waiting = iter(jobs)
         running: dict = {}

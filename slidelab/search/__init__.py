@@ -1,13 +1,73 @@
-"""Search algorithms, one per module, and :func:`solve`, which picks among them."""
+"""Search algorithms, one per module, declared in :mod:`.registry`, and :func:`solve`, which
+picks among them.
 
-from ._common import Limits
-from .astar import astar, best_first_search, weighted_astar
-from .bfs import bfs
-from .bidirectional import bidirectional_bfs
-from .idastar import SearchInterrupted, idastar, idastar_all
-from .constructive import constructive
-from .solve import METHODS, choose_method, prepare, solve, solve_all
+The names below are imported on first use (PEP 562): :mod:`.registry` and
+:mod:`.options` (the method table and the checked options) load without numba,
+so the command line and the web server can read them at start-up.  Several
+functions share their module's name (``bfs``, ``astar``, ``idastar``,
+``constructive``): the package attribute is the function, as
+``from slidelab.search import bfs`` expects; the module is
+``sys.modules["slidelab.search.bfs"]`` (``importlib.import_module``).
+"""
 
-__all__ = ["Limits", "METHODS", "SearchInterrupted", "astar", "best_first_search", "bfs",
-           "bidirectional_bfs", "choose_method", "constructive", "idastar", "idastar_all", "solve",
-           "prepare", "solve_all", "weighted_astar"]
+from __future__ import annotations
+
+import importlib
+import sys
+import types
+from typing import TYPE_CHECKING
+
+_EXPORTS = {
+    "_common": ["Limits"],
+    "astar": ["astar", "best_first_search", "weighted_astar"],
+    "bfs": ["bfs"],
+    "bidirectional": ["bidirectional_bfs"],
+    "constructive": ["constructive"],
+    "idastar": ["idastar", "idastar_all"],
+    "options": ["SearchOptions", "check_options"],
+    "registry": ["METHODS", "Method", "method_name"],
+    "solve": ["choose_method", "prepare", "solve", "solve_all"],
+    "table": ["solve_by_table"],
+}
+_WHERE = {name: module for module, names in _EXPORTS.items() for name in names}
+
+__all__ = sorted(_WHERE)
+
+
+def __getattr__(name: str):
+    module = _WHERE.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(f".{module}", __name__), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__():
+    return sorted(set(globals()) | set(__all__))
+
+
+class _Package(types.ModuleType):
+    """The package, keeping an exported function's name for the function: importing a
+    submodule of the same name would otherwise set the module in its place."""
+
+    def __setattr__(self, name, value):
+        if isinstance(value, types.ModuleType) and name in _WHERE:
+            return  # the submodule stays in sys.modules; the name resolves to the function
+        super().__setattr__(name, value)
+
+
+sys.modules[__name__].__class__ = _Package
+
+
+if TYPE_CHECKING:
+    from ._common import Limits
+    from .astar import astar, best_first_search, weighted_astar
+    from .bfs import bfs
+    from .bidirectional import bidirectional_bfs
+    from .constructive import constructive
+    from .idastar import idastar, idastar_all
+    from .options import SearchOptions, check_options
+    from .registry import METHODS, Method, method_name
+    from .solve import choose_method, prepare, solve, solve_all
+    from .table import solve_by_table

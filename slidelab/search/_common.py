@@ -1,4 +1,4 @@
-"""Pieces every search shares: limits, the clock, progress reports, building a Solution."""
+"""Pieces every search shares: limits, the clock, progress reports."""
 
 from __future__ import annotations
 
@@ -10,10 +10,10 @@ from typing import Callable, Optional
 
 from .. import _args
 from ..errors import SearchLimitError
+from ..heuristics import Heuristic, make_heuristic
 from ..memory import default_max_bytes
-from ..moves import from_blank_path
 from ..puzzle import Puzzle
-from ..solution import Solution, Stats
+from ..solution import Stats
 from ..units import format_bytes
 
 
@@ -95,13 +95,17 @@ class Limits:
 
 
 def search_entry(method: str):
-    """Decorator of the public search functions (``astar(puzzle, limits, ...)`` and the others).
+    """Decorator of the public search functions (``astar(puzzle, heuristic=..., limits=...)``
+    and the others).
 
     At the door: ``puzzle`` must be a :class:`Puzzle` and ``limits`` a
-    :class:`Limits` (an :class:`~slidelab.errors.ArgumentError` names the one
-    that is not).  Inside: an allocation the operating system refuses (a
-    ``MemoryError``, say under ``ulimit -v``) ends the search with a
-    :class:`SearchLimitError`, as the memory limit does.
+    :class:`Limits` (None: no limits); a ``heuristic`` given by name is made
+    here, once (:func:`slidelab.heuristics.make_heuristic`), so the search
+    below works on a :class:`~slidelab.heuristics.Heuristic`.  A wrong argument
+    is an :class:`~slidelab.errors.ArgumentError` naming it.  Inside: an
+    allocation the operating system refuses (a ``MemoryError``, say under
+    ``ulimit -v``) ends the search with a :class:`SearchLimitError`, as the
+    memory limit does.
     """
 
     def wrap(fn):
@@ -113,18 +117,19 @@ def search_entry(method: str):
                 bound = signature.bind(*args, **kwargs)
             except TypeError as exc:
                 raise _args.ArgumentError(f"{fn.__name__}: {exc}") from None
-            _args.instance(bound.arguments.get("puzzle"), "puzzle", Puzzle)
-            _args.instance(bound.arguments.get("limits"), "limits", Limits)
+            bound.apply_defaults()
+            arguments = bound.arguments
+            puzzle = _args.instance(arguments.get("puzzle"), "puzzle", Puzzle)
+            if arguments.get("limits") is None:
+                arguments["limits"] = Limits()
+            _args.instance(arguments["limits"], "limits", Limits)
+            if "heuristic" in arguments and not isinstance(arguments["heuristic"], Heuristic):
+                arguments["heuristic"] = make_heuristic(puzzle, arguments["heuristic"])
             try:
-                return fn(*args, **kwargs)
+                return fn(*bound.args, **bound.kwargs)
             except MemoryError:
                 raise out_of_memory(method, "its search") from None
 
         return checked
 
     return wrap
-
-
-def make_solution(puzzle: Puzzle, blank_dirs, optimal: bool, method: str, stats: Stats) -> Solution:
-    """A :class:`Solution` from kernel blank-direction indices."""
-    return Solution(puzzle.start, puzzle.goal, from_blank_path(blank_dirs), optimal, method, stats)

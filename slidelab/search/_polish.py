@@ -41,6 +41,7 @@ from ..errors import SearchLimitError
 from ..heuristics import Heuristic
 from ..puzzle import Puzzle
 from ..solution import Stats
+from ._bestfirst_run import Packing, WindowCapped, run_kernel
 from ._common import Limits
 
 #: longest window searched
@@ -94,7 +95,7 @@ class Polisher:
     ``search(start_codes, cap, shorter_than)`` runs an optimal search from
     ``start_codes`` to the puzzle's goal and returns its blank directions, or
     None when no path is shorter than ``shorter_than`` moves (it raises
-    :class:`~slidelab.search.astar.WindowCapped` past ``cap`` stored nodes).
+    :class:`~slidelab.search._bestfirst_run.WindowCapped` past ``cap`` stored nodes).
     """
 
     def __init__(self, puzzle: Puzzle, search, window: int = WINDOW,
@@ -151,8 +152,6 @@ class Polisher:
         seen = np.empty_like(other)
         seen[sigma] = other
         start = rename[seen]
-        from .astar import WindowCapped
-
         try:
             dirs = self.search(start.astype(np.int16), self.window_nodes, limit)
         except WindowCapped:
@@ -247,11 +246,9 @@ def polish_path(puzzle: Puzzle, dirs: list[int], heur: Heuristic, limits: Limits
     Stops early, keeping what it has, when the time limit is reached or the
     windows have expanded ``budget`` nodes.
     """
-    from .astar import _Packing, run_kernel
-
     if not Polisher.applies(puzzle):
         return dirs
-    packing = _Packing(puzzle)
+    packing = Packing(puzzle)
     goal, nbr = puzzle.goal_codes, puzzle.neighbours
     window_limits = Limits(limits.time_limit, limits.max_states, limits.max_bytes,
                            started=limits.started)

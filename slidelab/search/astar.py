@@ -19,16 +19,16 @@ from __future__ import annotations
 import heapq
 from typing import Callable, Optional
 
-from .. import _args
-from ..errors import SearchLimitError, SlidelabError
 import numpy as np
 
-from ..heuristics import Heuristic, heuristic_name, heuristic_table, make_heuristic, table_sum
+from .. import _args
+from ..errors import SearchLimitError, SlidelabError
+from ..heuristics import Heuristic, heuristic_table, table_sum
 from ..puzzle import Puzzle
-from ..solution import Solution, Stats
+from ..solution import Solution, Stats, make_solution
 from ..units import format_bytes
-from . import _bestfirst as bf
-from ._common import Limits, make_solution, out_of_memory, search_entry
+from ._bestfirst_run import Packing, run_kernel
+from ._common import Limits, search_entry
 from ._polish import polish_path
 
 #: bytes per stored state, measured roughly (key, dict slots, heap entry)
@@ -37,23 +37,22 @@ CHECK_EVERY = 4096
 
 
 @search_entry("best-first")
-def best_first_search(puzzle: Puzzle, f: Callable[[int, int], float], limits: Limits, *,
-                      heuristic="manhattan", method: str = "best-first",
+def best_first_search(puzzle: Puzzle, f: Callable[[int, int], float], *, heuristic="manhattan",
+                      limits: Optional[Limits] = None, method: str = "best-first",
                       optimal: bool = False) -> Solution:
     """Expand nodes in order of ``f(g, h)`` until the goal is taken off the open list."""
     if not callable(f):
         raise _args.ArgumentError(f"f must be a function of (g, h), got {_args.show(f)}")
     method = _args.text(method, "method")
     optimal = _args.boolean(optimal, "optimal")
-    heur = heuristic if isinstance(heuristic, Heuristic) else None
-    name = heur.name if heur is not None else heuristic_name(heuristic)
+    heur = heuristic  # a Heuristic: search_entry resolved a name
+    name = heur.name
     if name in ("manhattan", "zero"):
         tab = heuristic_table(puzzle, name)
         table = tab.tolist()
         evaluate = None
         h0 = table_sum(tab, puzzle.start_codes)
     else:  # estimates that are not per-tile tables: evaluated per state
-        heur = heur or make_heuristic(puzzle, name)
         evaluate = heur.value
         h0 = evaluate(puzzle.start_codes)
     nbr = puzzle.neighbours.tolist()
@@ -115,210 +114,6 @@ def best_first_search(puzzle: Puzzle, f: Callable[[int, int], float], limits: Li
     raise AssertionError("best-first search ran out of states without reaching the goal")
 
 
-# ----------------------------------------------------------------------------------------
-# the compiled search
-
-#: expansions per kernel slice (limits and progress are checked between slices)
-SLICE = 1 << 14
-#: node and heap capacity to start with (the arrays double when full)
-INITIAL_NODES = 1 << 10
-#: path-stack depth to start with (doubled when a path gets deeper)
-INITIAL_DEPTH = 256
-
-
-class _Packing:
-    """How boards are packed into 64-bit words: ``bits`` per cell, ``per`` cells a word."""
-
-    def __init__(self, puzzle: Puzzle):
-        n = puzzle.width * puzzle.height
-        self.bits = max(1, len(puzzle.labels).bit_length())
-        self.per = 64 // self.bits
-        self.words = -(-n // self.per)
-        cells = np.arange(n)
-        self.word_of = (cells // self.per).astype(np.int64)
-        self.shift_of = ((cells % self.per) * self.bits).astype(np.uint64)
-
-    def pack(self, codes) -> np.ndarray:
-        """The words of a board (label codes), cell 0 in the lowest bits.
-
-        Examples
-        --------
-        >>> _Packing(Puzzle("1 2/3 0")).pack([1, 2, 3, 0]).tolist()  # 2 bits a cell
-        [57]
-        """
-        parts = np.asarray(codes).astype(np.uint64) << self.shift_of
-        out = np.zeros(self.words, dtype=np.uint64)
-        np.bitwise_or.at(out, self.word_of, parts)
-        return out
-
-    def node_bytes(self) -> int:
-        """Bytes per node: key, g, parent, direction, h, flags, stack depth, 2 hash slots."""
-        return 8 * self.words + 4 + 4 + 1 + 4 + 1 + 4 + 2 * 4
-
-
-class _Nodes:
-    """The kernel's node arrays, hash table and heap, grown by doubling."""
-
-    def __init__(self, packing: _Packing, cap: int, heap_cap: int):
-        self.packing = packing
-        self.keys = np.zeros((cap, packing.words), dtype=np.uint64)
-        self.gs = np.zeros(cap, dtype=np.int32)
-        self.parent = np.full(cap, -1, dtype=np.int32)
-        self.pdir = np.full(cap, -1, dtype=np.int8)
-        self.hs = np.zeros(cap, dtype=np.int32)
-        self.flags = np.zeros(cap, dtype=np.uint8)
-        self.onstack = np.full(cap, -1, dtype=np.int32)
-        self.table = np.full(2 * cap, -1, dtype=np.int32)
-        self.hp = np.zeros((heap_cap, 2), dtype=np.int64)
-
-    @property
-    def cap(self) -> int:
-        return self.keys.shape[0]
-
-    @staticmethod
-    def bytes_for(packing: _Packing, cap: int, heap_cap: int) -> int:
-        return cap * packing.node_bytes() + heap_cap * 16
-
-    def grow_nodes(self, n: int) -> None:
-        cap = 2 * self.cap
-        for name in ("keys", "gs", "parent", "pdir", "hs", "flags", "onstack"):
-            old = getattr(self, name)
-            new = np.empty((cap,) + old.shape[1:], dtype=old.dtype)
-            new[:n] = old[:n]
-            new[n:] = -1 if name in ("parent", "pdir", "onstack") else 0
-            setattr(self, name, new)
-        self.table = np.full(2 * cap, -1, dtype=np.int32)
-        bf.rehash(self.table, self.keys, n)
-
-    def grow_heap(self, size: int) -> None:
-        new = np.zeros((2 * self.hp.shape[0], 2), dtype=np.int64)
-        new[:size] = self.hp[:size]
-        self.hp = new
-
-
-class _Stack:
-    """The path stack and the heuristic's per-depth rows, for ``depth`` moves."""
-
-    def __init__(self, heur: Heuristic, start: np.ndarray, depth: int):
-        self.hdata, self.h0 = heur.prepare(start, depth)
-        self.snode = np.zeros(depth + 1, dtype=np.int32)
-        self.sdir = np.zeros(depth + 1, dtype=np.int8)
-        self.sh = np.zeros(depth + 2, dtype=np.int64)
-        self.chain = np.zeros(depth + 2, dtype=np.int32)
-        self.sh[0] = self.h0
-
-
-class WindowCapped(Exception):
-    """A search run with ``cap`` stored more nodes than that (internal to polishing)."""
-
-
-def run_kernel(start: np.ndarray, goal: np.ndarray, nbr: np.ndarray, packing: _Packing,
-               heur: Heuristic, weight: float, limits: Limits, method: str, stats: Stats, *,
-               cap: Optional[int] = None, shorter_than: Optional[int] = None,
-               warm: bool = False) -> Optional[list[int]]:
-    """Blank directions of the path the kernel finds from ``start`` to ``goal`` (label codes).
-
-    The run's counts are added to ``stats`` (``stored`` and ``peak_frontier``
-    keep the largest).  Limits are checked between slices; ``limits.max_states``
-    and the memory limit raise :class:`SearchLimitError`, while ``cap`` (a
-    node budget) raises :class:`WindowCapped`.  With ``shorter_than``, nodes
-    with ``g + h`` at least that are dropped and None is returned when no path
-    is left (with an admissible ``h``: none shorter exists).  With ``warm`` the
-    kernel is loaded first and the loading time is not counted as search time.
-    """
-    allowed = limits.bytes_allowed
-    size0 = INITIAL_NODES
-    need = _Nodes.bytes_for(packing, size0, size0)
-    if need > allowed:
-        limits.need_bytes(need, "its first node arrays", method)
-    try:
-        nodes = _Nodes(packing, size0, size0)
-    except MemoryError:
-        raise out_of_memory(method, "its first node arrays", stats) from None
-    stack = _Stack(heur, start, INITIAL_DEPTH)
-    bound = float(shorter_than) if shorter_than is not None else np.inf
-    if stack.h0 >= bound:
-        return None
-    board = np.array(start, dtype=np.int16)
-    blank0 = int(np.flatnonzero(board == 0)[0])
-    nodes.keys[0] = packing.pack(board)
-    nodes.hs[0] = stack.h0
-    nodes.onstack[0] = 0
-    bf.rehash(nodes.table, nodes.keys, 1)
-    fbox = np.zeros(1, dtype=np.float64)
-    fbits = fbox.view(np.int64)
-    fbox[0] = weight * stack.h0
-    nodes.hp[0] = (fbits[0], 0)
-    st = np.zeros(9, dtype=np.int64)
-    st[bf.S_NODES] = st[bf.S_HEAP] = st[bf.S_PEAK] = 1
-    st[bf.S_BLANK] = blank0
-    ckey = np.zeros(packing.words, dtype=np.uint64)
-    goal_key = packing.pack(goal)
-    max_nodes = min(x for x in (limits.max_states, cap, np.iinfo(np.int64).max) if x is not None)
-    weight = float(weight)
-    base = (stats.expanded, stats.generated, stats.stored, stats.peak_frontier)
-
-    def run(budget):
-        return bf.best_first_run(nbr, stack.hdata, weight, goal_key, packing.word_of,
-                                 packing.shift_of, nodes.keys, nodes.gs, nodes.parent, nodes.pdir,
-                                 nodes.hs, nodes.flags, nodes.onstack, nodes.table, nodes.hp,
-                                 fbox, fbits, board, stack.snode, stack.sdir, stack.sh, stack.chain,
-                                 ckey, st, budget, max_nodes, bound)
-
-    if warm:
-        run(0)  # load (or compile) the kernel outside the search time
-        limits.started += limits.elapsed()
-
-    def update():
-        stats.expanded = base[0] + int(st[bf.S_EXPANDED])
-        stats.generated = base[1] + int(st[bf.S_GENERATED])
-        stats.stored = max(base[2], int(st[bf.S_NODES]))
-        stats.peak_frontier = max(base[3], int(st[bf.S_PEAK]))
-        stats.seconds = limits.elapsed()
-
-    while True:
-        status = run(SLICE)
-        update()
-        if status == bf.FOUND:
-            return stack.sdir[:int(st[bf.S_DEPTH])].tolist()
-        if status == bf.EXHAUSTED:
-            if shorter_than is not None:
-                return None
-            raise AssertionError("best-first search ran out of states without reaching the goal")
-        if status == bf.CAPPED and cap is not None and int(st[bf.S_NODES]) > cap:
-            raise WindowCapped()
-        if status == bf.FULL:
-            n, size = int(st[bf.S_NODES]), int(st[bf.S_HEAP])
-            grow_nodes = n + 4 > nodes.cap
-            new_cap = 2 * nodes.cap if grow_nodes else nodes.cap
-            new_heap = nodes.hp.shape[0] if grow_nodes else 2 * nodes.hp.shape[0]
-            need = _Nodes.bytes_for(packing, new_cap, new_heap)
-            if need > allowed:
-                raise SearchLimitError(
-                    f"limit reached: {method} stored {n:,} states ({size:,} open) and needs"
-                    f" {format_bytes(need)} to go on, over the memory limit of {format_bytes(allowed)}",
-                    stats)
-            try:
-                if grow_nodes:
-                    nodes.grow_nodes(n)
-                else:
-                    nodes.grow_heap(size)
-            except MemoryError:
-                raise out_of_memory(method, f"{n:,} states ({size:,} open), {need:,} bytes",
-                                    stats) from None
-        elif status == bf.DEEP:
-            depth = int(st[bf.S_DEPTH])
-            nodes.onstack[stack.snode[1:depth + 1]] = -1
-            try:
-                stack = _Stack(heur, start, 2 * (stack.snode.shape[0] - 1))
-            except MemoryError:
-                raise out_of_memory(method, "a deeper path stack", stats) from None
-            board[:] = start
-            st[bf.S_DEPTH] = 0
-            st[bf.S_BLANK] = blank0
-        limits.check(stats, method, open=int(st[bf.S_HEAP]))
-
-
 def _check_polish_options(options) -> None:
     """``polish_options``: None or a dict of whole numbers >= 1 named as :func:`polish_path`'s
     ``budget`` and :class:`Polisher`'s settings (``window``, ``window_nodes``, ``max_passes``)."""
@@ -336,9 +131,8 @@ def _check_polish_options(options) -> None:
         _args.integer(value, f"polish_options[{key!r}]", positive=True)
 
 
-def kernel_search(puzzle: Puzzle, limits: Limits, heuristic="manhattan", weight: float = 1.0,
-                  method: str = "astar", polish: bool = False,
-                  polish_options: Optional[dict] = None) -> Solution:
+def _kernel_search(puzzle: Puzzle, limits: Limits, heur: Heuristic, weight: float, method: str,
+                   polish: bool = False, polish_options: Optional[dict] = None) -> Solution:
     """Best-first search on ``f = g + weight * h`` by the compiled kernel.
 
     The solution is optimal with ``weight`` 1 and an admissible heuristic, and
@@ -347,9 +141,8 @@ def kernel_search(puzzle: Puzzle, limits: Limits, heuristic="manhattan", weight:
     weight = _args.number(weight, "weight", minimum=1)
     polish = _args.boolean(polish, "polish")
     _check_polish_options(polish_options)
-    heur = heuristic if isinstance(heuristic, Heuristic) else make_heuristic(puzzle, heuristic)
     stats = Stats()
-    path = run_kernel(puzzle.start_codes, puzzle.goal_codes, puzzle.neighbours, _Packing(puzzle),
+    path = run_kernel(puzzle.start_codes, puzzle.goal_codes, puzzle.neighbours, Packing(puzzle),
                       heur, weight, limits, method, stats, warm=True)
     if polish and weight != 1:
         path = polish_path(puzzle, path, heur, limits, method, stats, **(polish_options or {}))
@@ -357,27 +150,33 @@ def kernel_search(puzzle: Puzzle, limits: Limits, heuristic="manhattan", weight:
 
 
 @search_entry("astar")
-def astar(puzzle: Puzzle, limits: Limits, heuristic="manhattan") -> Solution:
+def astar(puzzle: Puzzle, *, heuristic="manhattan", limits: Optional[Limits] = None) -> Solution:
     """A*: ``f = g + h``; optimal with an admissible heuristic.
 
     Examples
     --------
     >>> from slidelab import Puzzle
-    >>> astar(Puzzle("1 2 3/4 5 6/0 7 8"), Limits()).notation
+    >>> astar(Puzzle("1 2 3/4 5 6/0 7 8")).notation
     'L2'
     """
-    return kernel_search(puzzle, limits, heuristic, 1.0, "astar")
+    return _kernel_search(puzzle, limits, heuristic, 1.0, "astar")
 
 
 @search_entry("weighted-astar")
-def weighted_astar(puzzle: Puzzle, limits: Limits, weight: float = 1.5,
-                   heuristic="manhattan", polish: bool = True,
+def weighted_astar(puzzle: Puzzle, *, heuristic="manhattan", weight: float = 1.5,
+                   limits: Optional[Limits] = None, polish: bool = True,
                    polish_options: Optional[dict] = None) -> Solution:
     """Weighted A*: ``f = g + weight * h``; length at most ``weight`` times optimal.
 
     With ``polish`` (the default) windows of the path are then replaced by
     optimal sub-paths where shorter (:mod:`slidelab.search._polish`), which
     keeps the bound.
+
+    Examples
+    --------
+    >>> from slidelab import Puzzle
+    >>> weighted_astar(Puzzle("1 2 3/4 5 6/0 7 8"), weight=2).length
+    2
     """
-    return kernel_search(puzzle, limits, heuristic, weight, "weighted-astar", polish,
-                         polish_options)
+    return _kernel_search(puzzle, limits, heuristic, weight, "weighted-astar", polish,
+                          polish_options)

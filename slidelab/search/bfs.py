@@ -14,6 +14,8 @@ expands both sides with the same kernel.
 
 from __future__ import annotations
 
+from typing import Optional
+
 import time
 
 import numpy as np
@@ -21,8 +23,8 @@ import numpy as np
 from .._jit import njit
 from ..puzzle import Puzzle
 from ..ranking import _multiset_rank, _multiset_unrank
-from ..solution import Solution, Stats
-from ._common import Limits, make_solution, out_of_memory, search_entry
+from ..solution import Solution, Stats, make_solution
+from ._common import Limits, out_of_memory, search_entry
 
 UNSEEN = 255
 SIDE_START, SIDE_GOAL = 0, 8
@@ -191,7 +193,7 @@ def expand_layer(space: Space, front: Frontier, stats: Stats, limits: Limits, me
 
 
 @search_entry("bfs")
-def bfs(puzzle: Puzzle, limits: Limits) -> Solution:
+def bfs(puzzle: Puzzle, *, limits: Optional[Limits] = None) -> Solution:
     """Shortest solution by breadth-first search from the start.
 
     Visits states in order of distance and stops at the end of the layer in
@@ -200,7 +202,7 @@ def bfs(puzzle: Puzzle, limits: Limits) -> Solution:
     Examples
     --------
     >>> from slidelab import Puzzle
-    >>> bfs(Puzzle("1 2 3/4 5 6/0 7 8"), Limits()).notation
+    >>> bfs(Puzzle("1 2 3/4 5 6/0 7 8")).notation
     'L2'
     """
     method = "bfs"

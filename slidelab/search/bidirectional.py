@@ -11,20 +11,22 @@ root of what a one-sided search stores.
 
 from __future__ import annotations
 
+from typing import Optional
+
 from ..puzzle import Puzzle
-from ..solution import Solution, Stats
-from ._common import Limits, make_solution, search_entry
+from ..solution import Solution, Stats, make_solution
+from ._common import Limits, search_entry
 from .bfs import ROOT, SIDE_GOAL, SIDE_START, Frontier, Space, expand_layer
 
 
 @search_entry("bidirectional")
-def bidirectional_bfs(puzzle: Puzzle, limits: Limits) -> Solution:
+def bidirectional_bfs(puzzle: Puzzle, *, limits: Optional[Limits] = None) -> Solution:
     """Shortest solution by breadth-first search from both ends; proven optimal.
 
     Examples
     --------
     >>> from slidelab import Puzzle
-    >>> bidirectional_bfs(Puzzle("1 2 3/4 5 6/0 7 8"), Limits()).length
+    >>> bidirectional_bfs(Puzzle("1 2 3/4 5 6/0 7 8")).length
     2
     """
     method = "bidirectional"

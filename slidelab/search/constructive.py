@@ -26,6 +26,8 @@ repeated label needs no such care: it is searched over labels.
 
 from __future__ import annotations
 
+from typing import Optional
+
 from collections import Counter, defaultdict, deque
 from itertools import product
 
@@ -33,9 +35,9 @@ from ..board import Board
 from ..errors import UnsolvableError
 from ..geometry import DOWN, LEFT, RIGHT, TILE_TO_BLANK, UP
 from ..puzzle import Puzzle
-from ..solution import Solution, Stats
+from ..solution import Solution, Stats, make_solution
 from ..solvability import check, permutation_parity
-from ._common import Limits, make_solution, search_entry
+from ._common import Limits, search_entry
 from .bidirectional import bidirectional_bfs
 
 METHOD = "constructive"
@@ -45,7 +47,7 @@ FINAL_CELLS = 9
 
 
 @search_entry("constructive")
-def constructive(puzzle: Puzzle, limits: Limits) -> Solution:
+def constructive(puzzle: Puzzle, *, limits: Optional[Limits] = None) -> Solution:
     """A solution for any board, row by row and column by column; not optimal.
 
     Parameters
@@ -75,7 +77,7 @@ def constructive(puzzle: Puzzle, limits: Limits) -> Solution:
     --------
     >>> from slidelab import Puzzle, apply_moves, random_board
     >>> puzzle = Puzzle(random_board("12x12", seed=3))
-    >>> s = constructive(puzzle, Limits())
+    >>> s = constructive(puzzle)
     >>> apply_moves(s.start, s.moves) == s.goal, s.optimal
     (True, False)
     """
@@ -386,7 +388,7 @@ class _Builder:
         width, height = c1 - c0, r1 - r0
         start = Board.from_cells([self.label[self.cells[x]] for x in cells], width, height)
         goal = Board.from_cells([self.goal[x] for x in cells], width, height)
-        sub = bidirectional_bfs(Puzzle(start, goal), limits)
+        sub = bidirectional_bfs(Puzzle(start, goal), limits=limits)
         for move in sub.moves:
             d = TILE_TO_BLANK[move.direction]
             for _ in range(move.amount):

@@ -21,12 +21,12 @@ import numpy as np
 
 from .._jit import njit
 from .. import _args
-from ..errors import SearchLimitError, SlidelabError
-from ..heuristics import Heuristic, make_heuristic
+from ..errors import SearchInterrupted, SlidelabError
+from ..heuristics import Heuristic
 from ..heuristics.dispatch import heuristic_move
 from ..puzzle import Puzzle
-from ..solution import Solution, Stats
-from ._common import Limits, make_solution, search_entry
+from ..solution import Solution, Stats, make_solution
+from ._common import Limits, search_entry
 
 BUDGET = 1 << 22
 RUNNING, FOUND, EXHAUSTED = 0, 1, 2
@@ -112,14 +112,6 @@ def _ida_run(board, nbr, goal, weight, bound, path, tried, hs, st, next_bound, b
     return status
 
 
-class SearchInterrupted(SearchLimitError):
-    """Ctrl-C during a search; ``stats`` and ``lower_bound`` say what was known."""
-
-    def __init__(self, message, stats=None, lower_bound=None):
-        super().__init__(message, stats)
-        self.lower_bound = lower_bound
-
-
 def _iterate(puzzle: Puzzle, limits: Limits, heur: Heuristic, weight: float, method: str,
              all_solutions: bool, max_solutions: Optional[int]):
     """Yield solutions (blank-direction lists); stop after the first unless ``all_solutions``."""
@@ -179,13 +171,14 @@ def _iterate(puzzle: Puzzle, limits: Limits, heur: Heuristic, weight: float, met
 
 def _setup(puzzle, limits, heuristic, weight):
     weight = _args.number(weight, "weight", minimum=1)
-    heur = heuristic if isinstance(heuristic, Heuristic) else make_heuristic(puzzle, heuristic)
+    heur = heuristic  # a Heuristic: search_entry resolved a name
     method = "idastar" if weight == 1 else "weighted-idastar"
     return heur, method, weight == 1 and heur.admissible, weight
 
 
 @search_entry("idastar")
-def idastar(puzzle: Puzzle, limits: Limits, heuristic="manhattan", weight: float = 1.0) -> Solution:
+def idastar(puzzle: Puzzle, *, heuristic="manhattan", weight: float = 1.0,
+            limits: Optional[Limits] = None) -> Solution:
     """Shortest solution by IDA* (optimal with weight 1 and an admissible heuristic).
 
     With ``weight > 1`` this is weighted IDA*: faster, at most ``weight`` times
@@ -194,7 +187,7 @@ def idastar(puzzle: Puzzle, limits: Limits, heuristic="manhattan", weight: float
     Examples
     --------
     >>> from slidelab import Puzzle
-    >>> idastar(Puzzle("1 2 3/4 5 6/0 7 8"), Limits()).notation
+    >>> idastar(Puzzle("1 2 3/4 5 6/0 7 8")).notation
     'L2'
     """
     heur, method, optimal, weight = _setup(puzzle, limits, heuristic, weight)
@@ -204,14 +197,14 @@ def idastar(puzzle: Puzzle, limits: Limits, heuristic="manhattan", weight: float
 
 
 @search_entry("idastar")
-def idastar_all(puzzle: Puzzle, limits: Limits, heuristic="manhattan",
-                max_solutions: Optional[int] = None) -> list[Solution]:
+def idastar_all(puzzle: Puzzle, *, heuristic="manhattan", max_solutions: Optional[int] = None,
+                limits: Optional[Limits] = None) -> list[Solution]:
     """Every distinct optimal solution (up to ``max_solutions``), by IDA*.
 
     Examples
     --------
     >>> from slidelab import Puzzle
-    >>> [s.notation for s in idastar_all(Puzzle("1 2 3/4 5 6/7 8 0", "1 2 3/4 0 5/7 8 6"), Limits())]
+    >>> [s.notation for s in idastar_all(Puzzle("1 2 3/4 5 6/7 8 0", "1 2 3/4 0 5/7 8 6"))]
     ['DR']
     """
     max_solutions = _args.integer(max_solutions, "max_solutions", minimum=1, optional=True)

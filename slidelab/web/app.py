@@ -29,6 +29,7 @@ Checking a board runs on the event loop: it reads at most :data:`MAX_BODY` bytes
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import re
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, replace
@@ -45,6 +46,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from .. import __version__
 from ..errors import SlidelabError
 from ..parse import STYLES
+from ..search.options import check_options
 from ..workers import DONE, QUEUED, WARM_UP, WorkerPool
 
 # ------------------------------------------------------------------------------------------
@@ -97,7 +99,7 @@ _SMALL = "1 2 3/4 5 6/0 7 8"
 #: kernels of every method on the 8-puzzle, of the analysis and of the generator, the most
 #: used first (a job that comes meanwhile is served before the next warm-up job)
 CHEAP_WARM_UP = (
-    *(("solve", {"board": _SMALL, "method": method, "heuristic": heuristic})
+    *(("solve", {"board": _SMALL, "options": check_options(method=method, heuristic=heuristic)})
       for method, heuristic in [("auto", None), ("bfs", None), ("bidirectional", None),
                                 ("astar", "manhattan"), ("astar", "linear-conflict"),
                                 ("astar", "pdb"), ("weighted-astar", None),
@@ -495,6 +497,11 @@ def create_app(*, workers: Optional[int] = None, max_body: int = MAX_BODY,
 
         if body.time_limit > hard.time_limit:
             raise ApiError(422, f"time_limit: at most {hard.time_limit:g} seconds")
+        try:
+            options = check_options(method=body.method, heuristic=body.heuristic,
+                                    weight=body.weight)
+        except SlidelabError as exc:
+            raise _input_error(str(exc)) from None
         puzzle = _puzzle(body.board, body.goal, body.blank_first, body.size)
         verdict = check(puzzle)
         if not verdict.solvable:
@@ -503,9 +510,8 @@ def create_app(*, workers: Optional[int] = None, max_body: int = MAX_BODY,
             else "hard"
         pool, client = admit(request, name)
         time_limit = min(body.time_limit, lanes[name].time_limit)
-        args = {"board": puzzle.start.format(), "goal": puzzle.goal.format(),
-                "method": body.method, "heuristic": body.heuristic, "weight": body.weight,
-                "time_limit": time_limit, "max_bytes": MAX_SOLVE_BYTES}
+        options = dataclasses.replace(options, time_limit=time_limit, max_bytes=MAX_SOLVE_BYTES)
+        args = {"board": puzzle.start.format(), "goal": puzzle.goal.format(), "options": options}
         job = pool.submit("solve", args, time_limit, owner=client)
         if not body.wait:
             return JSONResponse({"id": job.id, "status": job.status}, status_code=202)

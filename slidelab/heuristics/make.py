@@ -1,0 +1,48 @@
+"""Making a heuristic for a puzzle from its registry entry."""
+
+from __future__ import annotations
+
+from .. import _args
+from ..errors import SearchLimitError, SlidelabError
+from ..puzzle import Puzzle
+from .base import Heuristic
+from .manhattan import manhattan_table, zero
+from .registry import HEURISTICS, heuristic_name
+
+
+def make_heuristic(puzzle: Puzzle, name: str = "manhattan", *, partition=None, progress=None,
+                   cache: bool = True) -> Heuristic:
+    """The heuristic ``name`` for this puzzle, built by its registry entry (pattern databases are
+    built or loaded: ``progress(fraction, message)`` is called meanwhile).
+
+    An allocation the operating system refuses ends with :class:`SearchLimitError`.
+
+    Examples
+    --------
+    >>> make_heuristic(Puzzle("8 6 7/2 5 4/3 0 1"), "lc")
+    <Heuristic linear-conflict>
+    """
+    _args.instance(puzzle, "puzzle", Puzzle)
+    spec = HEURISTICS[heuristic_name(_args.text(name, "name"))]
+    _args.callback(progress, "progress")
+    cache = _args.boolean(cache, "cache")
+    if partition is not None and "partition" not in spec.options:
+        raise SlidelabError("a partition applies to the pdb heuristic only")
+    options = {"partition": partition, "progress": progress, "cache": cache} \
+        if "partition" in spec.options else {}
+    try:
+        return spec.load()(puzzle, **options)
+    except MemoryError:
+        raise SearchLimitError(f"limit reached: out of memory making the {spec.name} heuristic"
+                               f" of a {puzzle.size} board") from None
+
+
+def heuristic_table(puzzle: Puzzle, name: str = "manhattan"):
+    """Per-tile table of a table-based heuristic (``manhattan`` or ``zero``)."""
+    _args.instance(puzzle, "puzzle", Puzzle)
+    key = heuristic_name(_args.text(name, "name"))
+    if key == "manhattan":
+        return manhattan_table(puzzle)
+    if key == "zero":
+        return zero(puzzle).prepare(puzzle.goal_codes, 1)[0][0]
+    raise SlidelabError(f"{name} is not a per-tile table heuristic")

@@ -1,0 +1,102 @@
+"""The heuristics, declared once.
+
+Each :class:`HeuristicSpec` names a heuristic, its aliases, what it is, whether
+optimal searches may use it, the boards it fits, the options it takes and the
+function that builds it for a puzzle.  Everything else is derived from
+:data:`HEURISTICS`: the command line's ``--heuristic`` choices and help, the web
+page's menu and the API's validation, :func:`slidelab.heuristics.make_heuristic`,
+the docs, and the contract test that every registered heuristic is admissible
+where it says so.  This module imports no numba (the builder is named, and
+imported when a heuristic is made), so front ends can read it at start-up.
+
+To add a heuristic: write its module (a builder ``f(puzzle, **options) ->
+Heuristic``, see :mod:`slidelab.heuristics.base`) and add one entry here.
+
+Examples
+--------
+>>> heuristic_name("LC"), HEURISTICS["pdb"].options
+('linear-conflict', ('partition',))
+"""
+
+from __future__ import annotations
+
+import importlib
+from dataclasses import dataclass
+from typing import Callable
+
+from .. import _args
+from ..errors import SlidelabError
+
+
+@dataclass(frozen=True)
+class HeuristicSpec:
+    """One heuristic as the rest of slidelab sees it.
+
+    Attributes
+    ----------
+    name : str
+        The canonical name (``--heuristic NAME``).
+    summary : str
+        One line for help texts and menus.
+    builder : str
+        ``"module:function"`` of the builder ``f(puzzle, **options) -> Heuristic``.
+    admissible : bool
+        Never overestimates: optimal searches may rely on it.
+    boards : str
+        The boards it fits, in words.
+    aliases : tuple of str
+        Other spellings accepted (case-insensitive).
+    options : tuple of str
+        The keyword options its builder takes besides the puzzle (e.g. ``partition``).
+    """
+
+    name: str
+    summary: str
+    builder: str
+    admissible: bool = True
+    boards: str = "any board"
+    aliases: tuple[str, ...] = ()
+    options: tuple[str, ...] = ()
+
+    def load(self) -> Callable:
+        """The builder function (its module is imported now)."""
+        module, _, attr = self.builder.partition(":")
+        return getattr(importlib.import_module(module), attr)
+
+
+#: every heuristic, by canonical name, in the order menus list them
+HEURISTICS: dict[str, HeuristicSpec] = {spec.name: spec for spec in (
+    HeuristicSpec("manhattan", "sum of the tiles' grid distances to their goal cells"
+                  " (nearest cell for repeated labels)",
+                  "slidelab.heuristics.manhattan:manhattan", aliases=("md", "taxicab")),
+    HeuristicSpec("linear-conflict", "Manhattan plus two moves per tile that must leave its"
+                  " goal row or column to let another pass",
+                  "slidelab.heuristics.linear_conflict:linear_conflict",
+                  aliases=("lc", "linear", "linearconflict")),
+    HeuristicSpec("pdb", "additive disjoint pattern databases, maximised with their reflection"
+                  " (built once and cached)", "slidelab.heuristics.pdb:pdb",
+                  boards="any board; tables up to a few hundred MB (7-8 on the 15-puzzle)",
+                  aliases=("pattern", "pattern-database", "pattern-databases"),
+                  options=("partition",)),
+    HeuristicSpec("zero", "no estimate: A* becomes uniform-cost search, IDA* iterative deepening",
+                  "slidelab.heuristics.manhattan:zero", aliases=("none",)),
+)}
+
+_BY_ALIAS = {alias: spec.name for spec in HEURISTICS.values() for alias in spec.aliases}
+
+
+def heuristic_name(name: str) -> str:
+    """The canonical name of a heuristic (aliases such as ``lc`` accepted), or an error listing them.
+
+    >>> heuristic_name(" Manhattan ")
+    'manhattan'
+    >>> heuristic_name("euclid")
+    Traceback (most recent call last):
+    ...
+    slidelab.errors.SlidelabError: unknown heuristic 'euclid'; choose from manhattan, linear-conflict, pdb, zero
+    """
+    key = _args.text(name, "heuristic").strip().lower()
+    key = _BY_ALIAS.get(key, key)
+    if key not in HEURISTICS:
+        raise SlidelabError(f"unknown heuristic {name!r}; choose from {', '.join(HEURISTICS)}")
+    return key

@@ -1,0 +1,143 @@
+"""The options of a search, as one checked value.
+
+:func:`check_options` is the front door: the command line, the web API, batch and
+:func:`slidelab.solve` all build a :class:`SearchOptions` through it, so they refuse
+the same options with the same words, and then pass the value down unchanged
+(to worker processes too: it is a small frozen dataclass).  Which methods take
+which options is declared in :mod:`slidelab.search.registry`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+from typing import Any, Optional, Union
+
+from .. import _args
+from ..errors import SlidelabError
+from ..heuristics.registry import heuristic_name
+from .registry import METHODS, method_name
+
+#: a partition: text (``6-6-3``, ``7-8``, ``full``, ``auto``, ``"1,2,3/4,5,..."``) or groups of tiles
+Partition = Union[str, tuple, list, None]
+
+
+@dataclass(frozen=True)
+class SearchOptions:
+    """The options of :func:`slidelab.solve` that do not depend on the board, checked.
+
+    Build it with :func:`check_options` (which checks and canonicalises); the
+    attributes are then trusted everywhere below.
+
+    Attributes
+    ----------
+    method : str
+        A name of :data:`~slidelab.search.registry.METHODS`.
+    heuristic : str or None
+        A name of :data:`~slidelab.heuristics.registry.HEURISTICS`; None: the method's default.
+    weight : float or None
+        At least 1; None: the method's default.
+    partition : str, tuple or None
+        Pattern-database groups for the ``pdb`` heuristic.
+    time_limit : float or None
+        Seconds of search (may be infinite).
+    max_states, max_bytes : int or None
+        Memory limits of the storing searches.
+
+    Examples
+    --------
+    >>> check_options(method="A*", weight=2)
+    SearchOptions(method='astar', heuristic=None, weight=2.0, partition=None, time_limit=None, max_states=None, max_bytes=None)
+    """
+
+    method: str = "auto"
+    heuristic: Optional[str] = None
+    weight: Optional[float] = None
+    partition: Any = None
+    time_limit: Optional[float] = None
+    max_states: Optional[int] = None
+    max_bytes: Optional[int] = None
+
+    def as_dict(self) -> dict:
+        """The options as keyword arguments of :func:`slidelab.solve`."""
+        return asdict(self)
+
+
+#: the options' names as :func:`check_options` takes them
+OPTION_NAMES = tuple(SearchOptions.__dataclass_fields__)
+
+
+def check_options(*, method="auto", heuristic=None, weight=None, partition=None, time_limit=None,
+                  max_states=None, max_bytes=None, names: Optional[dict] = None) -> SearchOptions:
+    """The options of :func:`slidelab.solve` that do not depend on the board, checked and canonical.
+
+    The weight must be a finite number of at least 1; the limits positive
+    (``time_limit`` may be infinite, ``max_states`` and ``max_bytes`` whole
+    numbers); the method and heuristic known names (aliases accepted); the
+    partition text or a list of groups (its groups are checked against each
+    board when it is solved, whatever the method); and the method must take
+    the heuristic and weight given (as its entry in
+    :data:`~slidelab.search.registry.METHODS` declares).  ``names`` maps a
+    parameter to what the caller calls it in messages (``{"max_bytes":
+    "--max-memory"}``).
+
+    Examples
+    --------
+    >>> check_options(weight=float("inf"), names={"weight": "--weight"})
+    Traceback (most recent call last):
+    ...
+    slidelab.errors.SlidelabError: --weight must be a finite number, got inf
+    >>> check_options(method="bfs", heuristic="pdb")
+    Traceback (most recent call last):
+    ...
+    slidelab.errors.SlidelabError: method bfs takes no heuristic (methods that do: auto, astar, weighted-astar, idastar)
+    """
+    name = (names or {}).get
+    method = method_name(_args.text(method, name("method", "method")))
+    if heuristic is not None:
+        heuristic = heuristic_name(_args.text(heuristic, name("heuristic", "heuristic")))
+    weight = _args.number(weight, name("weight", "weight"), minimum=1, optional=True)
+    time_limit = _args.number(time_limit, name("time_limit", "time_limit"), positive=True,
+                              finite=False, optional=True)
+    max_states = _args.integer(max_states, name("max_states", "max_states"), positive=True,
+                               optional=True)
+    max_bytes = _args.integer(max_bytes, name("max_bytes", "max_bytes"), positive=True,
+                              optional=True)
+    partition = _check_partition(partition, name("partition", "partition"))
+    # a partition is checked against each board whatever the method (see solve), so a typo in
+    # it is named even where it would not be used
+    for option, value in (("heuristic", heuristic), ("weight", weight)):
+        if value is not None and option not in METHODS[method].options:
+            takers = ", ".join(m.name for m in METHODS.values() if option in m.options)
+            raise SlidelabError(f"method {method} takes no {name(option, option)}"
+                                f" (methods that do: {takers})")
+    return SearchOptions(method, heuristic, weight, partition, time_limit, max_states, max_bytes)
+
+
+def _check_partition(partition, name: str):
+    """A partition is None, text, or a list of groups (lists) of tile labels (text or numbers);
+    groups come back as a tuple of tuples (the options are immutable)."""
+    if partition is None or isinstance(partition, str):
+        return partition
+    what = "text (6-6-3, 7-8, full, auto or '1,2,3/4,5,...') or a list of groups of tiles"
+    groups = list(_args.items(partition, name, what=what))
+    for i, group in enumerate(groups):
+        if isinstance(group, (str, bytes)) or not isinstance(group, (list, tuple)):
+            raise _args.ArgumentError(f"{name}[{i}] must be a list of tiles, got {_args.show(group)}")
+        for label in group:
+            if not isinstance(label, str) and not _args.is_integer(label):
+                raise _args.ArgumentError(f"{name}[{i}] names {_args.show(label)}, which is not a"
+                                          " tile label (text or a whole number)")
+    return tuple(tuple(group) for group in groups)
+
+
+def options_of(options: Optional[SearchOptions], **given) -> SearchOptions:
+    """``options`` if given (then no other option may be), else :func:`check_options` of ``given``
+    (the keyword options of :func:`slidelab.solve` and the other front doors)."""
+    if options is None:
+        return check_options(**given)
+    _args.instance(options, "options", SearchOptions)
+    defaults = SearchOptions()
+    extra = [k for k, v in given.items() if v != getattr(defaults, k)]
+    if extra:
+        raise _args.ArgumentError(f"give options= or {', '.join(extra)}, not both")
+    return options

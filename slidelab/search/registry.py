@@ -1,0 +1,119 @@
+"""The search methods, declared once.
+
+Each :class:`Method` names a method, its aliases, what it does, whether it
+claims optimal solutions, the search options it takes, what it needs built
+before its clock starts, and the function that runs it.  Everything else is
+derived from :data:`METHODS`: :func:`slidelab.solve`'s dispatch and option
+checks, the command line's ``--method`` help, the web page's menu and the API's
+validation, batch, the docs, and the contract test that runs every registered
+method.  This module imports no numba (the function is named, and imported
+when the method runs), so front ends can read it at start-up.
+
+To add a method: write its module (a function ``f(puzzle, *, limits, ...)``
+returning a :class:`~slidelab.solution.Solution`, taking ``heuristic`` and
+``weight`` keywords if it declares them) and add one entry here.
+
+Examples
+--------
+>>> method_name("IDA*"), METHODS["idastar"].optimal, METHODS["bfs"].options
+('idastar', True, ())
+"""
+
+from __future__ import annotations
+
+import importlib
+from dataclasses import dataclass
+from typing import Callable, Optional
+
+from .. import _args
+from ..errors import SlidelabError
+
+#: the options that shape a search (limits apply to every method)
+SHAPING_OPTIONS = ("heuristic", "partition", "weight")
+
+
+@dataclass(frozen=True)
+class Method:
+    """One search method as the rest of slidelab sees it.
+
+    Attributes
+    ----------
+    name : str
+        The canonical name (``--method NAME``).
+    summary : str
+        One line for help texts and menus.
+    function : str or None
+        ``"module:function"`` run as ``f(puzzle, limits=..., **options)``; None for
+        ``auto``, which picks another method per board (:func:`~.solve.choose_method`).
+    optimal : bool
+        Its solutions are proven shortest (with weight 1 and an admissible heuristic).
+    aliases : tuple of str
+        Other spellings accepted (case-insensitive).
+    options : tuple of str
+        Which of :data:`SHAPING_OPTIONS` it takes (``time_limit``, ``max_states`` and
+        ``max_bytes`` apply to all).
+    tables : str or None
+        What is built or loaded before its clock starts: ``"heuristic"`` (the
+        heuristic, passed as ``heuristic=``) or ``"distance"`` (the goal's
+        distance table, passed as ``table=``).
+    """
+
+    name: str
+    summary: str
+    function: Optional[str]
+    optimal: bool
+    aliases: tuple[str, ...] = ()
+    options: tuple[str, ...] = ()
+    tables: Optional[str] = None
+
+    def load(self) -> Callable:
+        """The method's function (its module is imported now)."""
+        if self.function is None:
+            raise SlidelabError(f"{self.name} picks a method per board; it has no function")
+        module, _, attr = self.function.partition(":")
+        return getattr(importlib.import_module(module), attr)
+
+
+#: every method, by canonical name, in the order help and menus list them
+METHODS: dict[str, Method] = {m.name: m for m in (
+    Method("auto", "picks a proven-optimal method for the board (fast methods past the"
+           " 15-puzzle)", None, True, options=SHAPING_OPTIONS),
+    Method("bfs", "breadth-first search (optimal; one byte per arrangement)",
+           "slidelab.search.bfs:bfs", True, aliases=("breadth-first",)),
+    Method("bidirectional", "breadth-first search from both ends (optimal)",
+           "slidelab.search.bidirectional:bidirectional_bfs", True,
+           aliases=("bibfs", "bidirectional-bfs", "bi-bfs")),
+    Method("astar", "A* (optimal with an admissible heuristic; with --weight, weighted A*)",
+           "slidelab.search.astar:astar", True, aliases=("a*",), options=SHAPING_OPTIONS,
+           tables="heuristic"),
+    Method("weighted-astar", "weighted A* (at most --weight times optimal; default 1.5)",
+           "slidelab.search.astar:weighted_astar", False, aliases=("wastar", "weighted-a*"),
+           options=SHAPING_OPTIONS, tables="heuristic"),
+    Method("idastar", "IDA* (optimal; with --weight > 1, bounded suboptimal)",
+           "slidelab.search.idastar:idastar", True, aliases=("ida*", "ida"),
+           options=SHAPING_OPTIONS, tables="heuristic"),
+    Method("constructive", "row-by-row reduction, exact finish (fast, any size, not optimal)",
+           "slidelab.search.constructive:constructive", False),
+    Method("table", "distance table of the goal (optimal, no search; built once and cached)",
+           "slidelab.search.table:solve_by_table", True, aliases=("distance-table",),
+           tables="distance"),
+)}
+
+_BY_ALIAS = {alias: m.name for m in METHODS.values() for alias in m.aliases}
+
+
+def method_name(name: str) -> str:
+    """Canonical method name (aliases such as ``ida*`` accepted), or an error listing the choices.
+
+    >>> method_name("A*")
+    'astar'
+    >>> method_name("dfs")
+    Traceback (most recent call last):
+    ...
+    slidelab.errors.SlidelabError: unknown method 'dfs'; choose from auto, bfs, bidirectional, astar, weighted-astar, idastar, constructive, table
+    """
+    key = _args.text(name, "method").strip().lower()
+    key = _BY_ALIAS.get(key, key)
+    if key not in METHODS:
+        raise SlidelabError(f"unknown method {name!r}; choose from {', '.join(METHODS)}")
+    return key
