@@ -1,0 +1,272 @@
+"""The package's import graph: no cycles between modules, and no import upwards between layers.
+
+The graph is computed statically: every ``slidelab/**/*.py`` is parsed with :mod:`ast`, and
+every ``import``/``from ... import`` anywhere in a module (functions included) is an edge,
+except those under ``if TYPE_CHECKING:``.  A lazy re-export through a package's
+``__getattr__`` (``importlib.import_module``) is not an import statement, hence not an edge;
+nor are the ``"module:function"`` strings of the registries.
+
+Layers, lowest first (a module may import its own layer or lower ones):
+
+model
+    the board, its parsing, moves, puzzles, solutions, ranking, the cache, generation and the
+    shared helpers (:data:`MODEL`)
+heuristics
+    ``slidelab.heuristics.*``
+engines
+    ``slidelab.search.*`` and ``slidelab.analysis.*`` (and ``analysis`` never imports ``search``)
+runners
+    ``slidelab.batch.*``, ``slidelab.workers``
+front ends
+    ``slidelab.cli`` (``slidelab.cli.*``), ``slidelab.web.*``
+
+``slidelab/__init__.py`` and ``slidelab/__main__.py`` are exempt: the top package re-exports
+every layer lazily, and ``__main__`` runs the command line.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent / "slidelab"
+PACKAGE = "slidelab"
+
+#: the model layer's modules (below the package)
+MODEL = ("_jit", "_bits", "_args", "_layers", "errors", "units", "memory", "geometry", "parse",
+         "board", "moves", "puzzle", "solvability", "ranking", "solution", "cache", "generate")
+
+#: the layers, lowest first: name -> the module prefixes below ``slidelab.`` it holds
+LAYERS = {
+    "model": MODEL,
+    "heuristics": ("heuristics",),
+    "engines": ("search", "analysis"),
+    "runners": ("batch", "workers"),
+    "front ends": ("cli", "web"),
+}
+RANK = {layer: i for i, layer in enumerate(LAYERS)}
+
+#: modules outside the layers
+EXEMPT = {PACKAGE, f"{PACKAGE}.__main__"}
+
+#: (importer prefix, imported prefix) pairs forbidden even within a layer
+FORBIDDEN = [(f"{PACKAGE}.analysis", f"{PACKAGE}.search")]
+
+
+# ---------------------------------------------------------------------------- the graph
+
+
+def module_files() -> dict[str, Path]:
+    """Every module of the package by dotted name (a package by its own name)."""
+    modules = {}
+    for path in sorted(ROOT.rglob("*.py")):
+        parts = list(path.relative_to(ROOT.parent).with_suffix("").parts)
+        if parts[-1] == "__init__":
+            parts.pop()
+        modules[".".join(parts)] = path
+    return modules
+
+
+def _is_type_checking(test: ast.expr) -> bool:
+    return (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING") or (
+        isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING")
+
+
+def _import_nodes(tree: ast.AST):
+    """The import statements of ``tree`` anywhere in it, less those under ``if TYPE_CHECKING:``."""
+    stack = [tree]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, (ast.Import, ast.ImportFrom)):
+            yield node
+            continue
+        if isinstance(node, ast.If) and _is_type_checking(node.test):
+            stack.extend(node.orelse)  # the ``else:`` branch runs
+            continue
+        stack.extend(ast.iter_child_nodes(node))
+
+
+def _resolve(name: str, modules: dict[str, Path]) -> str | None:
+    """The package's module ``name`` is, or lives in (``slidelab.x.f`` -> ``slidelab.x``);
+    None outside the package."""
+    while name:
+        if name in modules:
+            return name
+        name = name.rpartition(".")[0]
+    return None
+
+
+def imports_of(module: str, path: Path, modules: dict[str, Path]) -> set[str]:
+    """The package's modules that ``module`` imports."""
+    tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
+    is_package = path.name == "__init__.py"
+    found = set()
+    for node in _import_nodes(tree):
+        if isinstance(node, ast.Import):
+            targets = [alias.name for alias in node.names]
+        else:
+            if node.level:
+                base = module.split(".")
+                if not is_package:
+                    base = base[:-1]
+                up = node.level - 1
+                if up > len(base) - 1:
+                    raise AssertionError(f"{module}: relative import beyond the package")
+                base = base[:len(base) - up] if up else base
+                source = ".".join(base + ([node.module] if node.module else []))
+            else:
+                source = node.module or ""
+            # ``from pkg import sub`` imports the submodule; ``from mod import name`` the module
+            targets = [f"{source}.{alias.name}" if f"{source}.{alias.name}" in modules else source
+                       for alias in node.names]
+        for target in targets:
+            resolved = _resolve(target, modules)
+            if resolved is not None and resolved != module:
+                found.add(resolved)
+    return found
+
+
+def import_graph() -> dict[str, set[str]]:
+    """Module -> the package's modules it imports."""
+    modules = module_files()
+    return {name: imports_of(name, path, modules) for name, path in modules.items()}
+
+
+def layer_of(module: str) -> str | None:
+    """The layer of ``module``; None for the exempt top package and ``__main__``."""
+    if module in EXEMPT:
+        return None
+    rest = module[len(PACKAGE) + 1:]
+    for layer, prefixes in LAYERS.items():
+        for prefix in prefixes:
+            if rest == prefix or rest.startswith(prefix + "."):
+                return layer
+    raise AssertionError(f"{module} is in no layer: add it to LAYERS in {__file__}")
+
+
+def strongly_connected(graph: dict[str, set[str]]) -> list[list[str]]:
+    """Tarjan's strongly connected components of ``graph`` (iterative)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    on_stack: set[str] = set()
+    stack: list[str] = []
+    components = []
+    counter = 0
+    for root in sorted(graph):
+        if root in index:
+            continue
+        work = [(root, iter(sorted(graph[root])))]
+        index[root] = low[root] = counter
+        counter += 1
+        stack.append(root)
+        on_stack.add(root)
+        while work:
+            node, children = work[-1]
+            for child in children:
+                if child not in graph:
+                    continue
+                if child not in index:
+                    index[child] = low[child] = counter
+                    counter += 1
+                    stack.append(child)
+                    on_stack.add(child)
+                    work.append((child, iter(sorted(graph[child]))))
+                    break
+                if child in on_stack:
+                    low[node] = min(low[node], index[child])
+            else:
+                work.pop()
+                if work:
+                    parent = work[-1][0]
+                    low[parent] = min(low[parent], low[node])
+                if low[node] == index[node]:
+                    component = []
+                    while True:
+                        member = stack.pop()
+                        on_stack.discard(member)
+                        component.append(member)
+                        if member == node:
+                            break
+                    components.append(sorted(component))
+    return components
+
+
+# ---------------------------------------------------------------------------- the checks
+
+
+@pytest.fixture(scope="module")
+def graph():
+    return import_graph()
+
+
+def test_the_graph_is_seen(graph):
+    """A sanity check of the parser: known edges are found, lazy and TYPE_CHECKING ones not."""
+    assert f"{PACKAGE}._args" in graph[f"{PACKAGE}.search.registry"]          # from .. import _args
+    assert f"{PACKAGE}.heuristics.registry" in graph[f"{PACKAGE}.search.options"]
+    assert f"{PACKAGE}.search.options" in graph[f"{PACKAGE}.cli"]             # inside a function
+    assert not graph[f"{PACKAGE}.search"]                                    # lazy re-exports
+    assert not graph[f"{PACKAGE}.heuristics"]
+    for module in graph:
+        layer_of(module)  # every module has a layer
+
+
+def cycles(graph: dict[str, set[str]]) -> list[str]:
+    """One line per import cycle (a strongly connected component of more than one module),
+    with its edges.  The exempt modules are left out: the top package imports nothing eagerly
+    (``from . import __version__`` in a front end is no cycle)."""
+    graph = {m: targets - EXEMPT for m, targets in graph.items() if m not in EXEMPT}
+    lines = []
+    for component in strongly_connected(graph):
+        if len(component) > 1:
+            members = set(component)
+            edges = [f"    {a} -> {b}" for a in component for b in sorted(graph[a]) if b in members]
+            lines.append("  cycle among " + ", ".join(component) + ":\n" + "\n".join(edges))
+    return lines
+
+
+def upward_edges(graph: dict[str, set[str]]) -> list[str]:
+    """One line per import upwards between layers (or forbidden within one)."""
+    offending = []
+    for module in sorted(graph):
+        source = layer_of(module)
+        if source is None:
+            continue
+        for target in sorted(graph[module]):
+            dest = layer_of(target)
+            if dest is None:
+                continue
+            if RANK[dest] > RANK[source]:
+                offending.append(f"  {module} -> {target} (layer {source} -> {dest})")
+            for low, high in FORBIDDEN:
+                if ((module == low or module.startswith(low + "."))
+                        and (target == high or target.startswith(high + "."))):
+                    offending.append(f"  {module} -> {target} ({low} never imports {high})")
+    return offending
+
+
+def test_the_checks_catch_what_they_should():
+    """The checks themselves, on a made-up graph."""
+    p = PACKAGE
+    made_up = {f"{p}.board": {f"{p}.moves"}, f"{p}.moves": {f"{p}.board"},
+               f"{p}.puzzle": {f"{p}.heuristics.base"}, f"{p}.heuristics.base": set(),
+               f"{p}.analysis.table": {f"{p}.search.bfs", f"{p}.heuristics.base"},
+               f"{p}.search.bfs": set(), f"{p}.cli": {f"{p}.web.app", p}, f"{p}.web.app": set(),
+               p: {f"{p}.cli"}}
+    assert cycles(made_up) == [f"  cycle among {p}.board, {p}.moves:\n"
+                               f"    {p}.board -> {p}.moves\n    {p}.moves -> {p}.board"]
+    assert upward_edges(made_up) == [
+        f"  {p}.analysis.table -> {p}.search.bfs ({p}.analysis never imports {p}.search)",
+        f"  {p}.puzzle -> {p}.heuristics.base (layer model -> heuristics)",
+    ]
+
+
+def test_no_import_cycles(graph):
+    found = cycles(graph)
+    assert not found, "import cycles between modules:\n" + "\n".join(found)
+
+
+def test_no_upward_imports(graph):
+    found = upward_edges(graph)
+    assert not found, "imports upwards between layers:\n" + "\n".join(found)
