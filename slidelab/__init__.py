@@ -22,31 +22,41 @@ from typing import TYPE_CHECKING
 
 __version__ = "0.1.0"
 
-#: public name -> the submodule that defines it
+#: the public API: name -> the submodule that defines it.  Value types, the front doors
+#: (solve, check, generate, analyze, batch), the two registries and the errors; helpers are
+#: reached from their modules (``slidelab.moves.stm``, ``slidelab.ranking.permutation_rank``,
+#: ``slidelab.search.idastar``, ``slidelab.heuristics.make_heuristic``...)
 _EXPORTS = {
     "analysis": ["DistanceTable", "SpaceStats", "analyze"],
-    "batch": ["Instance", "ResultsFile", "read_instances", "solve_batch", "summarize"],
+    "batch": ["read_instances", "solve_batch"],
     "board": ["Board"],
     "errors": ["ArgumentError", "BoardError", "CacheError", "IllegalMoveError", "MismatchError",
                "ParseError", "SearchInterrupted", "SearchLimitError", "SlidelabError",
                "SpaceTooLargeError", "UnsolvableError"],
     "generate": ["fix_parity", "iter_random_boards", "random_board", "random_boards", "scramble"],
-    "heuristics": ["HEURISTICS", "Heuristic", "heuristic_table", "make_heuristic", "manhattan_table"],
-    "moves": ["Move", "apply_moves", "expand", "format_moves", "invert", "moved_tiles", "mtm",
-              "parse_moves", "runs", "simplify", "stm"],
-    "parse": ["parse_cells", "parse_size"],
+    "heuristics": ["HEURISTICS"],
+    "moves": ["Move", "apply_moves", "format_moves", "invert", "parse_moves", "simplify"],
     "puzzle": ["Puzzle"],
-    "ranking": ["count_arrangements", "multiset_rank", "multiset_unrank", "permutation_rank",
-                "permutation_unrank"],
-    "search": ["METHODS", "Limits", "SearchOptions", "astar", "best_first_search", "bfs",
-               "bidirectional_bfs", "constructive", "idastar", "prepare", "solve", "solve_all",
-               "weighted_astar"],
+    "search": ["METHODS", "SearchOptions", "prepare", "solve", "solve_all"],
     "solution": ["Solution", "Stats"],
     "solvability": ["Check", "check", "is_solvable"],
 }
-_WHERE = {name: module for module, names in _EXPORTS.items() for name in names}
-
-__all__ = sorted(_WHERE)
+#: names that were public before the API was thinned, still reachable here (not in ``__all__``,
+#: ``dir()`` or the docs) so that existing code keeps working; new code imports them from
+#: their modules
+_REACHABLE = {
+    "batch": ["Instance", "ResultsFile", "summarize"],
+    "heuristics": ["Heuristic", "heuristic_table", "make_heuristic", "manhattan_table"],
+    "moves": ["expand", "moved_tiles", "mtm", "runs", "stm"],
+    "parse": ["parse_cells", "parse_size"],
+    "ranking": ["count_arrangements", "multiset_rank", "multiset_unrank", "permutation_rank",
+                "permutation_unrank"],
+    "search": ["Limits", "astar", "best_first_search", "bfs", "bidirectional_bfs", "constructive",
+               "idastar", "weighted_astar"],
+}
+__all__ = sorted(name for names in _EXPORTS.values() for name in names)
+_WHERE = {name: module for table in (_EXPORTS, _REACHABLE)
+          for module, names in table.items() for name in names}
 
 
 def __getattr__(name: str):
@@ -65,23 +75,17 @@ def __dir__():
     return sorted(set(globals()) | set(__all__))
 
 
-if TYPE_CHECKING:  # the same names, for type checkers and IDEs
+if TYPE_CHECKING:  # the public names, for type checkers and IDEs
     from .analysis import DistanceTable, SpaceStats, analyze
-    from .batch import Instance, ResultsFile, read_instances, solve_batch, summarize
+    from .batch import read_instances, solve_batch
     from .board import Board
     from .errors import (ArgumentError, BoardError, CacheError, IllegalMoveError, MismatchError,
                          ParseError, SearchInterrupted, SearchLimitError, SlidelabError,
                          SpaceTooLargeError, UnsolvableError)
     from .generate import fix_parity, iter_random_boards, random_board, random_boards, scramble
-    from .heuristics import HEURISTICS, Heuristic, heuristic_table, make_heuristic, manhattan_table
-    from .moves import (Move, apply_moves, expand, format_moves, invert, moved_tiles, mtm,
-                        parse_moves, runs, simplify, stm)
-    from .parse import parse_cells, parse_size
+    from .heuristics import HEURISTICS
+    from .moves import Move, apply_moves, format_moves, invert, parse_moves, simplify
     from .puzzle import Puzzle
-    from .ranking import (count_arrangements, multiset_rank, multiset_unrank, permutation_rank,
-                          permutation_unrank)
-    from .search import (METHODS, Limits, SearchOptions, astar, best_first_search, bfs,
-                         bidirectional_bfs, constructive, idastar, prepare, solve, solve_all,
-                         weighted_astar)
+    from .search import METHODS, SearchOptions, prepare, solve, solve_all
     from .solution import Solution, Stats
     from .solvability import Check, check, is_solvable
