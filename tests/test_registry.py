@@ -1,0 +1,181 @@
+"""One declared contract, checked for every registered implementation.
+
+Every entry of :data:`slidelab.search.registry.METHODS` and
+:data:`slidelab.heuristics.registry.HEURISTICS` is run against what its entry declares
+(in the manner of scikit-learn's estimator checks): a method solves random 3x3 and 2x4
+positions with a solution that replays, optimally where it says so; a heuristic never
+overestimates where it says it is admissible, and IDA* with it finds shortest solutions.
+A new entry is checked by adding it to the table, with no new test.  The last tests check
+that the tables drive the front door and the command line: an entry added at run time is
+accepted and listed.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+import pytest
+from click.testing import CliRunner
+
+import slidelab
+import slidelab.cli
+from slidelab.analysis import DistanceTable
+from slidelab.errors import SlidelabError
+from slidelab.generate import random_board, random_boards
+from slidelab.heuristics import make_heuristic
+from slidelab.heuristics.registry import HEURISTICS
+from slidelab.moves import apply_moves
+from slidelab.search.options import check_options
+from slidelab.search.registry import METHODS
+
+SIZES = ("3x3", "2x4")
+#: random positions each method solves, per size
+SOLVED = 5
+#: random positions each admissible heuristic is checked on, per size
+ESTIMATED = 300
+#: positions IDA* solves per size: random walks of IDA_WALK moves (iterative deepening without
+#: an estimate, the ``zero`` heuristic, takes minutes on a random 3x3 position, 22 moves deep)
+IDA_BOARDS = 4
+IDA_WALK = 20
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _own_cache(tmp_path_factory):
+    """The tables built here (distance tables, pattern databases) go to a cache of this module."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("SLIDELAB_CACHE", str(tmp_path_factory.mktemp("registry-cache")))
+        yield
+
+
+@pytest.fixture(scope="module")
+def tables():
+    """The distance table of each size's ordered goal (exact distances)."""
+    return {size: DistanceTable.build(size) for size in SIZES}
+
+
+def exact(tables, board) -> int:
+    return tables[f"{board.width}x{board.height}"].distance(board)
+
+
+# ---------------------------------------------------------------------------- methods
+
+
+@pytest.mark.parametrize("name", list(METHODS))
+def test_method_entry_is_well_formed(name):
+    method = METHODS[name]
+    assert method.name == name and method.summary
+    assert set(method.options) <= {"heuristic", "partition", "weight"}
+    assert method.tables in (None, "heuristic", "distance")
+    if method.function is None:
+        with pytest.raises(SlidelabError):
+            method.load()
+    else:
+        assert callable(method.load())
+
+
+@pytest.mark.parametrize("name", list(METHODS))
+def test_method_solves_random_positions(name, tables):
+    method = METHODS[name]
+    for size in SIZES:
+        for seed in range(SOLVED):
+            board = random_board(size, seed=seed)
+            s = slidelab.solve(board, method=name)
+            where = f"{name} on {board} (seed {seed})"
+            assert isinstance(s, slidelab.Solution), where
+            assert s.start == board, where
+            assert apply_moves(s.start, s.moves) == s.goal, where
+            assert s.method, where
+            distance = exact(tables, board)
+            if method.optimal:
+                assert s.length == distance, where
+            else:
+                assert s.length >= distance, where
+            if s.optimal:  # a solution that claims to be shortest is
+                assert s.length == distance, where
+
+
+# ---------------------------------------------------------------------------- heuristics
+
+
+@pytest.mark.parametrize("name", list(HEURISTICS))
+def test_heuristic_is_admissible_where_declared(name, tables):
+    spec = HEURISTICS[name]
+    for size in SIZES:
+        goal = tables[size].goal
+        h = make_heuristic(slidelab.Puzzle(goal), name)
+        assert isinstance(h, slidelab.Heuristic)
+        assert h.admissible == spec.admissible, f"{name} on {size}"
+        if not spec.admissible:
+            continue
+        assert h.value(slidelab.Puzzle(goal).start_codes) == 0, f"{name} at the {size} goal"
+        boards = random_boards(ESTIMATED, size, seed=f"admissible {name} {size}")
+        over = []
+        for board in boards:
+            value = h.value(slidelab.Puzzle(board).start_codes)
+            distance = exact(tables, board)
+            if value > distance:
+                over.append(f"{board}: h={value} > {distance}")
+        assert not over, f"{name} overestimates:\n" + "\n".join(over[:10])
+
+
+@pytest.mark.parametrize("name", list(HEURISTICS))
+def test_idastar_with_heuristic_is_exact(name, tables):
+    spec = HEURISTICS[name]
+    for size in SIZES:
+        for board in random_boards(IDA_BOARDS, size, moves=IDA_WALK, seed=f"ida {name} {size}"):
+            s = slidelab.solve(board, method="idastar", heuristic=name)
+            assert apply_moves(s.start, s.moves) == s.goal
+            distance = exact(tables, board)
+            if spec.admissible:
+                assert s.length == distance, f"idastar with {name} on {board}"
+            else:
+                assert s.length >= distance, f"idastar with {name} on {board}"
+
+
+# ---------------------------------------------------------------------------- the tables drive the front ends
+
+
+def solve_help() -> str:
+    result = CliRunner().invoke(slidelab.cli.main, ["solve", "--help"])
+    assert result.exit_code == 0, result.output
+    return result.output
+
+
+@pytest.fixture
+def demo_method(monkeypatch):
+    monkeypatch.setitem(METHODS, "demo", dataclasses.replace(METHODS["bfs"], name="demo"))
+    return "demo"
+
+
+@pytest.fixture
+def demo_heuristic(monkeypatch):
+    monkeypatch.setitem(HEURISTICS, "demo",
+                        dataclasses.replace(HEURISTICS["manhattan"], name="demo", aliases=()))
+    return "demo"
+
+
+def test_an_added_method_is_accepted_and_listed(demo_method):
+    assert check_options(method=demo_method).method == demo_method
+    board = random_board("3x3", seed=11)
+    s = slidelab.solve(board, method=demo_method)
+    assert apply_moves(s.start, s.moves) == s.goal and s.length == slidelab.solve(board).length
+    assert demo_method in solve_help().replace(",", " ").replace(".", " ").split()
+    result = CliRunner().invoke(slidelab.cli.main, ["solve", str(board), "--method", demo_method])
+    assert result.exit_code == 0, result.output
+
+
+def test_an_added_heuristic_is_accepted_and_listed(demo_heuristic):
+    assert check_options(method="idastar", heuristic=demo_heuristic).heuristic == demo_heuristic
+    board = random_board("3x3", seed=12)
+    s = slidelab.solve(board, method="idastar", heuristic=demo_heuristic)
+    assert apply_moves(s.start, s.moves) == s.goal and s.length == slidelab.solve(board).length
+    assert demo_heuristic in solve_help()
+    result = CliRunner().invoke(slidelab.cli.main, ["solve", str(board), "--method", "idastar",
+                                                    "--heuristic", demo_heuristic])
+    assert result.exit_code == 0, result.output
+
+
+def test_the_help_lists_every_entry():
+    text = solve_help()
+    for name in [*METHODS, *HEURISTICS]:
+        assert name in text, name
