@@ -161,7 +161,7 @@ def test_tables_clear_asks_and_says_what_it_removed(tmp_path, monkeypatch):
     assert len(list_tables()) == 1
     refused = runner.invoke(main, ["tables", "clear"])  # no terminal to ask on
     assert refused.exit_code == 2 and "--yes" in refused.output and len(list_tables()) == 1
-    monkeypatch.setattr("slidelab.cli._can_ask", lambda: True)
+    monkeypatch.setattr("slidelab.cli.tables._can_ask", lambda: True)
     kept = runner.invoke(main, ["tables", "clear"], input="n\n")
     assert "distance 2x3" in kept.output and "nothing deleted" in kept.output
     assert len(list_tables()) == 1

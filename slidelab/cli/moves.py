@@ -1,0 +1,98 @@
+"""``slidelab moves``: the move algebra (apply, invert, simplify, length, convert); no numba."""
+
+from __future__ import annotations
+
+import click
+
+from ..board import Board
+from ..errors import SlidelabError
+from ..parse import STYLES
+from .options import _fail
+
+
+@click.group("moves")
+def moves_group():
+    """Move algebra: apply, invert, simplify, measure and convert move strings."""
+
+
+def _notation_option(f):
+    return click.option("--notation", "notation", type=click.Choice(["tile", "blank"]),
+                        default="tile", show_default=True,
+                        help="How MOVES is written: tile directions (UDLR) or blank (udlr).")(f)
+
+
+def _to_option(f):
+    return click.option("--to", "to", type=click.Choice(["tile", "blank", "numbers"]), default="tile",
+                        show_default=True, help="How to write the result.")(f)
+
+
+def _moves_action(action):
+    try:
+        action()
+    except SlidelabError as exc:
+        _fail(str(exc))
+
+
+@moves_group.command("apply")
+@click.argument("board")
+@click.argument("moves")
+@_notation_option
+@click.option("--size", metavar="WxH", help="Size of a one-line board.")
+@click.option("--format", "style", type=click.Choice(STYLES), default="slash", show_default=True)
+def moves_apply(board, moves, notation, size, style):
+    """Print BOARD after MOVES."""
+    from ..moves import apply_moves, parse_moves
+
+    _moves_action(lambda: click.echo(
+        apply_moves(Board(board, size), parse_moves(moves, notation)).format(style)))
+
+
+@moves_group.command("invert")
+@click.argument("moves")
+@_notation_option
+@_to_option
+@click.option("--board", default=None, help="Start board (for --to numbers: the inverse's start).")
+def moves_invert(moves, notation, to, board):
+    """Print the moves that undo MOVES."""
+    from ..moves import format_moves, invert, parse_moves
+
+    _moves_action(lambda: click.echo(
+        format_moves(invert(parse_moves(moves, notation)), to, board=board)))
+
+
+@moves_group.command("simplify")
+@click.argument("moves")
+@_notation_option
+@_to_option
+@click.option("--board", default=None, help="Start board (for --to numbers).")
+def moves_simplify(moves, notation, to, board):
+    """Merge runs (R R = R2) and cancel moves that undo each other (R L)."""
+    from ..moves import format_moves, parse_moves, simplify
+
+    _moves_action(lambda: click.echo(
+        format_moves(simplify(parse_moves(moves, notation)), to, board=board)))
+
+
+@moves_group.command("length")
+@click.argument("moves")
+@_notation_option
+def moves_length(moves, notation):
+    """Print the length in single-tile (STM) and multi-tile (MTM) moves."""
+    from ..moves import mtm, parse_moves, stm
+
+    def run():
+        parsed = parse_moves(moves, notation)
+        click.echo(f"{stm(parsed)} STM, {mtm(parsed)} MTM")
+    _moves_action(run)
+
+
+@moves_group.command("convert")
+@click.argument("moves")
+@_notation_option
+@_to_option
+@click.option("--board", default=None, help="Start board (needed for --to numbers).")
+def moves_convert(moves, notation, to, board):
+    """Rewrite MOVES in another notation (tile, blank, or tile numbers)."""
+    from ..moves import format_moves, parse_moves
+
+    _moves_action(lambda: click.echo(format_moves(parse_moves(moves, notation), to, board=board)))

@@ -1,0 +1,185 @@
+"""What the commands share: exit codes, reading boards, errors, and the goal and search options.
+
+Exit codes: 0 ok, 1 unsolvable or no solution within the limits, 2 bad input.
+The methods and heuristics offered come from their registries
+(:mod:`slidelab.search.registry`, :mod:`slidelab.heuristics.registry`), read
+when a value is checked or the help is shown.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import sys
+from typing import TYPE_CHECKING, Iterator, Optional
+
+import click
+
+from ..errors import SlidelabError
+
+if TYPE_CHECKING:
+    from ..puzzle import Puzzle
+    from ..search.options import SearchOptions
+
+OK, FAILED, BAD_INPUT = 0, 1, 2
+
+
+def _fail(message: str, code: int = BAD_INPUT):
+    click.echo(f"error: {message}", err=True)
+    sys.exit(code)
+
+
+#: the longest line read from standard input (a 32,768-cell board is about 200,000 characters)
+_MAX_LINE = 1 << 20
+
+
+def _inputs(board: Optional[str]) -> Iterator[tuple[Optional[int], str]]:
+    """(line number or None, text) for the argument, or each line of standard input
+    (blank lines and ``#`` comments skipped)."""
+    if board is not None:
+        yield None, board
+        return
+    stream = sys.stdin
+    if stream is None or stream.isatty():
+        _fail("no BOARD given and nothing on standard input (see --help)")
+    read = False
+    for number in itertools.count(1):
+        line = stream.readline(_MAX_LINE + 1)  # a line that never ends (/dev/zero) stops here
+        if not line:
+            break
+        if len(line) > _MAX_LINE:
+            _fail(f"line {number} of standard input is over {_MAX_LINE:,} characters"
+                  " (one board per line)")
+        text = line.strip()
+        if text and not text.startswith("#"):
+            read = True
+            yield number, text
+    if not read:
+        _fail("no positions read from standard input (one board per line; give BOARD or see --help)")
+
+
+def _where(number: Optional[int]) -> str:
+    return f"line {number}: " if number is not None else ""
+
+
+class _Outcome:
+    """The worst exit code seen over several boards."""
+
+    def __init__(self):
+        self.code = OK
+
+    def note(self, code: int):
+        self.code = max(self.code, code)
+
+
+def _report_failure(record, message, number, as_json, outcome, code):
+    """One board failed: note ``code``, say so (a JSON record with ``error``, or a line on stderr)."""
+    outcome.note(code)
+    if as_json:
+        click.echo(json.dumps({**record, "error": message}))
+    else:
+        click.echo(f"error: {_where(number)}{message}", err=True)
+
+
+def _goal_options(f):
+    f = click.option("--size", metavar="WxH", help="Size of one-line boards (e.g. 4x3).")(f)
+    f = click.option("--blank-first", is_flag=True,
+                     help="Goal with the blank first (Korf's benchmark convention).")(f)
+    f = click.option("--goal", metavar="BOARD", help="Goal board (default: tiles in order, blank last).")(f)
+    return f
+
+
+def _puzzle(text: str, goal, blank_first: bool, size) -> Puzzle:
+    """The puzzle of a board read with the goal options."""
+    from ..puzzle import Puzzle
+
+    if goal is not None and blank_first:
+        raise SlidelabError("give --goal or --blank-first, not both")
+    return Puzzle(text, goal, blank_first=blank_first, size=size)
+
+
+class _MethodOption(click.Option):
+    """``--method``: its help lists the methods, looked up when the help is shown."""
+
+    def get_help_record(self, ctx):
+        from ..search.registry import METHODS
+
+        self.help = "One of: " + ", ".join(METHODS) + "."
+        return super().get_help_record(ctx)
+
+
+class _HeuristicChoice(click.Choice):
+    """A ``click.Choice`` of the heuristic names, read from :mod:`slidelab.heuristics.registry`
+    only when a value is checked or the help is shown (``--help`` stays quick)."""
+
+    def __init__(self):
+        super().__init__(())
+
+    @property
+    def choices(self):
+        from ..heuristics.registry import HEURISTICS
+
+        return tuple(HEURISTICS)
+
+    @choices.setter
+    def choices(self, value):  # click.Choice.__init__ assigns it; the getter is the truth
+        pass
+
+
+class _SearchCommand(click.Command):
+    """A command with the search options: its help ends with the methods and heuristics,
+    each with its summary, from their registries."""
+
+    def format_epilog(self, ctx, formatter):
+        from ..heuristics.registry import HEURISTICS
+        from ..search.registry import METHODS
+
+        for title, table in (("Methods", METHODS), ("Heuristics", HEURISTICS)):
+            with formatter.section(title):
+                formatter.write_dl([(name, entry.summary) for name, entry in table.items()])
+        super().format_epilog(ctx, formatter)
+
+
+def _search_options(f):
+    """The options that choose and limit a search (``solve`` and ``batch``)."""
+    options = [
+        click.option("--method", "-m", cls=_MethodOption, default="auto", show_default=True),
+        click.option("--heuristic", default=None, type=_HeuristicChoice(),
+                     help="For A* and IDA* (default manhattan; auto uses pdb on the 15-puzzle)."),
+        click.option("--partition", default=None,
+                     help="Pattern-database groups: 6-6-3, 7-8, full, auto or '1,2,3/4,5,...'."),
+        click.option("--weight", "-w", type=float, default=None,
+                     help="f = g + W*h: faster, at most W times optimal."),
+        click.option("--time-limit", type=float, default=None, metavar="SECONDS",
+                     help="Seconds of search for each board."),
+        click.option("--max-states", type=int, default=None,
+                     help="States a storing search may hold."),
+        click.option("--max-memory", default=None, metavar="BYTES",
+                     help="Memory a storing search may use (e.g. 2G, in 1024s; default three"
+                          " quarters of the memory available, at most half the RAM)."),
+    ]
+    for option in reversed(options):
+        f = option(f)
+    return f
+
+
+#: how the command line names :func:`slidelab.solve`'s options, for its messages
+_OPTION_NAMES = {"method": "--method", "heuristic": "--heuristic", "weight": "--weight",
+                 "time_limit": "--time-limit", "max_states": "--max-states",
+                 "max_bytes": "--max-memory", "partition": "--partition"}
+
+
+def _check_search_options(method, heuristic, weight, time_limit, max_states, max_bytes, partition,
+                          goal, blank_first, size) -> SearchOptions:
+    """The search options, checked once before any board is read (``solve`` and ``batch``), by
+    the checks :func:`slidelab.solve` makes, named as on the command line."""
+    from ..parse import parse_size
+    from ..search.options import check_options
+
+    if goal is not None and blank_first:
+        raise SlidelabError("give --goal or --blank-first, not both")
+    if size is not None:
+        parse_size(size)
+    return check_options(method=method, heuristic=heuristic, weight=weight, time_limit=time_limit,
+                         max_states=max_states, max_bytes=max_bytes, partition=partition,
+                         names=_OPTION_NAMES)

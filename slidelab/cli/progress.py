@@ -1,0 +1,154 @@
+"""Progress on standard error: the search line, the table-building bar, the analysis bar, the batch bar."""
+
+from __future__ import annotations
+
+import sys
+
+import click
+
+#: a search quiet for this long says on stderr what it is doing, on a terminal or not
+QUIET_SECONDS = 5.0
+
+
+class _ProgressLine:
+    """Search progress on stderr: bound or depth, nodes, rate, time.
+
+    ``live`` (a terminal, or ``--progress``): one self-overwriting line.
+    Otherwise nothing for :data:`QUIET_SECONDS`, then a full line now and then
+    (at 5, 10, 20, 40 s, then every minute), so a long solve in a script or a
+    log is never silent.  Once a search passes :data:`QUIET_SECONDS` and
+    larger tables would help (``stronger_partition`` in the report), it says
+    how to get them, once per board.
+    """
+
+    def __init__(self, live: bool):
+        self.live = live
+        self.shown = False
+        self.next_line = QUIET_SECONDS
+        self.hinted = False
+
+    def start(self) -> None:
+        """A new board."""
+        self.clear()
+        self.next_line = QUIET_SECONDS
+        self.hinted = False
+
+    def __call__(self, info: dict):
+        seconds = info["seconds"]
+        where = f"bound {info['bound']:g}" if "bound" in info else f"depth {info.get('depth', '?')}"
+        rate = f" ({info['generated'] / seconds / 1e6:.1f} M/s)" if seconds > 0 else ""
+        text = f"{info['method']}: {where}, {info['generated']:,} nodes{rate}, {seconds:.1f} s"
+        if seconds >= QUIET_SECONDS and not self.hinted:
+            self.hinted = True
+            if info.get("stronger_partition"):
+                name = info["stronger_partition"]
+                self._line(f"note: larger pattern databases would help: add --partition {name}"
+                           f" (built once and cached; see slidelab tables build --help)")
+        if self.live:
+            click.echo(f"\r{text:<70}", err=True, nl=False)
+            self.shown = True
+        elif seconds >= self.next_line:
+            self._line(text)
+            self.next_line = seconds + min(seconds, 60.0)
+
+    def _line(self, text: str) -> None:
+        self.clear()
+        click.echo(text, err=True)
+
+    def clear(self):
+        if self.shown:
+            click.echo("\r" + " " * 70 + "\r", err=True, nl=False)
+            self.shown = False
+
+
+class _TableBar:
+    """Progress on stderr while tables are built: a bar on a terminal (``live``),
+    else one line as each table starts."""
+
+    def __init__(self, live: bool = True):
+        self.live = live
+        self.bar = None
+        self.done = 0
+        self.said = None
+
+    def __call__(self, fraction: float, message: str):
+        if not self.live:
+            table = message.split(":")[0]
+            if table != self.said:
+                self.said = table
+                click.echo(f"building tables: {table}", err=True)
+            return
+        if self.bar is not None and int(fraction * 1000) < self.done:
+            self.close()  # the next table
+        if self.bar is None:
+            self.bar = click.progressbar(length=1000, label="building tables", file=sys.stderr,
+                                         show_eta=True)
+            self.bar.__enter__()
+        step = int(fraction * 1000) - self.done
+        if step > 0:
+            self.bar.update(step)
+            self.done += step
+        self.bar.label = message[:50]
+
+    def close(self):
+        if self.bar is not None:
+            self.bar.__exit__(None, None, None)
+            self.bar = None
+            self.done = 0
+
+
+class _AnalysisBar:
+    """A progress bar on stderr over the states found: depth, states, rate."""
+
+    def __init__(self):
+        self.bar = None
+        self.shown = 0
+
+    def __call__(self, info: dict):
+        if self.bar is None:
+            self.bar = click.progressbar(length=int(info["total"]), label="searching",
+                                         file=sys.stderr, show_eta=True, show_pos=False)
+            self.bar.__enter__()
+        step = int(info["states"]) - self.shown
+        self.bar.label = (f"depth {info['depth']}: {info['states']:,} positions,"
+                          f" {info['rate'] / 1e6:.1f} M/s")
+        if step > 0:
+            self.bar.update(step)
+            self.shown += step
+
+    def close(self):
+        if self.bar is not None:
+            self.bar.__exit__(None, None, None)
+            self.bar = None
+
+
+class _BatchBar:
+    """The batch's progress bar on stderr: count, rate, ETA, failures (tqdm)."""
+
+    def __init__(self, total: int, done: int, show: bool):
+        self.bar = None
+        self.failed = 0
+        if show:
+            from tqdm import tqdm
+
+            self.bar = tqdm(total=total, initial=done, desc="solving", unit=" instances",
+                            file=sys.stderr, dynamic_ncols=True, smoothing=0.05)
+
+    def tables(self, fraction: float, message: str) -> None:
+        if self.bar is not None:
+            self.bar.set_description_str(f"tables {fraction:4.0%} {message[:40]}")
+
+    def update(self, record: dict) -> None:
+        if self.bar is None:
+            return
+        if self.bar.desc != "solving":
+            self.bar.set_description_str("solving", refresh=False)
+        if record.get("error"):
+            self.failed += 1
+            self.bar.set_postfix_str(f"{self.failed:,} failed", refresh=False)
+        self.bar.update(1)
+
+    def close(self) -> None:
+        if self.bar is not None:
+            self.bar.close()
+            self.bar = None

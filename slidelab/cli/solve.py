@@ -1,0 +1,122 @@
+"""``slidelab solve``: solve boards, one by one, and show the solutions."""
+
+from __future__ import annotations
+
+import json
+import sys
+
+import click
+
+from ..errors import SearchLimitError, SlidelabError, UnsolvableError
+from ..units import parse_bytes
+from .options import (BAD_INPUT, FAILED, _check_search_options, _fail, _goal_options, _inputs,
+                      _Outcome, _puzzle, _report_failure, _search_options, _SearchCommand)
+from .program import needs
+from .progress import _ProgressLine, _TableBar
+
+
+@click.command("solve", cls=_SearchCommand)
+@click.argument("board", required=False)
+@_goal_options
+@_search_options
+@click.option("--all", "all_solutions", is_flag=True,
+              help="List every distinct optimal solution (IDA*) and their count.")
+@click.option("--limit", type=int, default=None, help="With --all: stop after N solutions.")
+@click.option("--progress/--no-progress", default=None,
+              help="Progress line on stderr (default: when stderr is a terminal).")
+@click.option("--notation", type=click.Choice(["tile", "blank", "numbers"]), default="tile",
+              show_default=True, help="How to write the solution (human output).")
+@click.option("--json", "as_json", is_flag=True, help="One JSON object per board.")
+@needs("slidelab.search.solve")
+def solve_command(board, goal, blank_first, size, method, heuristic, partition, all_solutions,
+                  limit, progress, weight, time_limit, max_states, max_memory, notation, as_json):
+    """Find a solution of BOARD (shortest, unless a weight is given)."""
+    from ..errors import SearchInterrupted
+    from ..search.solve import solve, solve_all
+
+    outcome = _Outcome()
+    try:
+        max_bytes = parse_bytes(max_memory) if max_memory is not None else None
+        if limit is not None and not all_solutions:
+            raise SlidelabError("--limit goes with --all")
+        options = _check_search_options(method, heuristic, weight, time_limit, max_states,
+                                        max_bytes, partition, goal, blank_first, size)
+    except SlidelabError as exc:
+        _fail(str(exc))
+    show = sys.stderr.isatty() if progress is None else progress
+    # --no-progress: silence; otherwise a live line on a terminal, a line now and then elsewhere
+    reporter = _ProgressLine(live=show) if progress is not False else None
+    for number, text in _inputs(board):
+        record = {"start": text}
+        if reporter:
+            reporter.start()
+        try:
+            puzzle = _puzzle(text, goal, blank_first, size)
+            record = {"start": puzzle.start.format(), "goal": puzzle.goal.format(),
+                      "size": puzzle.size}
+            tables = _TableBar(live=show) if reporter else None
+            if all_solutions:
+                solutions = solve_all(puzzle, limit=limit, heuristic=options.heuristic,
+                                      time_limit=options.time_limit, partition=options.partition,
+                                      progress=reporter, table_progress=tables)
+            else:
+                solution = solve(puzzle, options=options, progress=reporter,
+                                 table_progress=tables)
+            if reporter:
+                reporter.clear()
+            if tables:
+                tables.close()
+        except SearchInterrupted as exc:
+            if reporter:
+                reporter.clear()
+            _report_failure(record, str(exc), number, as_json, outcome, 130)
+            break
+        except UnsolvableError as exc:
+            _report_failure(record, str(exc), number, as_json, outcome, FAILED)
+            continue
+        except SearchLimitError as exc:
+            _report_failure(record, str(exc), number, as_json, outcome, FAILED)
+            continue
+        except SlidelabError as exc:
+            _report_failure(record, str(exc), number, as_json, outcome, BAD_INPUT)
+            continue
+        if all_solutions:
+            _show_all(solutions, notation, as_json)
+        elif as_json:
+            click.echo(json.dumps(solution.as_dict()))
+        else:
+            _show_solution(solution, notation)
+    sys.exit(outcome.code)
+
+
+def _show_all(solutions, notation, as_json):
+    if as_json:
+        record = solutions[0].as_dict()
+        record["solutions"] = [s.notation for s in solutions]
+        record["count"] = len(solutions)
+        click.echo(json.dumps(record))
+        return
+    first = solutions[0]
+    click.echo(f"start ({first.start.size}):\n{first.start.grid()}")
+    click.echo(f"goal:\n{first.goal.grid()}")
+    click.echo(f"{len(solutions)} optimal solution{'s' if len(solutions) != 1 else ''}"
+               f" of {first.length} moves:")
+    for s in solutions:
+        click.echo(s.format(notation) or "(already solved)")
+    st = first.stats
+    click.echo(f"expanded {st.expanded:,}  generated {st.generated:,}  time {st.seconds:.3f} s")
+    click.echo("")
+
+
+def _show_solution(solution, notation):
+    s = solution.stats
+    status = "optimal" if solution.optimal else "not proven optimal"
+    click.echo(f"start ({solution.start.size}):\n{solution.start.grid()}")
+    click.echo(f"goal:\n{solution.goal.grid()}")
+    plural = "" if solution.length == 1 else "s"
+    click.echo(f"solution: {solution.length} move{plural} ({solution.length_mtm} MTM), {status},"
+               f" method {solution.method}")
+    click.echo(solution.format(notation) or "(already solved)")
+    click.echo(f"expanded {s.expanded:,}  generated {s.generated:,}  stored {s.stored:,}"
+               f"  peak frontier {s.peak_frontier:,}  time {s.seconds:.3f} s")
+    click.echo("")
