@@ -100,7 +100,7 @@ def parse_moves(text, notation: str = "tile") -> tuple[Move, ...]:
         if not isinstance(text, Iterable):
             raise ArgumentError(f"moves must be a move string or a sequence of moves,"
                                 f" got {_args.show(text)}")
-        out = []
+        out: list[Move] = []
         for m in text:
             if not isinstance(m, (Move, str)):
                 raise ArgumentError(f"a move must be a Move or text, got {_args.show(m)}")
@@ -108,7 +108,7 @@ def parse_moves(text, notation: str = "tile") -> tuple[Move, ...]:
         return tuple(out)
     if notation not in ("tile", "blank"):
         raise ParseError(f"unknown move notation {notation!r}; choose tile or blank")
-    out: list[Move] = []
+    out = []
     pos = 0
     text = text.strip()
     while pos < len(text):
