@@ -35,8 +35,25 @@ ROOT = Path(__file__).resolve().parent.parent / "slidelab"
 PACKAGE = "slidelab"
 
 #: the model layer's modules (below the package)
-MODEL = ("_jit", "_bits", "_args", "_layers", "errors", "units", "memory", "geometry", "parse",
-         "board", "moves", "puzzle", "solvability", "ranking", "solution", "cache", "generate")
+MODEL = (
+    "_jit",
+    "_bits",
+    "_args",
+    "_layers",
+    "errors",
+    "units",
+    "memory",
+    "geometry",
+    "parse",
+    "board",
+    "moves",
+    "puzzle",
+    "solvability",
+    "ranking",
+    "solution",
+    "cache",
+    "generate",
+)
 
 #: the layers, lowest first: name -> the module prefixes below ``slidelab.`` it holds
 LAYERS = {
@@ -71,7 +88,8 @@ def module_files() -> dict[str, Path]:
 
 def _is_type_checking(test: ast.expr) -> bool:
     return (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING") or (
-        isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING")
+        isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING"
+    )
 
 
 def _import_nodes(tree: ast.AST):
@@ -114,13 +132,15 @@ def imports_of(module: str, source: str, modules, is_package: bool = False) -> s
                 up = node.level - 1
                 if up > len(base) - 1:
                     raise AssertionError(f"{module}: relative import beyond the package")
-                base = base[:len(base) - up] if up else base
+                base = base[: len(base) - up] if up else base
                 origin = ".".join(base + ([node.module] if node.module else []))
             else:
                 origin = node.module or ""
             # ``from pkg import sub`` imports the submodule; ``from mod import name`` the module
-            targets = [f"{origin}.{alias.name}" if f"{origin}.{alias.name}" in modules else origin
-                       for alias in node.names]
+            targets = [
+                f"{origin}.{alias.name}" if f"{origin}.{alias.name}" in modules else origin
+                for alias in node.names
+            ]
         for target in targets:
             resolved = _resolve(target, modules)
             if resolved is not None and resolved != module:
@@ -131,9 +151,12 @@ def imports_of(module: str, source: str, modules, is_package: bool = False) -> s
 def import_graph() -> dict[str, set[str]]:
     """Module -> the package's modules it imports."""
     modules = module_files()
-    return {name: imports_of(name, path.read_text(encoding="utf-8"), modules,
-                             is_package=path.name == "__init__.py")
-            for name, path in modules.items()}
+    return {
+        name: imports_of(
+            name, path.read_text(encoding="utf-8"), modules, is_package=path.name == "__init__.py"
+        )
+        for name, path in modules.items()
+    }
 
 
 def layer_of(module: str) -> str | None:
@@ -141,7 +164,7 @@ def layer_of(module: str) -> str | None:
     module in no layer (:func:`test_every_module_has_a_layer` names those)."""
     if module in EXEMPT:
         return None
-    rest = module[len(PACKAGE) + 1:]
+    rest = module[len(PACKAGE) + 1 :]
     for layer, prefixes in LAYERS.items():
         for prefix in prefixes:
             if rest == prefix or rest.startswith(prefix + "."):
@@ -229,8 +252,10 @@ if TYPE_CHECKING:
     found = imports_of(f"{p}.a.b", source, modules)
     assert found == {f"{p}.d", f"{p}.e", f"{p}.f", p, f"{p}.g", f"{p}.a.c", f"{p}.h"}
     # in a package's __init__, ``.`` is the package itself
-    assert imports_of(f"{p}.a", "from . import b\nfrom .c import z", modules,
-                      is_package=True) == {f"{p}.a.b", f"{p}.a.c"}
+    assert imports_of(f"{p}.a", "from . import b\nfrom .c import z", modules, is_package=True) == {
+        f"{p}.a.b",
+        f"{p}.a.c",
+    }
 
 
 def test_the_graph_is_seen(graph):
@@ -244,8 +269,9 @@ def test_the_graph_is_seen(graph):
 
 def test_every_module_has_a_layer(graph):
     unplaced = sorted(m for m in graph if m not in EXEMPT and layer_of(m) is None)
-    assert not unplaced, (f"modules in no layer (add them to LAYERS in {__file__}):\n  "
-                          + "\n  ".join(unplaced))
+    assert not unplaced, (
+        f"modules in no layer (add them to LAYERS in {__file__}):\n  " + "\n  ".join(unplaced)
+    )
 
 
 def cycles(graph: dict[str, set[str]]) -> list[str]:
@@ -276,8 +302,9 @@ def upward_edges(graph: dict[str, set[str]]) -> list[str]:
             if RANK[dest] > RANK[source]:
                 offending.append(f"  {module} -> {target} (layer {source} -> {dest})")
             for low, high in FORBIDDEN:
-                if ((module == low or module.startswith(low + "."))
-                        and (target == high or target.startswith(high + "."))):
+                if (module == low or module.startswith(low + ".")) and (
+                    target == high or target.startswith(high + ".")
+                ):
                     offending.append(f"  {module} -> {target} ({low} never imports {high})")
     return offending
 
@@ -285,13 +312,21 @@ def upward_edges(graph: dict[str, set[str]]) -> list[str]:
 def test_the_checks_catch_what_they_should():
     """The checks themselves, on a made-up graph."""
     p = PACKAGE
-    made_up = {f"{p}.board": {f"{p}.moves"}, f"{p}.moves": {f"{p}.board"},
-               f"{p}.puzzle": {f"{p}.heuristics.base"}, f"{p}.heuristics.base": set(),
-               f"{p}.analysis.table": {f"{p}.search.bfs", f"{p}.heuristics.base"},
-               f"{p}.search.bfs": set(), f"{p}.cli": {f"{p}.web.app", p}, f"{p}.web.app": set(),
-               p: {f"{p}.cli"}}
-    assert cycles(made_up) == [f"  cycle among {p}.board, {p}.moves:\n"
-                               f"    {p}.board -> {p}.moves\n    {p}.moves -> {p}.board"]
+    made_up = {
+        f"{p}.board": {f"{p}.moves"},
+        f"{p}.moves": {f"{p}.board"},
+        f"{p}.puzzle": {f"{p}.heuristics.base"},
+        f"{p}.heuristics.base": set(),
+        f"{p}.analysis.table": {f"{p}.search.bfs", f"{p}.heuristics.base"},
+        f"{p}.search.bfs": set(),
+        f"{p}.cli": {f"{p}.web.app", p},
+        f"{p}.web.app": set(),
+        p: {f"{p}.cli"},
+    }
+    assert cycles(made_up) == [
+        f"  cycle among {p}.board, {p}.moves:\n"
+        f"    {p}.board -> {p}.moves\n    {p}.moves -> {p}.board"
+    ]
     assert upward_edges(made_up) == [
         f"  {p}.analysis.table -> {p}.search.bfs ({p}.analysis never imports {p}.search)",
         f"  {p}.puzzle -> {p}.heuristics.base (layer model -> heuristics)",

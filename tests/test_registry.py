@@ -132,7 +132,7 @@ def test_idastar_with_heuristic_is_exact(name, tables):
                 assert s.length >= distance, f"idastar with {name} on {board}"
 
 
-# ---------------------------------------------------------------------------- the tables drive the front ends
+# ---------------------------------------------------------------------------- front ends
 
 
 def solve_help() -> str:
@@ -149,8 +149,9 @@ def demo_method(monkeypatch):
 
 @pytest.fixture
 def demo_heuristic(monkeypatch):
-    monkeypatch.setitem(HEURISTICS, "demo",
-                        dataclasses.replace(HEURISTICS["manhattan"], name="demo", aliases=()))
+    monkeypatch.setitem(
+        HEURISTICS, "demo", dataclasses.replace(HEURISTICS["manhattan"], name="demo", aliases=())
+    )
     return "demo"
 
 
@@ -170,8 +171,10 @@ def test_an_added_heuristic_is_accepted_and_listed(demo_heuristic):
     s = slidelab.solve(board, method="idastar", heuristic=demo_heuristic)
     assert apply_moves(s.start, s.moves) == s.goal and s.length == slidelab.solve(board).length
     assert demo_heuristic in solve_help()
-    result = CliRunner().invoke(slidelab.cli.main, ["solve", str(board), "--method", "idastar",
-                                                    "--heuristic", demo_heuristic])
+    result = CliRunner().invoke(
+        slidelab.cli.main,
+        ["solve", str(board), "--method", "idastar", "--heuristic", demo_heuristic],
+    )
     assert result.exit_code == 0, result.output
 
 
