@@ -66,6 +66,57 @@ def test_openapi_lists_the_endpoints(client):
             "/api/solve/{solve_id}"} <= set(paths)
 
 
+# -- methods ------------------------------------------------------------------------------------
+
+
+def test_methods_lists_the_registries(client):
+    from slidelab.heuristics.registry import HEURISTICS
+    from slidelab.search.registry import METHODS
+
+    body = client.get("/api/methods").json()
+    assert [m["name"] for m in body["methods"]] == list(METHODS)
+    assert [h["name"] for h in body["heuristics"]] == list(HEURISTICS)
+    idastar = next(m for m in body["methods"] if m["name"] == "idastar")
+    assert idastar == {"name": "idastar", "summary": METHODS["idastar"].summary,
+                       "aliases": list(METHODS["idastar"].aliases), "optimal": True,
+                       "options": list(METHODS["idastar"].options)}
+    assert next(m for m in body["methods"] if m["name"] == "bfs")["options"] == []
+    pdb = next(h for h in body["heuristics"] if h["name"] == "pdb")
+    assert pdb["admissible"] is True and pdb["summary"] == HEURISTICS["pdb"].summary
+    schema = client.get("/openapi.json").json()
+    assert "/api/methods" in schema["paths"] and "MethodsOut" in schema["components"]["schemas"]
+
+
+def test_a_method_added_to_the_registry_is_listed_and_accepted(client, monkeypatch):
+    import dataclasses
+
+    from slidelab.search.registry import METHODS
+
+    monkeypatch.setitem(METHODS, "demo", dataclasses.replace(METHODS["bfs"], name="demo"))
+    names = [m["name"] for m in client.get("/api/methods").json()["methods"]]
+    assert names == list(METHODS) and names[-1] == "demo"
+    # an unsolvable board: refused as such (422) once the options pass, with no worker run
+    unsolvable = "1 2 3/4 5 6/8 7 0"
+    message = error_of(client.post("/api/solve", json={"board": unsolvable, "method": "demo"}),
+                       422)
+    assert message.startswith("unsolvable")
+    message = error_of(client.post("/api/solve", json={"board": unsolvable, "method": "Demo",
+                                                       "heuristic": "pdb"}), 400)
+    assert "demo takes no heuristic" in message
+    monkeypatch.delitem(METHODS, "demo")
+    message = error_of(client.post("/api/solve", json={"board": unsolvable, "method": "demo"}),
+                       400)
+    assert "unknown method" in message
+
+
+def test_the_lane_rule_reads_names_as_the_registries_do():
+    from slidelab.web.lanes import is_cheap
+
+    assert is_cheap(9) and is_cheap(9, "IDA*", "manhattan") and not is_cheap(16)
+    assert not is_cheap(9, "ida", "None") and not is_cheap(9, " IDAstar ", "zero")
+    assert is_cheap(9, "astar", "zero") and is_cheap(9, "magic", "psychic")
+
+
 # -- check --------------------------------------------------------------------------------------
 
 
@@ -461,7 +512,7 @@ def test_hard_jobs_are_bounded_per_client_and_in_all_with_429(monkeypatch):
     """A client may have two hard jobs at once; the hard lane holds one running and one waiting."""
     from dataclasses import replace
 
-    from slidelab.web.app import HARD
+    from slidelab.web.lanes import HARD
 
     app = create_app(workers=1, hard=replace(HARD, queue=1, per_client=2), prestart=False)
     body = {**HARD_SOLVE, "wait": False}

@@ -1,0 +1,212 @@
+"""The server's lanes of worker processes and its limits: every limit of the server is here.
+
+Every solve, analysis and generation runs in a worker process, never on the event loop, in
+one of two lanes (:data:`CHEAP` and :data:`HARD`): each lane has its own workers, so the
+quick requests of a page never wait behind long solves.  :func:`is_cheap` is the lane rule;
+:class:`Lanes` holds an application's pools, admits a job to a lane or refuses it (429: the
+lane full, or the client's share of it taken), finds a solve by id, waits for a job on
+behalf of a client (cancelling it if the client goes away) and warms the workers up.
+
+Nothing here imports numba: the method and heuristic names come from the registries.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass
+from typing import Optional
+
+from fastapi import FastAPI, Request
+
+from ..errors import SlidelabError
+from ..heuristics.registry import HEURISTICS, heuristic_name
+from ..search.options import check_options
+from ..search.registry import METHODS, method_name
+from ..workers import QUEUED, WorkerPool
+from .errors import ApiError
+
+
+@dataclass(frozen=True)
+class Lane:
+    """A lane of worker processes and its limits."""
+
+    #: worker processes: jobs that run at once
+    workers: int
+    #: jobs that may wait for a worker; one more is refused (429)
+    queue: int
+    #: jobs one client (host) may have waiting or running; one more is refused (429)
+    per_client: int
+    #: seconds of search at most (a longer time limit asked for is cut to this)
+    time_limit: float
+    #: seconds a job may run past its time limit before its worker is killed
+    grace: float
+    #: niceness of the workers: the hard lane yields the CPU to the cheap lane and the server
+    nice: int
+    #: seconds a 429 asks the client to wait (``Retry-After``)
+    retry_after: int
+
+
+#: quick work: boards of at most CHEAP_MAX_CELLS cells, generations of at most CHEAP_MAX_STEPS
+CHEAP = Lane(workers=2, queue=32, per_client=8, time_limit=2.0, grace=5.0, nice=0, retry_after=1)
+#: everything else: the 15-puzzle and larger, long random walks
+HARD = Lane(workers=2, queue=8, per_client=2, time_limit=60.0, grace=20.0, nice=10,
+            retry_after=10)
+#: a board of at most this many cells is cheap (the 8-puzzle: 181,440 positions; every method
+#: solves any of them in well under a second) except by IDA* without a heuristic (seconds)
+CHEAP_MAX_CELLS = 9
+#: a generation of at most this many steps (n x moves, or n x cells when uniform) is cheap
+CHEAP_MAX_STEPS = 100_000
+#: request bodies larger than this are refused (413)
+MAX_BODY = 16 * 1024
+#: boards with more cells are refused by every endpoint
+MAX_CELLS = 1024
+#: analysis (a complete breadth-first search) only for spaces up to this many arrangements
+MAX_ANALYZE_STATES = 2_000_000
+DEFAULT_TIME_LIMIT = 10.0
+MAX_TIME_LIMIT = HARD.time_limit
+#: memory a solve may use (the searches that store states refuse to go past it)
+MAX_SOLVE_BYTES = 2 * 1024 ** 3
+
+
+def is_cheap(cells: int, method: Optional[str] = "auto", heuristic: Optional[str] = None) -> bool:
+    """The lane rule for solves and analyses: at most CHEAP_MAX_CELLS cells, and not IDA*
+    without a heuristic (it searches the whole space again for each bound).  Names are read
+    as the registries read them (aliases too); an unknown name is left to
+    :func:`~slidelab.search.options.check_options` to refuse."""
+    try:
+        uninformed_ida = (method_name(method or "auto") == "idastar" and heuristic is not None
+                          and heuristic_name(heuristic) == "zero")
+    except SlidelabError:
+        uninformed_ida = False
+    return cells <= CHEAP_MAX_CELLS and not uninformed_ida
+
+
+_SMALL = "1 2 3/4 5 6/0 7 8"
+
+
+def _warm_up_solves(board: str = _SMALL) -> tuple:
+    """A solve of ``board`` by every method of the table, in its order (the most used
+    first), and by each method that builds a heuristic with each heuristic, where that is
+    cheap (:func:`is_cheap`: not IDA* without one): every kernel a solve of the 8-puzzle
+    may need is loaded."""
+    cells, pairs = len(board.replace("/", " ").split()), []
+    for method in METHODS.values():
+        if method.tables == "heuristic":
+            pairs += [(method.name, h) for h in HEURISTICS if is_cheap(cells, method.name, h)]
+        else:
+            pairs.append((method.name, None))
+    return tuple(("solve", {"board": board, "options": check_options(method=m, heuristic=h)})
+                 for m, h in pairs)
+
+
+#: what the cheap lane's workers do when they start, before they say they are ready: load the
+#: kernels of every method on the 8-puzzle, of the analysis and of the generator, the most
+#: used first (a job that comes meanwhile is served before the next warm-up job)
+CHEAP_WARM_UP = (
+    *_warm_up_solves(),
+    ("analyze", {"goal": "1 2/3 0"}),
+    ("generate", {"goal": _SMALL, "n": 1, "moves": 10, "seed": 0}),
+)
+#: the hard lane's: the 15-puzzle's tables (built once, then loaded from the cache), then the same
+#: (a job that comes meanwhile is served before the next warm-up job)
+HARD_WARM_UP = (("solve", {"board": "1 2 3 4/5 6 7 8/9 10 11 12/13 14 0 15"}), *CHEAP_WARM_UP)
+
+
+async def _client_gone(request: Request) -> None:
+    """Returns when the client disconnects (the request's body has been read already)."""
+    try:
+        while (await request.receive())["type"] != "http.disconnect":
+            pass
+    except Exception:  # noqa: BLE001 - the connection is broken: gone all the same
+        pass
+
+
+class Lanes:
+    """An application's lanes (``{"cheap": Lane, "hard": Lane}``) and their worker pools.
+
+    The pools live on ``app.state.pools`` (made by the lifespan, or by the first request
+    if it did not run); ``warm_ups`` are the jobs each lane's workers run when they start.
+    """
+
+    def __init__(self, lanes: dict, warm_ups: dict):
+        self.lanes, self.warm_ups = lanes, warm_ups
+
+    def __getitem__(self, name: str) -> Lane:
+        return self.lanes[name]
+
+    def pools(self, app: FastAPI) -> dict:
+        """The app's worker pools by lane."""
+        pools = getattr(app.state, "pools", None)
+        if pools is None:
+            pools = app.state.pools = {
+                name: WorkerPool(lane.workers, grace=lane.grace, nice=lane.nice,
+                                 warm_up=self.warm_ups[name])
+                for name, lane in self.lanes.items()}
+        return pools
+
+    def admit(self, request: Request, name: str):
+        """The lane's pool and the client, or 429 when the lane or the client's share is full."""
+        lane, pool = self.lanes[name], self.pools(request.app)[name]
+        client = request.client.host if request.client else "-"
+        retry = {"Retry-After": str(lane.retry_after)}
+        mine = pool.active(client)
+        if mine >= lane.per_client:
+            raise ApiError(429, f"too many {name} jobs: you have {mine} waiting or running, the"
+                                f" most one client may have; wait for one to finish or cancel it",
+                           headers=retry, lane=name)
+        if pool.active() >= lane.workers + lane.queue:
+            raise ApiError(429, f"the server is busy: {pool.active()} {name} jobs running or"
+                                f" waiting, the most it holds; retry in {lane.retry_after} s",
+                           headers=retry, lane=name)
+        return pool, client
+
+    def find(self, request: Request, solve_id: str):
+        """The pool and the job of a solve, or 404."""
+        for pool in self.pools(request.app).values():
+            job = pool.get(solve_id)
+            if job is not None and job.kind == "solve":
+                return pool, job
+        raise ApiError(404, f"no solve with id {solve_id!r}")
+
+    async def wait(self, job, request: Request, pool: WorkerPool, lane: str):
+        """``job`` once finished.  If the client goes away first, nobody waits for the job any
+        more: it is cancelled (ApiError 409), and its worker freed for others; except that a
+        cheap job already running is left to finish (within its 2 s, sooner than a fresh
+        worker would warm up in place of a killed one)."""
+        finished = asyncio.wrap_future(job.future)
+        gone = asyncio.ensure_future(_client_gone(request))
+        try:
+            await asyncio.wait({finished, gone}, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            gone.cancel()
+        if not finished.done():
+            if lane != "cheap" or job.status == QUEUED:
+                pool.cancel(job.id)
+            raise ApiError(409, "cancelled: the client went away", kind="cancelled", id=job.id)
+        return job
+
+    def status(self, app: FastAPI) -> dict:
+        """Each lane's readiness, load and limits (``GET /api/status``)."""
+        out = {}
+        for name, pool in self.pools(app).items():
+            lane = self.lanes[name]
+            out[name] = {"ready": pool.ready(), "workers": lane.workers, "active": pool.active(),
+                         "waiting": pool.waiting(), "queue": lane.queue,
+                         "per_client": lane.per_client, "time_limit": lane.time_limit}
+        return out
+
+    @staticmethod
+    async def warm_up(pools: dict) -> None:
+        """Start the workers: they import slidelab and warm up in the background, the cheap
+        lane's first (a page's first requests are cheap), the hard lane's when those are
+        ready (or after 30 s), so that they do not share the CPU at first."""
+        pools["cheap"].prestart()
+        for _ in range(300):
+            if pools["cheap"].ready():
+                break
+            await asyncio.sleep(0.1)
+        pools["hard"].prestart()
+
+    @staticmethod
+    async def close(pools: dict) -> None:
+        await asyncio.gather(*(asyncio.to_thread(pool.close) for pool in pools.values()))

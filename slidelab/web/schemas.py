@@ -1,0 +1,190 @@
+"""The API's request and response bodies (pydantic models), so that the OpenAPI schema
+(``/openapi.json``) documents them.
+
+Requests are strict (no coercion: ``"10"`` is not a number) and refuse unknown fields.
+The method and heuristic names are not enumerated here: they are checked against the
+registries (:mod:`slidelab.search.registry`, :mod:`slidelab.heuristics.registry`) by
+:func:`~slidelab.search.options.check_options`, and listed by ``GET /api/methods``
+(:class:`MethodsOut`).
+"""
+
+from __future__ import annotations
+
+from typing import Literal, Optional, Union
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from ..heuristics.registry import HEURISTICS
+from ..parse import STYLES
+from ..search.registry import METHODS
+from .lanes import DEFAULT_TIME_LIMIT, MAX_BODY, MAX_TIME_LIMIT
+
+# ------------------------------------------------------------------------------------------
+# request bodies
+
+
+class _Body(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+
+class PuzzleIn(_Body):
+    board: str = Field(max_length=MAX_BODY, description="Start board, in any accepted format.")
+    goal: Optional[str] = Field(None, max_length=MAX_BODY,
+                                description="Goal board or size WxH (default: tiles in order,"
+                                            " blank last).")
+    blank_first: bool = Field(False, description="Ordered goal with the blank first.")
+    size: Optional[str] = Field(None, max_length=20, description="WxH, for one-line boards.")
+
+
+class SolveIn(PuzzleIn):
+    method: str = Field("auto", max_length=40, description="A name from GET /api/methods.")
+    heuristic: Optional[str] = Field(None, max_length=40,
+                                     description="A name from GET /api/methods (default: the"
+                                                 " method's).")
+    weight: Optional[float] = Field(None, ge=1, le=1000)
+    time_limit: float = Field(DEFAULT_TIME_LIMIT, gt=0, le=MAX_TIME_LIMIT,
+                              description="Seconds of search.")
+    wait: bool = Field(True, description="Answer with the solution (true) or a solve id at once.")
+
+
+class GenerateIn(_Body):
+    size: Optional[str] = Field(None, max_length=20, description="WxH (ordered goal).")
+    goal: Optional[str] = Field(None, max_length=MAX_BODY)
+    blank_first: bool = False
+    n: int = Field(1, ge=1, le=100, description="How many positions.")
+    seed: Optional[int] = Field(None, ge=0, le=2 ** 63 - 1)
+    moves: Optional[int] = Field(None, ge=0, le=100_000,
+                                 description="Random walk of this many moves instead of uniform.")
+    format: Literal[STYLES] = "slash"  # type: ignore[valid-type]
+
+
+class AnalyzeIn(_Body):
+    goal: str = Field(max_length=MAX_BODY, description="Goal board, or a size WxH.")
+    size: Optional[str] = Field(None, max_length=20)
+    blank_first: bool = False
+
+
+# ------------------------------------------------------------------------------------------
+# response bodies
+
+#: a cell: a tile's number or letter label, 0 for the blank
+Cell = Union[int, str]
+
+
+class CheckOut(BaseModel):
+    solvable: bool
+    reason: str = Field(description="Why (not) solvable, in one line.")
+    start: str
+    goal: str
+    size: str = Field(description="WxH")
+    width: int
+    height: int
+    repeats: bool = Field(description="Whether labels repeat (a puzzle with identical tiles).")
+    cells: list[Cell] = Field(description="The start's cells, row by row.")
+    goal_cells: list[Cell]
+
+
+class GenerateOut(BaseModel):
+    boards: list[str]
+
+
+class Stats(BaseModel):
+    expanded: int
+    generated: int
+    stored: int
+    peak_frontier: int
+    seconds: float
+
+
+class SolveRecord(BaseModel):
+    """The ``solve --json`` record."""
+
+    model_config = ConfigDict(extra="allow")
+
+    start: str
+    goal: str
+    size: str
+    solution: str = Field(description="The moves, each the direction its tile travels (R2 U L).")
+    length: int = Field(description="Single-tile moves.")
+    length_mtm: int = Field(description="Multi-tile moves (a row slide counts once).")
+    optimal: bool
+    method: str
+    stats: Stats
+
+
+class SolveOut(SolveRecord):
+    id: str
+
+
+class SolveStarted(BaseModel):
+    id: str
+    status: str
+
+
+class SolveView(BaseModel):
+    """A solve as the server tracks it (``result`` once done, ``error`` once failed)."""
+
+    id: str
+    status: Literal["queued", "running", "done", "failed", "cancelled"]
+    progress: dict = Field(description="The search's latest progress message.")
+    elapsed: float
+    result: Optional[SolveRecord] = None
+    error: Optional[str] = None
+    error_kind: Optional[str] = None
+
+
+class AnalyzeOut(BaseModel):
+    goal: str
+    size: str
+    states: int
+    diameter: int
+    counts: list[int] = Field(description="Arrangements at each distance from the goal.")
+    seconds: float
+
+
+class LaneStatus(BaseModel):
+    ready: bool
+    workers: int
+    active: int
+    waiting: int
+    queue: int
+    per_client: int
+    time_limit: float
+
+
+class StatusOut(BaseModel):
+    ready: bool = Field(description="Whether the workers have started and warmed up.")
+    version: str
+    lanes: dict[str, LaneStatus]
+
+
+class MethodInfo(BaseModel):
+    name: str
+    summary: str
+    aliases: list[str]
+    optimal: bool = Field(description="Its solutions are proven shortest (weight 1, an"
+                                      " admissible heuristic).")
+    options: list[str] = Field(description="Which of heuristic, partition, weight it takes.")
+
+
+class HeuristicInfo(BaseModel):
+    name: str
+    summary: str
+    aliases: list[str]
+    admissible: bool = Field(description="Never overestimates: optimal searches may use it.")
+
+
+class MethodsOut(BaseModel):
+    methods: list[MethodInfo]
+    heuristics: list[HeuristicInfo]
+
+    @classmethod
+    def from_registries(cls) -> "MethodsOut":
+        """The methods and heuristics as their registries declare them, in their order."""
+        return cls(
+            methods=[MethodInfo(name=m.name, summary=m.summary, aliases=list(m.aliases),
+                                optimal=m.optimal, options=list(m.options))
+                     for m in METHODS.values()],
+            heuristics=[HeuristicInfo(name=h.name, summary=h.summary, aliases=list(h.aliases),
+                                      admissible=h.admissible)
+                        for h in HEURISTICS.values()])
