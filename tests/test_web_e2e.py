@@ -326,6 +326,23 @@ def test_status_line_is_for_the_board_shown(page, server):
     expect(page.locator("#result")).to_be_hidden()
 
 
+def test_the_menus_list_every_method_and_heuristic_of_the_tables(page, server):
+    """The method and heuristic menus come from GET /api/methods, i.e. the registries."""
+    from slidelab.heuristics.registry import HEURISTICS
+    from slidelab.search.registry import METHODS
+
+    open_page(page, server)
+    values = "options => options.map(o => o.value)"
+    assert page.locator("#method option").evaluate_all(values) == list(METHODS)
+    assert page.locator("#heuristic option").evaluate_all(values) == ["", *HEURISTICS]
+    for name, method in METHODS.items():
+        page.select_option("#method", name)
+        if "heuristic" in method.options:
+            expect(page.locator("#heuristic")).to_be_enabled()
+        else:
+            expect(page.locator("#heuristic")).to_be_disabled()
+
+
 def test_one_move_is_singular(page, server):
     open_page(page, server)
     page.fill("#board-input", "1 2 3/4 5 6/7 0 8")

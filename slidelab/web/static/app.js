@@ -20,6 +20,7 @@ const S = {
   lastMoved: -1,   // tile id that moved last (highlighted during replay)
   chartGoal: null,
   sizeError: false, // the board's last check failed for want of a size: the size menus give it
+  methods: new Map(), // the server's methods by name (GET /api/methods)
 };
 
 const DIRS = { U: [1, 0], D: [-1, 0], L: [0, 1], R: [0, -1] }; // tile direction -> where the tile comes from, relative to the blank
@@ -415,11 +416,11 @@ async function startSolve() {
   const body = {
     board: formatCells(S.cells, S.W),
     goal: formatCells(S.goal, S.W),
-    method: $("method").value,
+    method: $("method").value || "auto",
     time_limit: Math.min(60, Math.max(0.1, parseFloat($("time-limit").value) || 10)),
     wait: false,
   };
-  if ($("heuristic").value) body.heuristic = $("heuristic").value;
+  if ($("heuristic").value && !$("heuristic").disabled) body.heuristic = $("heuristic").value;
   const from = S.cells.slice();
   setSolveStatus("starting...", "");
   $("result").hidden = true;
@@ -676,6 +677,35 @@ async function copyText(id) {
   try { await navigator.clipboard.writeText(el.value); } catch (e) { document.execCommand("copy"); }
 }
 
+// --------------------------------------------------------------------------------------- methods
+
+/** Fill the method and heuristic menus from the server's tables (GET /api/methods). */
+async function loadMethods() {
+  let data;
+  try {
+    data = await api("GET", "/api/methods");
+  } catch (e) {
+    setSolveStatus("error: cannot list the methods: " + e.message, "error");
+    return;
+  }
+  const option = (value, text, title) => {
+    const o = document.createElement("option");
+    o.value = value; o.textContent = text; o.title = title;
+    return o;
+  };
+  S.methods = new Map(data.methods.map((m) => [m.name, m]));
+  $("method").replaceChildren(...data.methods.map((m) => option(m.name, m.name, m.summary)));
+  $("heuristic").replaceChildren(option("", "default", "the method's own choice"),
+    ...data.heuristics.map((h) => option(h.name, h.name, h.summary)));
+  updateHeuristicMenu();
+}
+
+/** The heuristic menu is for the methods that take a heuristic. */
+function updateHeuristicMenu() {
+  const method = S.methods.get($("method").value);
+  $("heuristic").disabled = !(method && method.options.includes("heuristic"));
+}
+
 // ---------------------------------------------------------------------------------------- server
 
 /** Say "warming up" until the server's workers are ready (GET /api/status). */
@@ -718,6 +748,7 @@ function init() {
   $("walk-btn").addEventListener("click", () => shuffle(Math.max(0, parseInt($("walk-moves").value, 10) || 0)));
   $("reset-btn").addEventListener("click", resetPosition);
   $("undo-btn").addEventListener("click", undo);
+  $("method").addEventListener("change", updateHeuristicMenu);
   $("solve-btn").addEventListener("click", startSolve);
   $("cancel-btn").addEventListener("click", cancelSolve);
   $("replay").addEventListener("click", () => { S.undoSteps = []; }, true);
@@ -737,7 +768,8 @@ function init() {
   watchServer();
   const goal = solvedCells(3, 3);
   setPosition(goal, goal, 3, 3);
-  loadFromHash().finally(() => { document.body.dataset.ready = "yes"; });
+  Promise.allSettled([loadMethods(), loadFromHash()])
+    .finally(() => { document.body.dataset.ready = "yes"; });
 }
 
 init();
