@@ -60,8 +60,8 @@ WARM_UP: tuple = (("solve", {"board": "1 2 3/4 5 6/0 7 8"}),)
 # the worker process
 
 
-def _worker_main(conn, cache_dir: Optional[str], nice: int = 0,
-                 warm_up=WARM_UP) -> None:  # pragma: no cover - runs in a child
+def _worker_main(conn, cache_dir: Optional[str], nice: int,
+                 warm_up) -> None:  # pragma: no cover - runs in a child
     """Serve jobs from ``conn`` until it closes: ``(kind, args)`` in, messages out.
 
     First lower the process's priority by ``nice``; then run the ``warm_up`` jobs
@@ -223,7 +223,6 @@ class Job:
     progress: dict = field(default_factory=dict)
     result: Optional[dict] = None
     error: Optional[dict] = None
-    created: float = field(default_factory=time.monotonic)
     started: Optional[float] = None
     finished: Optional[float] = None
     future: Future = field(default_factory=Future)
@@ -245,7 +244,7 @@ class Job:
 class _Process:
     """One worker process and the server's end of its pipe."""
 
-    def __init__(self, ctx, cache_dir, nice=0, warm_up=WARM_UP):
+    def __init__(self, ctx, cache_dir, nice, warm_up):
         self.conn, child = ctx.Pipe()
         self.process = ctx.Process(target=_worker_main, args=(child, cache_dir, nice, warm_up),
                                    daemon=True, name="slidelab-worker")
