@@ -29,7 +29,7 @@ from __future__ import annotations
 import math
 import numbers
 from collections.abc import Iterable, Iterator
-from typing import Any, Optional
+from typing import Any, Literal, Optional, overload
 
 from .errors import ArgumentError, SlidelabError
 
@@ -62,6 +62,12 @@ def is_integer(value) -> bool:
         and type(value).__name__ != "bool_"
 
 
+@overload
+def integer(value, name: str, *, minimum: Optional[int] = None, maximum: Optional[int] = None,
+            positive: bool = False, optional: Literal[False] = False, why: str = "") -> int: ...
+@overload
+def integer(value, name: str, *, minimum: Optional[int] = None, maximum: Optional[int] = None,
+            positive: bool = False, optional: bool, why: str = "") -> Optional[int]: ...
 def integer(value, name: str, *, minimum: Optional[int] = None, maximum: Optional[int] = None,
             positive: bool = False, optional: bool = False, why: str = "") -> Optional[int]:
     """``value`` as an ``int`` within ``minimum .. maximum``, ``> 0`` if ``positive`` (None
@@ -113,6 +119,10 @@ def boolean(value, name: str) -> bool:
     raise ArgumentError(f"{name} must be True or False, got {show(value)}")
 
 
+@overload
+def text(value, name: str, *, optional: Literal[False] = False) -> str: ...
+@overload
+def text(value, name: str, *, optional: bool) -> Optional[str]: ...
 def text(value, name: str, *, optional: bool = False) -> Optional[str]:
     """``value``, which must be a ``str`` (None allowed when ``optional``)."""
     if value is None and optional:

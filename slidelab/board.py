@@ -34,6 +34,10 @@ class Board:
     """
 
     __slots__ = ("width", "height", "cells", "_hash")
+    width: int
+    height: int
+    cells: tuple[Cell, ...]
+    _hash: Optional[int]
 
     def __init__(self, spec, size=None):
         if isinstance(spec, Board):
@@ -81,7 +85,7 @@ class Board:
         if tiles is None:
             tiles = range(1, width * height)
         ordered = sorted(t for t in tiles if t != 0)
-        cells = [0] + ordered if blank_first else ordered + [0]
+        cells: list[Cell] = [0, *ordered] if blank_first else [*ordered, 0]
         return cls.from_cells(cells, width, height)
 
     def __setattr__(self, name, value):

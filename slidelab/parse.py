@@ -288,12 +288,12 @@ def format_cells(
     ``json`` (nested arrays) and ``grid`` (aligned, for people).
     """
     if style == "json":
-        rows = [[("_" if blank != "0" else 0) if v == 0 else v for v in cells[i:i + width]]
-                for i in range(0, len(cells), width)]
-        return json.dumps(rows, separators=(",", ":"))
+        nested = [[("_" if blank != "0" else 0) if v == 0 else v for v in cells[i:i + width]]
+                  for i in range(0, len(cells), width)]
+        return json.dumps(nested, separators=(",", ":"))
     if style == "contest" and blank == "0":
         blank = "*"
-    text = [blank if v == 0 else str(v) for v in cells]
+    text: list[str] = [blank if v == 0 else str(v) for v in cells]
     rows = [text[i:i + width] for i in range(0, len(text), width)]
     if style == "slash":
         return "/".join(" ".join(r) for r in rows)

@@ -243,7 +243,8 @@ def check_compatible(start: Board, goal: Board) -> None:
     """Raise :class:`MismatchError` unless start and goal are the same puzzle."""
     if (start.width, start.height) != (goal.width, goal.height):
         raise MismatchError(f"start is {start.size} but goal is {goal.size}")
-    a, b = Counter(start.cells), Counter(goal.cells)
+    a: Counter = Counter(start.cells)
+    b: Counter = Counter(goal.cells)
     if a != b:
         parts = []
         for label in sorted(set(a) | set(b), key=lambda v: (isinstance(v, str), v)):

@@ -336,8 +336,7 @@ def test_schema_fuzz_finds_no_server_errors(tmp_path):
 
             check()
     finally:
-        pool = getattr(app.state, "pool", None)
-        if pool is not None:
+        for pool in (getattr(app.state, "pools", None) or {}).values():
             pool.close()
 
 
