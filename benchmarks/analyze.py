@@ -30,22 +30,27 @@ def one(goal: str) -> dict:
     from slidelab.analysis.index import space_of
     from slidelab.analysis.layers import search_layers
 
-    search_layers(space_of("2x3"))                       # load the kernels off the clock
+    search_layers(space_of("2x3"))  # load the kernels off the clock
     search_layers(space_of("2x3"), parallel=True)
     search_layers(space_of("AB/BA/A_"))
     search_layers(space_of("AB/BA/A_"), parallel=True)
     began = time.perf_counter()
     stats = analyze(goal, hardest=20)
     wall = time.perf_counter() - began
-    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024   # Linux: KiB
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024  # Linux: KiB
     record = stats.as_dict()
     record.update(wall=wall, peak=peak)
     return record
 
 
 def run(goal: str) -> dict:
-    out = subprocess.run([sys.executable, __file__, "--one", goal], capture_output=True, text=True,
-                         check=True, env={**os.environ, "PYTHONHASHSEED": "0"})
+    out = subprocess.run(
+        [sys.executable, __file__, "--one", goal],
+        capture_output=True,
+        text=True,
+        check=True,
+        env={**os.environ, "PYTHONHASHSEED": "0"},
+    )
     return json.loads(out.stdout.strip().splitlines()[-1])
 
 
@@ -61,19 +66,26 @@ def main():
     boards = args.boards.split(",") if args.boards else QUICK if args.quick else BOARDS
     import numba
 
-    print(f"machine: {platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()},"
-          f" numba {numba.__version__}, {numba.config.NUMBA_NUM_THREADS} threads\n")
+    print(
+        f"machine: {platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()},"
+        f" numba {numba.__version__}, {numba.config.NUMBA_NUM_THREADS} threads\n"
+    )
     print("| board | goal | states | diameter | hardest | mean | seconds | peak memory MB |")
     print("|---|---|---:|---:|---:|---:|---:|---:|")
     records = []
     for goal in boards:
         r = run(goal)
         records.append(r)
-        print(f"| {r['size']} | `{r['goal']}` | {r['states']:,} | {r['diameter']} | {r['n_hardest']:,} |"
-              f" {r['mean']:.3f} | {r['seconds']:.3f} | {r['peak'] / 1e6:.0f} |", flush=True)
+        print(
+            f"| {r['size']} | `{r['goal']}` | {r['states']:,} | {r['diameter']} | {r['n_hardest']:,} |"
+            f" {r['mean']:.3f} | {r['seconds']:.3f} | {r['peak'] / 1e6:.0f} |",
+            flush=True,
+        )
     for r in records:
         if r["n_hardest"] <= 20 and r["states"] > 1000:
-            print(f"\n{r['size']} `{r['goal']}`: {r['n_hardest']} hardest at distance {r['diameter']}:")
+            print(
+                f"\n{r['size']} `{r['goal']}`: {r['n_hardest']} hardest at distance {r['diameter']}:"
+            )
             for b in r["hardest"]:
                 print(f"- `{b}`")
 

@@ -30,8 +30,9 @@ def run(instances, scheduler=None, workers=None, partition=None):
     began = time.perf_counter()
     first = None
     records = []
-    for record in solve_batch(instances, blank_first=True, partition=partition,
-                              workers=workers, scheduler=scheduler):
+    for record in solve_batch(
+        instances, blank_first=True, partition=partition, workers=workers, scheduler=scheduler
+    ):
         if first is None:
             first = time.perf_counter() - began
         records.append(record)
@@ -49,32 +50,41 @@ def main():
     parser.add_argument("--workers", default="1,2", help="local worker counts to time")
     parser.add_argument("--dask", action="store_true", help="also a Dask LocalCluster, 2 workers")
     args = parser.parse_args()
-    instances = read_instances(KORF100.read_text().splitlines())[:args.n]
+    instances = read_instances(KORF100.read_text().splitlines())[: args.n]
     t0 = time.perf_counter()
     prepare(Puzzle(instances[0].start, blank_first=True), partition=args.partition)
     tables = time.perf_counter() - t0
     run(instances[:2], workers=1, partition=args.partition)  # numba's cache is warm
-    print(f"machine: {platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()};"
-          f" IDA* + pdb {args.partition or '6-6-3'}; {len(instances)} instances")
+    print(
+        f"machine: {platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()};"
+        f" IDA* + pdb {args.partition or '6-6-3'}; {len(instances)} instances"
+    )
     print(f"tables built or loaded in {tables:.2f} s\n")
-    print("| run | wall s | first result s | search s (sum) | nodes generated | instances/s | speed-up |")
+    print(
+        "| run | wall s | first result s | search s (sum) | nodes generated | instances/s | speed-up |"
+    )
     print("|---|---:|---:|---:|---:|---:|---:|")
     base = None
-    rows = [(f"{w} local worker{'s' if w != 1 else ''}", dict(workers=w))
-            for w in map(int, args.workers.split(","))]
+    rows = [
+        (f"{w} local worker{'s' if w != 1 else ''}", dict(workers=w))
+        for w in map(int, args.workers.split(","))
+    ]
     cluster = None
     if args.dask:
         from distributed import LocalCluster
 
-        cluster = LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
-                               dashboard_address=None)
+        cluster = LocalCluster(
+            n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None
+        )
         rows.append(("Dask LocalCluster, 2 workers", dict(scheduler=cluster.scheduler_address)))
     try:
         for name, where in rows:
             wall, first, s = run(instances, partition=args.partition, **where)
             base = base or wall
-            print(f"| {name} | {wall:.2f} | {first:.2f} | {s.seconds:.2f} | {s.generated:,} |"
-                  f" {len(instances) / wall:.2f} | {base / wall:.2f}x |")
+            print(
+                f"| {name} | {wall:.2f} | {first:.2f} | {s.seconds:.2f} | {s.generated:,} |"
+                f" {len(instances) / wall:.2f} | {base / wall:.2f}x |"
+            )
     finally:
         if cluster is not None:
             cluster.close()

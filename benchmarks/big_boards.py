@@ -18,17 +18,24 @@ from slidelab.search.constructive import constructive
 
 
 def main():
-    parser = argparse.ArgumentParser(description=__doc__,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--seeds", type=int, default=5, help="boards per size (seeds 0..N-1)")
     parser.add_argument("--with-30", action="store_true", help="also solve 30x30 boards")
-    parser.add_argument("--sizes", nargs="*", metavar="WxH",
-                        help="sizes to run instead of the default 10x10 and 20x20")
+    parser.add_argument(
+        "--sizes",
+        nargs="*",
+        metavar="WxH",
+        help="sizes to run instead of the default 10x10 and 20x20",
+    )
     args = parser.parse_args()
     sizes = args.sizes or ["10x10", "20x20"] + (["30x30"] if args.with_30 else [])
 
     constructive(Puzzle(random_board("4x4", seed=0)))  # load the kernels outside the timings
-    print(f"machine: {platform.processor() or platform.machine()}, Python {platform.python_version()}\n")
+    print(
+        f"machine: {platform.processor() or platform.machine()}, Python {platform.python_version()}\n"
+    )
     print("| size | seed | length (STM) | seconds |")
     print("|---|---:|---:|---:|")
     summary = []

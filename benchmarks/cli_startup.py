@@ -35,9 +35,11 @@ def commands(slidelab: list[str]) -> list[tuple[str, list[str]]]:
         ("python start-up (baseline)", [python, "-c", "pass"]),
         ("`import slidelab`", [python, "-c", "import slidelab"]),
         ("`slidelab moves length R3U2L`", slidelab + ["moves", "length", "R3U2L"]),
-        (f"`slidelab solve \"{BOARD_3X3}\"`", slidelab + ["solve", BOARD_3X3]),
-        (f"`slidelab solve \"{BOARD_4X4}\" --blank-first`",
-         slidelab + ["solve", BOARD_4X4, "--blank-first"]),
+        (f'`slidelab solve "{BOARD_3X3}"`', slidelab + ["solve", BOARD_3X3]),
+        (
+            f'`slidelab solve "{BOARD_4X4}" --blank-first`',
+            slidelab + ["solve", BOARD_4X4, "--blank-first"],
+        ),
     ]
 
 
@@ -50,7 +52,7 @@ def run_once(argv: list[str]) -> tuple[float, float]:
     """(wall seconds, CPU seconds) of one run of ``argv``."""
     cpu = _cpu_of_children()
     began = time.perf_counter()
-    done = subprocess.run(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    done = subprocess.run(argv, capture_output=True, text=True)
     elapsed = time.perf_counter() - began
     if done.returncode != 0:
         raise SystemExit(f"{' '.join(argv)} failed ({done.returncode}):\n{done.stderr}")
@@ -60,8 +62,11 @@ def run_once(argv: list[str]) -> tuple[float, float]:
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=7, help="timed runs per command")
-    parser.add_argument("--module", action="store_true",
-                        help="run `python -m slidelab` instead of the slidelab script on PATH")
+    parser.add_argument(
+        "--module",
+        action="store_true",
+        help="run `python -m slidelab` instead of the slidelab script on PATH",
+    )
     args = parser.parse_args()
     script = shutil.which("slidelab")
     if args.module or script is None:
@@ -71,12 +76,15 @@ def main():
     rows = []
     for label, argv in commands(slidelab):
         run_once(argv)  # fill the kernel (and table) caches; not timed
-        walls, cpus = zip(*(run_once(argv) for _ in range(args.repeat)))
-        rows.append((label, statistics.median(walls), min(walls), max(walls),
-                     statistics.median(cpus)))
-    print(f"machine: {platform.processor() or platform.machine()}, {os.cpu_count()} cores,"
-          f" Python {platform.python_version()}; slidelab = {how};"
-          f" {args.repeat} runs each after one untimed run")
+        walls, cpus = zip(*(run_once(argv) for _ in range(args.repeat)), strict=True)
+        rows.append(
+            (label, statistics.median(walls), min(walls), max(walls), statistics.median(cpus))
+        )
+    print(
+        f"machine: {platform.processor() or platform.machine()}, {os.cpu_count()} cores,"
+        f" Python {platform.python_version()}; slidelab = {how};"
+        f" {args.repeat} runs each after one untimed run"
+    )
     print()
     print("| command | median s | fastest s | slowest s | median CPU s |")
     print("|---|---:|---:|---:|---:|")

@@ -32,10 +32,17 @@ def main():
     t0 = time.perf_counter()
     make_heuristic(instances[0][1], args.heuristic, partition=args.partition)
     tables = time.perf_counter() - t0
-    solve(instances[0][1], method="idastar", heuristic=args.heuristic, partition=args.partition,
-          weight=args.weight)  # load the kernels
-    print(f"machine: {platform.machine()}, Python {platform.python_version()};"
-          f" heuristic {args.heuristic} {args.partition or '(default partition)'}, weight {args.weight:g}")
+    solve(
+        instances[0][1],
+        method="idastar",
+        heuristic=args.heuristic,
+        partition=args.partition,
+        weight=args.weight,
+    )  # load the kernels
+    print(
+        f"machine: {platform.machine()}, Python {platform.python_version()};"
+        f" heuristic {args.heuristic} {args.partition or '(default partition)'}, weight {args.weight:g}"
+    )
     print(f"tables built or loaded in {tables:.2f} s\n")
     if not args.quiet:
         print("| # | length | known | generated | seconds |")
@@ -44,8 +51,13 @@ def main():
     wrong = []
     for number, puzzle, known in instances:
         t = time.perf_counter()
-        s = solve(puzzle, method="idastar", heuristic=args.heuristic, partition=args.partition,
-                  weight=args.weight)
+        s = solve(
+            puzzle,
+            method="idastar",
+            heuristic=args.heuristic,
+            partition=args.partition,
+            weight=args.weight,
+        )
         dt = time.perf_counter() - t
         nodes += s.stats.generated
         seconds += dt
@@ -56,10 +68,12 @@ def main():
         if not args.quiet:
             print(f"| {number} | {s.length} | {known} | {s.stats.generated:,} | {dt:.3f} |")
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-    print(f"\n{len(instances)} instances: {nodes:,} nodes, search {seconds:.2f} s"
-          f" ({nodes / seconds / 1e6:.1f} M nodes/s), mean length {total_len / len(instances):.2f}"
-          f" (optimal {known_len / len(instances):.2f}, +{100 * (total_len / known_len - 1):.1f}%),"
-          f" peak memory {peak:.0f} MB")
+    print(
+        f"\n{len(instances)} instances: {nodes:,} nodes, search {seconds:.2f} s"
+        f" ({nodes / seconds / 1e6:.1f} M nodes/s), mean length {total_len / len(instances):.2f}"
+        f" (optimal {known_len / len(instances):.2f}, +{100 * (total_len / known_len - 1):.1f}%),"
+        f" peak memory {peak:.0f} MB"
+    )
     if wrong:
         print(f"NOT OPTIMAL: {wrong}")
 

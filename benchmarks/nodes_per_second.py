@@ -32,8 +32,12 @@ def main():
         assert s.length == known, (number, s.length, known)
         nodes += s.stats.generated
         seconds += dt
-        print(f"| {number} | {s.length} | {s.stats.generated:,} | {dt:.2f} | {s.stats.generated / dt / 1e6:.1f} |")
-    print(f"\ntotal: {nodes:,.0f} nodes in {seconds:.1f} s = {nodes / seconds / 1e6:.1f} million nodes/s")
+        print(
+            f"| {number} | {s.length} | {s.stats.generated:,} | {dt:.2f} | {s.stats.generated / dt / 1e6:.1f} |"
+        )
+    print(
+        f"\ntotal: {nodes:,.0f} nodes in {seconds:.1f} s = {nodes / seconds / 1e6:.1f} million nodes/s"
+    )
 
 
 if __name__ == "__main__":

@@ -58,17 +58,24 @@ class Client:
             if self.conn is None:
                 self.conn = http.client.HTTPConnection(self.host, self.port, timeout=TIMEOUT)
             try:
-                self.conn.request(method, path, body=None if body is None else json.dumps(body),
-                                  headers={"Content-Type": "application/json",
-                                           "X-Forwarded-For": self.as_host})
+                self.conn.request(
+                    method,
+                    path,
+                    body=None if body is None else json.dumps(body),
+                    headers={"Content-Type": "application/json", "X-Forwarded-For": self.as_host},
+                )
                 response = self.conn.getresponse()
                 data = response.read()
                 try:
                     payload = json.loads(data) if data else None
                 except ValueError:
                     payload = None
-                return response.status, payload, dict(response.getheaders()), \
-                    time.perf_counter() - began
+                return (
+                    response.status,
+                    payload,
+                    dict(response.getheaders()),
+                    time.perf_counter() - began,
+                )
             except (OSError, http.client.HTTPException):
                 self.close()
                 if attempt or time.perf_counter() - began > 1:
@@ -109,7 +116,9 @@ def pct(values, q):
 
 def cheap_loop(client, positions, boards, record, phase, stop, rng):
     while not stop.is_set():
-        status, _, headers, s = client.request("POST", "/api/solve", {"board": rng.choice(positions)})
+        status, _, headers, s = client.request(
+            "POST", "/api/solve", {"board": rng.choice(positions)}
+        )
         record.add(phase, "3x3 solve", status, headers, s)
         status, _, headers, s = client.request("POST", "/api/check", {"board": rng.choice(boards)})
         record.add(phase, "check", status, headers, s)
@@ -117,14 +126,20 @@ def cheap_loop(client, positions, boards, record, phase, stop, rng):
 
 
 def hard_body(board, wait):
-    return {"board": board, "method": "idastar", "heuristic": "manhattan", "time_limit": 10,
-            "wait": wait}
+    return {
+        "board": board,
+        "method": "idastar",
+        "heuristic": "manhattan",
+        "time_limit": 10,
+        "wait": wait,
+    }
 
 
 def hard_loop(client, positions, record, phase, stop, rng):
     while not stop.is_set():
-        status, body, headers, s = client.request("POST", "/api/solve",
-                                                  hard_body(rng.choice(positions), True))
+        status, body, headers, s = client.request(
+            "POST", "/api/solve", hard_body(rng.choice(positions), True)
+        )
         if status == 422 and body and body.get("kind") == "limit":
             status = 200  # ran to its time limit: a full hard solve all the same
         record.add(phase, "hard solve (wait)", status, headers, s)
@@ -138,13 +153,20 @@ def run_phase(phase, seconds, cheap, hard, host, port, pos3, boards, pos4, recor
     for i in range(cheap):
         c = Client(host, port, f"10.0.2.{i + 1}")
         clients.append(c)
-        threads.append(threading.Thread(target=cheap_loop, args=(
-            c, pos3, boards, record, phase, stop, random.Random(seed + i))))
+        threads.append(
+            threading.Thread(
+                target=cheap_loop,
+                args=(c, pos3, boards, record, phase, stop, random.Random(seed + i)),
+            )
+        )
     for i in range(hard):
         c = Client(host, port, f"10.0.1.{i + 1}")
         clients.append(c)
-        threads.append(threading.Thread(target=hard_loop, args=(
-            c, pos4, record, phase, stop, random.Random(seed + 100 + i))))
+        threads.append(
+            threading.Thread(
+                target=hard_loop, args=(c, pos4, record, phase, stop, random.Random(seed + 100 + i))
+            )
+        )
     for t in threads:
         t.start()
     time.sleep(seconds)
@@ -162,7 +184,9 @@ def burst(n, host, port, pos3, pos4, record, rng):
 
     def send(i):
         c = Client(host, port, f"10.0.3.{i // 3 + 1}")
-        status, body, headers, s = c.request("POST", "/api/solve", hard_body(pos4[i % len(pos4)], False))
+        status, body, headers, s = c.request(
+            "POST", "/api/solve", hard_body(pos4[i % len(pos4)], False)
+        )
         c.close()
         record.add("burst", "hard solve (no wait)", status, headers, s)
         with lock:
@@ -217,16 +241,26 @@ def wait_up(host, port, deadline):
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--url", help="a running server on loopback (default: start one)")
-    parser.add_argument("--workers", type=int, default=2, help="hard-lane workers of the server started")
-    parser.add_argument("--seconds", type=float, default=15, help="length of the idle and busy phases")
+    parser.add_argument(
+        "--workers", type=int, default=2, help="hard-lane workers of the server started"
+    )
+    parser.add_argument(
+        "--seconds", type=float, default=15, help="length of the idle and busy phases"
+    )
     parser.add_argument("--cheap", type=int, default=4, help="cheap clients")
     parser.add_argument("--hard", type=int, default=3, help="hard clients")
     parser.add_argument("--burst", type=int, default=30, help="hard solves sent at once")
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
-    if not (0 < args.seconds <= 120 and 0 <= args.cheap <= 16 and 0 <= args.hard <= 16
-            and 0 <= args.burst <= 60):
-        raise SystemExit("bounded: --seconds up to 120, --cheap and --hard up to 16, --burst up to 60")
+    if not (
+        0 < args.seconds <= 120
+        and 0 <= args.cheap <= 16
+        and 0 <= args.hard <= 16
+        and 0 <= args.burst <= 60
+    ):
+        raise SystemExit(
+            "bounded: --seconds up to 120, --cheap and --hard up to 16, --burst up to 60"
+        )
 
     server = None
     if args.url:
@@ -236,25 +270,58 @@ def main():
             raise SystemExit("loopback only: --url must be http://127.0.0.1:PORT/")
     else:
         host, port = "127.0.0.1", free_port()
-        server = subprocess.Popen([sys.executable, "-m", "slidelab", "serve", "--host", host,
-                                   "--port", str(port), "--workers", str(args.workers)],
-                                  stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        server = subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "slidelab",
+                "serve",
+                "--host",
+                host,
+                "--port",
+                str(port),
+                "--workers",
+                str(args.workers),
+            ],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
     try:
         warm = wait_up(host, port, time.monotonic() + 300)
         setup = Client(host, port, "10.0.9.2")
-        _, g3, _, _ = setup.request("POST", "/api/generate", {"size": "3x3", "n": 100, "seed": args.seed})
-        _, g4, _, _ = setup.request("POST", "/api/generate", {"size": "4x4", "n": 50, "seed": args.seed})
-        _, w4, _, _ = setup.request("POST", "/api/generate",
-                                    {"size": "4x4", "n": 50, "moves": 80, "seed": args.seed})
+        _, g3, _, _ = setup.request(
+            "POST", "/api/generate", {"size": "3x3", "n": 100, "seed": args.seed}
+        )
+        _, g4, _, _ = setup.request(
+            "POST", "/api/generate", {"size": "4x4", "n": 50, "seed": args.seed}
+        )
+        _, w4, _, _ = setup.request(
+            "POST", "/api/generate", {"size": "4x4", "n": 50, "moves": 80, "seed": args.seed}
+        )
         setup.close()
         pos3, pos4 = g3["boards"], w4["boards"]
         boards = pos3[:50] + g4["boards"]
         record = Record()
         rng = random.Random(args.seed)
-        run_phase("idle", args.seconds, args.cheap, 0, host, port, pos3, boards, pos4, record, args.seed)
-        run_phase("busy", args.seconds, args.cheap, args.hard, host, port, pos3, boards, pos4, record,
-                  args.seed)
-        sent, accepted = burst(args.burst, host, port, pos3, pos4, record, rng) if args.burst else (0, 0)
+        run_phase(
+            "idle", args.seconds, args.cheap, 0, host, port, pos3, boards, pos4, record, args.seed
+        )
+        run_phase(
+            "busy",
+            args.seconds,
+            args.cheap,
+            args.hard,
+            host,
+            port,
+            pos3,
+            boards,
+            pos4,
+            record,
+            args.seed,
+        )
+        sent, accepted = (
+            burst(args.burst, host, port, pos3, pos4, record, rng) if args.burst else (0, 0)
+        )
     finally:
         if server is not None:
             server.terminate()
@@ -263,21 +330,29 @@ def main():
             except subprocess.TimeoutExpired:
                 server.kill()
 
-    print(f"machine: {platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()};"
-          f" server: {args.url or f'slidelab serve --workers {args.workers}'}, warm after {warm:.1f} s")
-    print(f"phases: idle and busy {args.seconds:g} s each, {args.cheap} cheap clients"
-          f" (3x3 solve + check, 10-50 ms apart), {args.hard} hard clients (15-puzzle, 80-move walks,"
-          f" IDA* + Manhattan, 10 s limit); burst: {args.burst} hard solves at once"
-          f" ({sent:.2f} s to send, {accepted} accepted), then 10 x (3x3 solve + check)\n")
-    print("| phase | request | answered | 429 | errors/time-outs | p50 ms | p95 ms | p99 ms | max ms |"
-          " Retry-After |")
+    print(
+        f"machine: {platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()};"
+        f" server: {args.url or f'slidelab serve --workers {args.workers}'}, warm after {warm:.1f} s"
+    )
+    print(
+        f"phases: idle and busy {args.seconds:g} s each, {args.cheap} cheap clients"
+        f" (3x3 solve + check, 10-50 ms apart), {args.hard} hard clients (15-puzzle, 80-move walks,"
+        f" IDA* + Manhattan, 10 s limit); burst: {args.burst} hard solves at once"
+        f" ({sent:.2f} s to send, {accepted} accepted), then 10 x (3x3 solve + check)\n"
+    )
+    print(
+        "| phase | request | answered | 429 | errors/time-outs | p50 ms | p95 ms | p99 ms | max ms |"
+        " Retry-After |"
+    )
     print("|---|---|---:|---:|---:|---:|---:|---:|---:|---|")
     for (phase, kind), row in record.rows.items():
         ok = [s * 1000 for s in row["ok"]]
         retry = ", ".join(sorted(r for r in row["retry"] if r)) or ""
-        print(f"| {phase} | {kind} | {len(ok)} | {row['429']} | {row['err']} | {pct(ok, 50):.1f} |"
-              f" {pct(ok, 95):.1f} | {pct(ok, 99):.1f} | {max(ok, default=float('nan')):.1f} |"
-              f" {retry} |")
+        print(
+            f"| {phase} | {kind} | {len(ok)} | {row['429']} | {row['err']} | {pct(ok, 50):.1f} |"
+            f" {pct(ok, 95):.1f} | {pct(ok, 99):.1f} | {max(ok, default=float('nan')):.1f} |"
+            f" {retry} |"
+        )
 
 
 if __name__ == "__main__":

@@ -40,22 +40,52 @@ def rows(args):
         if args.only and h not in args.only:
             continue
         if h == "pdb":
-            out.append(("idastar (weighted IDA*)", h,
-                        lambda p, heur: solve(p, method="idastar", heuristic="pdb", weight=w)))
+            out.append(
+                (
+                    "idastar (weighted IDA*)",
+                    h,
+                    lambda p, heur: solve(p, method="idastar", heuristic="pdb", weight=w),
+                )
+            )
         slow = h == "manhattan"
         if slow and args.skip_slow:
             continue
-        out.append(("weighted-astar, raw", h,
-                    lambda p, heur: weighted_astar(p, weight=w, heuristic=heur, polish=False)))
-        out.append((f"weighted-astar (polished, windows <= {WINDOW})", h,
-                    lambda p, heur, h=h: solve(p, method="weighted-astar", heuristic=h, weight=w)))
+        out.append(
+            (
+                "weighted-astar, raw",
+                h,
+                lambda p, heur: weighted_astar(p, weight=w, heuristic=heur, polish=False),
+            )
+        )
+        out.append(
+            (
+                f"weighted-astar (polished, windows <= {WINDOW})",
+                h,
+                lambda p, heur, h=h: solve(p, method="weighted-astar", heuristic=h, weight=w),
+            )
+        )
         for size in args.windows:
-            opts = {"window": size, "window_nodes": max(WINDOW_NODES, WINDOW_NODES * size // WINDOW)}
-            out.append((f"weighted-astar (polished, windows <= {size})", h,
-                        lambda p, heur, o=opts: weighted_astar(p, weight=w, heuristic=heur, polish_options=o)))
+            opts = {
+                "window": size,
+                "window_nodes": max(WINDOW_NODES, WINDOW_NODES * size // WINDOW),
+            }
+            out.append(
+                (
+                    f"weighted-astar (polished, windows <= {size})",
+                    h,
+                    lambda p, heur, o=opts: weighted_astar(
+                        p, weight=w, heuristic=heur, polish_options=o
+                    ),
+                )
+            )
     if args.optimal:
-        out.append(("idastar, weight 1 (optimal)", "pdb",
-                    lambda p, heur: solve(p, method="idastar", heuristic="pdb")))
+        out.append(
+            (
+                "idastar, weight 1 (optimal)",
+                "pdb",
+                lambda p, heur: solve(p, method="idastar", heuristic="pdb"),
+            )
+        )
     return out
 
 
@@ -65,8 +95,12 @@ def main():
     parser.add_argument("--weight", type=float, default=1.5)
     parser.add_argument("--only", nargs="*", choices=HEURISTICS, help="heuristics to run")
     parser.add_argument("--skip-slow", action="store_true", help="no weighted A* with Manhattan")
-    parser.add_argument("--windows", type=lambda s: [int(x) for x in s.split(",") if x],
-                        default=[], help="extra polishing window lengths, e.g. 32,48")
+    parser.add_argument(
+        "--windows",
+        type=lambda s: [int(x) for x in s.split(",") if x],
+        default=[],
+        help="extra polishing window lengths, e.g. 32,48",
+    )
     parser.add_argument("--optimal", action="store_true", help="add optimal IDA* for reference")
     args = parser.parse_args()
     instances = korf100(args.n)
@@ -75,10 +109,14 @@ def main():
     table = rows(args)
     for _, h, solver in table:  # compile or load every kernel outside the timings
         solver(first, heuristics[h])
-    print(f"machine: {platform.machine()}, Python {platform.python_version()};"
-          f" Korf's {len(instances)} instances, weight {args.weight:g}\n")
-    print("| method | heuristic | mean length | mean optimal | excess | seconds | CPU s"
-          " | expanded | generated |")
+    print(
+        f"machine: {platform.machine()}, Python {platform.python_version()};"
+        f" Korf's {len(instances)} instances, weight {args.weight:g}\n"
+    )
+    print(
+        "| method | heuristic | mean length | mean optimal | excess | seconds | CPU s"
+        " | expanded | generated |"
+    )
     print("|---|---|---:|---:|---:|---:|---:|---:|---:|")
     for label, h, solver in table:
         total = known_total = expanded = generated = 0
@@ -91,15 +129,20 @@ def main():
             cpu += time.process_time() - c
             s.verify()
             if not known <= s.length <= weight * known:
-                raise SystemExit(f"instance {number}: length {s.length} outside [{known}, {weight * known:g}]")
+                raise SystemExit(
+                    f"instance {number}: length {s.length} outside [{known}, {weight * known:g}]"
+                )
             total += s.length
             known_total += known
             expanded += s.stats.expanded
             generated += s.stats.generated
         n = len(instances)
-        print(f"| {label} | {h} | {total / n:.2f} | {known_total / n:.2f}"
-              f" | +{100 * (total / known_total - 1):.1f}% | {wall:.2f} | {cpu:.2f}"
-              f" | {expanded:,} | {generated:,} |", flush=True)
+        print(
+            f"| {label} | {h} | {total / n:.2f} | {known_total / n:.2f}"
+            f" | +{100 * (total / known_total - 1):.1f}% | {wall:.2f} | {cpu:.2f}"
+            f" | {expanded:,} | {generated:,} |",
+            flush=True,
+        )
 
 
 if __name__ == "__main__":

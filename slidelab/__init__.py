@@ -30,9 +30,19 @@ _EXPORTS = {
     "analysis": ["DistanceTable", "SpaceStats", "analyze"],
     "batch": ["read_instances", "solve_batch"],
     "board": ["Board"],
-    "errors": ["ArgumentError", "BoardError", "CacheError", "IllegalMoveError", "MismatchError",
-               "ParseError", "SearchInterrupted", "SearchLimitError", "SlidelabError",
-               "SpaceTooLargeError", "UnsolvableError"],
+    "errors": [
+        "ArgumentError",
+        "BoardError",
+        "CacheError",
+        "IllegalMoveError",
+        "MismatchError",
+        "ParseError",
+        "SearchInterrupted",
+        "SearchLimitError",
+        "SlidelabError",
+        "SpaceTooLargeError",
+        "UnsolvableError",
+    ],
     "generate": ["fix_parity", "iter_random_boards", "random_board", "random_boards", "scramble"],
     "heuristics": ["HEURISTICS"],
     "moves": ["Move", "apply_moves", "format_moves", "invert", "parse_moves", "simplify"],
@@ -49,14 +59,31 @@ _REACHABLE = {
     "heuristics": ["Heuristic", "heuristic_table", "make_heuristic", "manhattan_table"],
     "moves": ["expand", "moved_tiles", "mtm", "runs", "stm"],
     "parse": ["parse_cells", "parse_size"],
-    "ranking": ["count_arrangements", "multiset_rank", "multiset_unrank", "permutation_rank",
-                "permutation_unrank"],
-    "search": ["Limits", "astar", "best_first_search", "bfs", "bidirectional_bfs", "constructive",
-               "idastar", "weighted_astar"],
+    "ranking": [
+        "count_arrangements",
+        "multiset_rank",
+        "multiset_unrank",
+        "permutation_rank",
+        "permutation_unrank",
+    ],
+    "search": [
+        "Limits",
+        "astar",
+        "best_first_search",
+        "bfs",
+        "bidirectional_bfs",
+        "constructive",
+        "idastar",
+        "weighted_astar",
+    ],
 }
 __all__ = sorted(name for names in _EXPORTS.values() for name in names)
-_WHERE = {name: module for table in (_EXPORTS, _REACHABLE)
-          for module, names in table.items() for name in names}
+_WHERE = {
+    name: module
+    for table in (_EXPORTS, _REACHABLE)
+    for module, names in table.items()
+    for name in names
+}
 
 
 def __getattr__(name: str):
@@ -79,9 +106,19 @@ if TYPE_CHECKING:  # the public names, for type checkers and IDEs
     from .analysis import DistanceTable, SpaceStats, analyze
     from .batch import read_instances, solve_batch
     from .board import Board
-    from .errors import (ArgumentError, BoardError, CacheError, IllegalMoveError, MismatchError,
-                         ParseError, SearchInterrupted, SearchLimitError, SlidelabError,
-                         SpaceTooLargeError, UnsolvableError)
+    from .errors import (
+        ArgumentError,
+        BoardError,
+        CacheError,
+        IllegalMoveError,
+        MismatchError,
+        ParseError,
+        SearchInterrupted,
+        SearchLimitError,
+        SlidelabError,
+        SpaceTooLargeError,
+        UnsolvableError,
+    )
     from .generate import fix_parity, iter_random_boards, random_board, random_boards, scramble
     from .heuristics import HEURISTICS
     from .moves import Move, apply_moves, format_moves, invert, parse_moves, simplify

@@ -29,7 +29,7 @@ from __future__ import annotations
 import math
 import numbers
 from collections.abc import Iterable, Iterator
-from typing import Any, Literal, Optional, overload
+from typing import Any, Literal, overload
 
 from .errors import ArgumentError, SlidelabError
 
@@ -40,7 +40,7 @@ def show(value: Any, limit: int = 40) -> str:
         return repr(value)
     if isinstance(value, numbers.Integral):
         value = int(value)
-        digits = len(str(abs(value))) if abs(value) < 10 ** 4000 else None
+        digits = len(str(abs(value))) if abs(value) < 10**4000 else None
         if digits is None or digits > 30:
             return f"a {'negative ' if value < 0 else ''}whole number of {digits or 'over 4000'} digits"
         return f"{value:,}" if abs(value) >= 10_000 else str(value)
@@ -49,7 +49,7 @@ def show(value: Any, limit: int = 40) -> str:
     except Exception:  # noqa: BLE001 - a broken __repr__ must not hide the real error
         text = f"<{type(value).__name__} object>"
     if len(text) > limit:
-        text = text[:limit - 3] + "..."
+        text = text[: limit - 3] + "..."
     text = text.replace("\n", "\\n").replace("\r", "\\r")
     if isinstance(value, (float, str)):
         return text if isinstance(value, str) or not math.isfinite(value) else f"{text} (float)"
@@ -58,18 +58,45 @@ def show(value: Any, limit: int = 40) -> str:
 
 def is_integer(value) -> bool:
     """True for Python and numpy integers, False for booleans and everything else."""
-    return isinstance(value, numbers.Integral) and not isinstance(value, bool) \
+    return (
+        isinstance(value, numbers.Integral)
+        and not isinstance(value, bool)
         and type(value).__name__ != "bool_"
+    )
 
 
 @overload
-def integer(value, name: str, *, minimum: Optional[int] = None, maximum: Optional[int] = None,
-            positive: bool = False, optional: Literal[False] = False, why: str = "") -> int: ...
+def integer(
+    value,
+    name: str,
+    *,
+    minimum: int | None = None,
+    maximum: int | None = None,
+    positive: bool = False,
+    optional: Literal[False] = False,
+    why: str = "",
+) -> int: ...
 @overload
-def integer(value, name: str, *, minimum: Optional[int] = None, maximum: Optional[int] = None,
-            positive: bool = False, optional: bool, why: str = "") -> Optional[int]: ...
-def integer(value, name: str, *, minimum: Optional[int] = None, maximum: Optional[int] = None,
-            positive: bool = False, optional: bool = False, why: str = "") -> Optional[int]:
+def integer(
+    value,
+    name: str,
+    *,
+    minimum: int | None = None,
+    maximum: int | None = None,
+    positive: bool = False,
+    optional: bool,
+    why: str = "",
+) -> int | None: ...
+def integer(
+    value,
+    name: str,
+    *,
+    minimum: int | None = None,
+    maximum: int | None = None,
+    positive: bool = False,
+    optional: bool = False,
+    why: str = "",
+) -> int | None:
     """``value`` as an ``int`` within ``minimum .. maximum``, ``> 0`` if ``positive`` (None
     allowed when ``optional``).
 
@@ -89,13 +116,23 @@ def integer(value, name: str, *, minimum: Optional[int] = None, maximum: Optiona
     return value
 
 
-def number(value, name: str, *, minimum: Optional[float] = None, positive: bool = False,
-           finite: bool = True, optional: bool = False) -> Optional[float]:
+def number(
+    value,
+    name: str,
+    *,
+    minimum: float | None = None,
+    positive: bool = False,
+    finite: bool = True,
+    optional: bool = False,
+) -> float | None:
     """``value`` as a ``float``: not NaN, finite unless ``finite=False``, ``> 0`` if ``positive``."""
     if value is None and optional:
         return None
-    if not isinstance(value, numbers.Real) or isinstance(value, bool) \
-            or type(value).__name__ == "bool_":
+    if (
+        not isinstance(value, numbers.Real)
+        or isinstance(value, bool)
+        or type(value).__name__ == "bool_"
+    ):
         raise ArgumentError(f"{name} must be a number, got {show(value)}")
     try:
         result = float(value)
@@ -122,8 +159,8 @@ def boolean(value, name: str) -> bool:
 @overload
 def text(value, name: str, *, optional: Literal[False] = False) -> str: ...
 @overload
-def text(value, name: str, *, optional: bool) -> Optional[str]: ...
-def text(value, name: str, *, optional: bool = False) -> Optional[str]:
+def text(value, name: str, *, optional: bool) -> str | None: ...
+def text(value, name: str, *, optional: bool = False) -> str | None:
     """``value``, which must be a ``str`` (None allowed when ``optional``)."""
     if value is None and optional:
         return None
@@ -145,7 +182,9 @@ def instance(value, name: str, kind: type, *, optional: bool = False, what: str 
         return None
     if not isinstance(value, kind):
         article = "an" if kind.__name__[0] in "AEIOU" else "a"
-        raise ArgumentError(f"{name} must be {what or f'{article} {kind.__name__}'}, got {show(value)}")
+        raise ArgumentError(
+            f"{name} must be {what or f'{article} {kind.__name__}'}, got {show(value)}"
+        )
     return value
 
 

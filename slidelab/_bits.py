@@ -51,7 +51,7 @@ def lowest_bit(typingctx, x):
     return sig, codegen
 
 
-@njit(cache=True, inline='always')
+@njit(cache=True, inline="always")
 def with_code(word, code, low):
     """Two-bit codes packed in ``word``: a mask with bit ``2 s`` set for each slot ``s``
     (among the slots marked in ``low``) whose code is ``code`` (0 to 3)."""
@@ -73,8 +73,11 @@ def atomic_or(typingctx, array, index, value):
     Threads of a ``prange`` loop may set bits of the same element at once
     without losing any.
     """
-    if not isinstance(array, types.Array) or not isinstance(index, types.Integer) \
-            or not isinstance(value, types.Integer):
+    if (
+        not isinstance(array, types.Array)
+        or not isinstance(index, types.Integer)
+        or not isinstance(value, types.Integer)
+    ):
         return None
     sig = array.dtype(array, index, value)
 
@@ -133,8 +136,9 @@ def _bmi2(name):
 
         def codegen(context, builder, signature, args):
             i64 = ir.IntType(64)
-            fn = cgutils.get_or_insert_function(builder.module, ir.FunctionType(i64, [i64, i64]),
-                                                f"llvm.x86.bmi.{name}.64")
+            fn = cgutils.get_or_insert_function(
+                builder.module, ir.FunctionType(i64, [i64, i64]), f"llvm.x86.bmi.{name}.64"
+            )
             return builder.call(fn, args)
 
         return sig, codegen

@@ -110,8 +110,10 @@ class _FirstCompile(event.Listener):
     def on_start(self, ev):
         if not self.fired:
             self.fired = True
-            log.info("compiling kernels for first use, once: up to ~30 s (cached in %s)",
-                     kernel_cache_dir())
+            log.info(
+                "compiling kernels for first use, once: up to ~30 s (cached in %s)",
+                kernel_cache_dir(),
+            )
 
     def on_end(self, ev):
         pass

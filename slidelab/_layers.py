@@ -53,7 +53,7 @@ A path of five states, ``0 - 1 - 2 - 3 - 4``, one state a block, searched from 0
 from __future__ import annotations
 
 import time
-from typing import Callable
+from collections.abc import Callable
 
 import numpy as np
 from numba import prange
@@ -69,13 +69,13 @@ __all__ = ["SPREAD", "breadth_first", "close_layer", "close_range", "spread_bloc
 SPREAD = 16
 
 
-@njit(cache=True, inline='always')
+@njit(cache=True, inline="always")
 def spread_per(nblocks, chunks):
     """Blocks a range, when ``nblocks`` blocks are handed out in ``chunks`` chunks (see :data:`SPREAD`)."""
     return (nblocks + chunks * SPREAD - 1) // (chunks * SPREAD)
 
 
-@njit(cache=True, inline='always')
+@njit(cache=True, inline="always")
 def spread_block(ch, i, per, chunks):
     """The ``i``-th block (``0 <= i < per * SPREAD``) of chunk ``ch``; may be past the last block."""
     return (ch + (i // per) * chunks) * per + i % per
@@ -112,8 +112,16 @@ def close_layer(words, flags, per_block, code, low, chunks):
                 close_range(words, flags, per_block, code, low, blk, blk + 1)
 
 
-def breadth_first(nblocks: int, start_block: int, expand: Callable, close: Callable, *,
-                  unseen: int, pull_ratio: float, on_layer: Callable):
+def breadth_first(
+    nblocks: int,
+    start_block: int,
+    expand: Callable,
+    close: Callable,
+    *,
+    unseen: int,
+    pull_ratio: float,
+    on_layer: Callable,
+):
     """Expand layers from the start (depth 0, in block ``start_block``) until one comes out empty.
 
     Parameters
@@ -143,10 +151,10 @@ def breadth_first(nblocks: int, start_block: int, expand: Callable, close: Calla
     (d, flags)
         The depth of the last layer that is not empty, and the flags of its blocks.
     """
-    flags_prev = np.zeros(nblocks, np.uint8)   # the layer before (cleared, then the next layer)
-    flags_cur = np.zeros(nblocks, np.uint8)    # the open layer
+    flags_prev = np.zeros(nblocks, np.uint8)  # the layer before (cleared, then the next layer)
+    flags_cur = np.zeros(nblocks, np.uint8)  # the open layer
     flags_cur[start_block] = 1
-    done = np.zeros(nblocks, np.uint8)         # blocks with nothing unreached (for pulling)
+    done = np.zeros(nblocks, np.uint8)  # blocks with nothing unreached (for pulling)
     size, prev_size = 1, 0
     d = 0
     while True:
@@ -157,7 +165,7 @@ def breadth_first(nblocks: int, start_block: int, expand: Callable, close: Calla
         pull = size > pull_ratio * unseen
         result = expand(d, pull, size, flags_cur, flags_prev, done)
         found, new_size = int(result[0]), int(result[1])
-        flags_prev, flags_cur = flags_cur, flags_prev   # the next layer is now the open one
+        flags_prev, flags_cur = flags_cur, flags_prev  # the next layer is now the open one
         on_layer(d + 1, pull, result, time.perf_counter() - t0)
         if found == 0:
             return d, flags_prev

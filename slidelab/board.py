@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter
-from typing import Iterable, Optional, Sequence
+from collections.abc import Iterable, Sequence
 
 from .errors import BoardError
 from .parse import Cell, check_size, format_cells, parse_cells
@@ -37,7 +37,7 @@ class Board:
     width: int
     height: int
     cells: tuple[Cell, ...]
-    _hash: Optional[int]
+    _hash: int | None
 
     def __init__(self, spec, size=None):
         if isinstance(spec, Board):
@@ -50,12 +50,14 @@ class Board:
         object.__setattr__(self, "_hash", None)
 
     @classmethod
-    def from_cells(cls, cells: Sequence[Cell], width: int, height: int) -> "Board":
+    def from_cells(cls, cells: Sequence[Cell], width: int, height: int) -> Board:
         """Build a board from row-major cells (``0`` = blank) without text."""
         cells = tuple(c.item() if hasattr(c, "item") else c for c in cells)
         check_size(width, height)
         if len(cells) != width * height:
-            raise BoardError(f"a {width}x{height} board has {width * height} cells, got {len(cells)}")
+            raise BoardError(
+                f"a {width}x{height} board has {width * height} cells, got {len(cells)}"
+            )
         blanks = cells.count(0)
         if blanks != 1:
             raise BoardError(f"{blanks} blanks; a board has exactly one")
@@ -67,8 +69,9 @@ class Board:
         return board
 
     @classmethod
-    def solved(cls, width: int, height: int, blank_first: bool = False,
-               tiles: Optional[Iterable[Cell]] = None) -> "Board":
+    def solved(
+        cls, width: int, height: int, blank_first: bool = False, tiles: Iterable[Cell] | None = None
+    ) -> Board:
         """The goal with tiles in order and the blank last (or first).
 
         ``tiles`` defaults to ``1 .. W*H-1``; pass a board's tiles (with
@@ -134,7 +137,7 @@ class Board:
     @property
     def rows(self) -> list[tuple[Cell, ...]]:
         w = self.width
-        return [self.cells[i:i + w] for i in range(0, len(self.cells), w)]
+        return [self.cells[i : i + w] for i in range(0, len(self.cells), w)]
 
     @property
     def tiles(self) -> Counter:
@@ -163,16 +166,16 @@ class Board:
         """Nested lists by row."""
         return [list(r) for r in self.rows]
 
-    def goal(self, blank_first: bool = False) -> "Board":
+    def goal(self, blank_first: bool = False) -> Board:
         """The ordered goal holding this board's tiles."""
         return Board.solved(self.width, self.height, blank_first, self.cells)
 
-    def mirrored(self) -> "Board":
+    def mirrored(self) -> Board:
         """The board reflected left-right (each row reversed)."""
         cells = [c for row in self.rows for c in reversed(row)]
         return Board.from_cells(cells, self.width, self.height)
 
-    def swapped(self, i: int, j: int) -> "Board":
+    def swapped(self, i: int, j: int) -> Board:
         """The board with cells ``i`` and ``j`` exchanged."""
         cells = list(self.cells)
         cells[i], cells[j] = cells[j], cells[i]

@@ -69,9 +69,9 @@ import re
 import struct
 import tempfile
 import time
+from collections.abc import Callable
 from contextlib import contextmanager, suppress
 from pathlib import Path
-from typing import Callable, Optional
 
 import numpy as np
 import platformdirs
@@ -83,8 +83,16 @@ try:
 except ImportError:  # pragma: no cover - not POSIX: no locking
     fcntl = None
 
-__all__ = ["CacheError", "FORMAT_VERSION", "cache_dir", "clear_tables", "list_tables",
-           "load_or_build", "table_key", "verify_file"]
+__all__ = [
+    "CacheError",
+    "FORMAT_VERSION",
+    "cache_dir",
+    "clear_tables",
+    "list_tables",
+    "load_or_build",
+    "table_key",
+    "verify_file",
+]
 
 FORMAT_VERSION = 1
 """Version of the file layout; files of any other version are rebuilt."""
@@ -97,8 +105,8 @@ ENV_VAR = "SLIDELAB_CACHE"
 _LENGTH = struct.Struct("<I")
 _PREFIX = len(MAGIC) + _LENGTH.size
 _MAX_HEADER = 1 << 20
-_CHUNK = 1 << 24                     # bytes hashed or copied at a time
-_STALE_TEMP_SECONDS = 3600           # temp-file age taken as abandoned where there is no locking
+_CHUNK = 1 << 24  # bytes hashed or copied at a time
+_STALE_TEMP_SECONDS = 3600  # temp-file age taken as abandoned where there is no locking
 _LOCK_RE = re.compile(r"^(.+-[0-9a-f]{16})\.lock$")
 _TEMP_RE = re.compile(r"^\.(.+-[0-9a-f]{16})\.[^.]+\.tmp$")
 
@@ -110,7 +118,7 @@ log = logging.getLogger(__name__)
 class _Invalid(Exception):
     """A table file that must not be used; ``str()`` is the reason, ``header`` what could be read."""
 
-    def __init__(self, reason: str, header: Optional[dict] = None):
+    def __init__(self, reason: str, header: dict | None = None):
         super().__init__(reason)
         self.header = header
 
@@ -120,6 +128,7 @@ def _no_progress(fraction: float, message: str) -> None:
 
 
 # --------------------------------------------------------------------------- naming
+
 
 def cache_dir() -> Path:
     """The directory holding the cached tables, created if needed.
@@ -151,8 +160,9 @@ def cache_dir() -> Path:
         path.mkdir(parents=True, exist_ok=True)
     except OSError as e:
         where = f"{ENV_VAR}={env}" if env else "the user cache directory"
-        raise CacheError(f"cannot create the table cache directory {path} ({where}): "
-                         f"{e.strerror or e}") from None
+        raise CacheError(
+            f"cannot create the table cache directory {path} ({where}): {e.strerror or e}"
+        ) from None
     return path
 
 
@@ -219,9 +229,10 @@ def table_key(spec: dict) -> str:
 
 # --------------------------------------------------------------------------- reading
 
+
 def _chunks(flat: np.ndarray):
     for start in range(0, flat.size, _CHUNK):
-        yield flat[start:start + _CHUNK]
+        yield flat[start : start + _CHUNK]
 
 
 def _flat_bytes(array: np.ndarray) -> np.ndarray:
@@ -250,13 +261,14 @@ def _read_header(f, size: int) -> dict:
         raise _Invalid(f"truncated header: {size} bytes in all, header needs {_PREFIX + length}")
     try:
         header = json.loads(f.read(length).decode("utf-8"))
-    except ValueError:                                   # UnicodeDecodeError is a ValueError
+    except ValueError:  # UnicodeDecodeError is a ValueError
         raise _Invalid("header is not UTF-8 JSON") from None
     if not isinstance(header, dict):
         raise _Invalid("header is not a JSON object")
     if header.get("format") != FORMAT_VERSION:
-        raise _Invalid(f"format version {header.get('format')!r}, this slidelab reads {FORMAT_VERSION}",
-                       header)
+        raise _Invalid(
+            f"format version {header.get('format')!r}, this slidelab reads {FORMAT_VERSION}", header
+        )
 
     def field(name, kind):
         value = header.get(name)
@@ -277,17 +289,25 @@ def _read_header(f, size: int) -> dict:
     if dtype.hasobject:
         raise _Invalid(f"header dtype {header['dtype']!r} holds Python objects", header)
     if nbytes != math.prod(shape) * dtype.itemsize:
-        raise _Invalid(f"header nbytes {nbytes} does not match dtype {dtype.str} and shape {shape}",
-                       header)
+        raise _Invalid(
+            f"header nbytes {nbytes} does not match dtype {dtype.str} and shape {shape}", header
+        )
     if offset % ALIGNMENT or offset < _PREFIX + length:
-        raise _Invalid(f"header offset {offset} is not a {ALIGNMENT}-byte boundary after the header",
-                       header)
+        raise _Invalid(
+            f"header offset {offset} is not a {ALIGNMENT}-byte boundary after the header", header
+        )
     header["_dtype"] = dtype
     return header
 
 
-def _load(path: Path, want: Optional[str] = None, *, mmap: bool = True, verify: bool = True,
-          check_name: bool = False) -> np.ndarray:
+def _load(
+    path: Path,
+    want: str | None = None,
+    *,
+    mmap: bool = True,
+    verify: bool = True,
+    check_name: bool = False,
+) -> np.ndarray:
     """The table in ``path`` after every check; raises _Invalid saying why it cannot be used.
 
     ``want``: the canonical spec the file must hold.  ``verify=False`` skips the
@@ -316,8 +336,10 @@ def _load(path: Path, want: Optional[str] = None, *, mmap: bool = True, verify: 
         if size < end:
             raise _Invalid(f"truncated: {size} bytes, expected {end}", header)
         if size > end:
-            raise _Invalid(f"{size - end} unexpected bytes after the data ({size} bytes, "
-                           f"expected {end})", header)
+            raise _Invalid(
+                f"{size - end} unexpected bytes after the data ({size} bytes, expected {end})",
+                header,
+            )
         dtype, shape = header["_dtype"], tuple(header["shape"])
         if header["nbytes"] == 0:
             table = np.empty(shape, dtype)
@@ -377,14 +399,21 @@ def verify_file(path) -> tuple[bool, str]:
 
 # --------------------------------------------------------------------------- writing
 
+
 def _write(path: Path, spec_text: str, table: np.ndarray) -> None:
     """Write ``table`` to ``path`` atomically: temp file in the same directory, fsync, rename."""
     flat = _flat_bytes(table)
-    header = {"format": FORMAT_VERSION, "spec": json.loads(spec_text), "dtype": table.dtype.str,
-              "shape": list(table.shape), "nbytes": int(table.nbytes), "sha256": _sha256(flat),
-              "created": _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds"),
-              "offset": 0}
-    while True:                      # the offset is in the header whose length it depends on
+    header = {
+        "format": FORMAT_VERSION,
+        "spec": json.loads(spec_text),
+        "dtype": table.dtype.str,
+        "shape": list(table.shape),
+        "nbytes": int(table.nbytes),
+        "sha256": _sha256(flat),
+        "created": _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds"),
+        "offset": 0,
+    }
+    while True:  # the offset is in the header whose length it depends on
         blob = json.dumps(header).encode("utf-8")
         offset = -(-(_PREFIX + len(blob)) // ALIGNMENT) * ALIGNMENT
         if header["offset"] == offset:
@@ -398,13 +427,13 @@ def _write(path: Path, spec_text: str, table: np.ndarray) -> None:
                 f.write(chunk)
             f.flush()
             os.fsync(f.fileno())
-        os.chmod(temp, 0o644)                    # mkstemp makes it private; tables are not secret
+        os.chmod(temp, 0o644)  # mkstemp makes it private; tables are not secret
         os.replace(temp, path)
     except BaseException:
         with suppress(OSError):
             os.unlink(temp)
         raise
-    with suppress(OSError):                      # make the rename itself durable
+    with suppress(OSError):  # make the rename itself durable
         dir_fd = os.open(path.parent, os.O_RDONLY)
         try:
             os.fsync(dir_fd)
@@ -414,14 +443,16 @@ def _write(path: Path, spec_text: str, table: np.ndarray) -> None:
 
 # --------------------------------------------------------------------------- locking
 
-def _acquire(lock_path: Path, blocking: bool = True) -> Optional[int]:
+
+def _acquire(lock_path: Path, blocking: bool = True) -> int | None:
     """Take the exclusive lock ``lock_path``: its descriptor, or None when not blocking and busy."""
     while True:
         try:
             fd = os.open(lock_path, os.O_RDWR | os.O_CREAT, 0o644)
         except OSError as e:
-            raise CacheError(f"cannot write to the table cache directory {lock_path.parent}: "
-                             f"{e.strerror or e}") from None
+            raise CacheError(
+                f"cannot write to the table cache directory {lock_path.parent}: {e.strerror or e}"
+            ) from None
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | (0 if blocking else fcntl.LOCK_NB))
         except BlockingIOError:
@@ -464,8 +495,13 @@ def _locked(lock_path: Path):
 
 # --------------------------------------------------------------------------- the front door
 
-def load_or_build(spec: dict, build: Callable[[Progress], np.ndarray],
-                  progress: Optional[Progress] = None, mmap: bool = True) -> np.ndarray:
+
+def load_or_build(
+    spec: dict,
+    build: Callable[[Progress], np.ndarray],
+    progress: Progress | None = None,
+    mmap: bool = True,
+) -> np.ndarray:
     """The table described by ``spec``: from the cache when a valid file is there, else built and saved.
 
     A file that is there but fails a check (see :func:`verify_file`) is logged as
@@ -523,18 +559,19 @@ def load_or_build(spec: dict, build: Callable[[Progress], np.ndarray],
     key = table_key(spec)
     directory = cache_dir()
     path = directory / (key + SUFFIX)
-    with suppress(_Invalid):                     # most calls end here, with no lock taken
+    with suppress(_Invalid):  # most calls end here, with no lock taken
         return _load(path, want, mmap=mmap)
     with _locked(directory / (key + ".lock")):
-        try:                                     # built by another process while we waited?
+        try:  # built by another process while we waited?
             return _load(path, want, mmap=mmap)
         except _Invalid as e:
             if path.exists():
                 log.warning("ignoring the cached table %s (%s); building it again", path, e)
         table = np.asarray(build(progress if progress is not None else _no_progress), order="C")
         if table.dtype.hasobject:
-            raise CacheError(f"the builder of {key} returned an array of Python objects, "
-                             "which cannot be cached")
+            raise CacheError(
+                f"the builder of {key} returned an array of Python objects, which cannot be cached"
+            )
         try:
             _write(path, want, table)
         except OSError as e:
@@ -550,7 +587,8 @@ def load_or_build(spec: dict, build: Callable[[Progress], np.ndarray],
 
 # --------------------------------------------------------------------------- housekeeping
 
-def _peek_header(path: Path) -> Optional[dict]:
+
+def _peek_header(path: Path) -> dict | None:
     """The header of a table file, unchecked beyond being readable, or None."""
     try:
         with open(path, "rb") as f:
@@ -589,16 +627,23 @@ def list_tables() -> list[dict]:
     for path in sorted(cache_dir().glob("*" + SUFFIX)):
         try:
             size = path.stat().st_size
-        except OSError:                          # removed meanwhile
+        except OSError:  # removed meanwhile
             continue
         if not path.is_file():
             continue
         valid, reason = verify_file(path)
         header = _peek_header(path)
         spec = header.get("spec") if header else None
-        tables.append({"path": path, "key": path.stem,
-                       "spec": spec if isinstance(spec, dict) else None,
-                       "bytes": size, "valid": valid, "reason": reason})
+        tables.append(
+            {
+                "path": path,
+                "key": path.stem,
+                "spec": spec if isinstance(spec, dict) else None,
+                "bytes": size,
+                "valid": valid,
+                "reason": reason,
+            }
+        )
     return tables
 
 
@@ -611,11 +656,17 @@ def _described(key: str, path: Path) -> dict:
         size = path.stat().st_size
     except OSError:
         size = 0
-    return {"key": key, "kind": spec.get("kind", "?"), "board": spec.get("board", ""), "bytes": size}
+    return {
+        "key": key,
+        "kind": spec.get("kind", "?"),
+        "board": spec.get("board", ""),
+        "bytes": size,
+    }
 
 
-def clear_tables(kind: Optional[str] = None,
-                 confirm: Optional[Callable[[list[dict]], bool]] = None) -> int:
+def clear_tables(
+    kind: str | None = None, confirm: Callable[[list[dict]], bool] | None = None
+) -> int:
     """Delete the cached tables of one kind, or all of them, with their leftover lock and temp files.
 
     A table's kind is read from its header; for a file whose header cannot be
@@ -686,7 +737,7 @@ def clear_tables(kind: Optional[str] = None,
             for temp in temps.get(key, []):
                 with suppress(OSError):
                     if fcntl is None and time.time() - temp.stat().st_mtime < _STALE_TEMP_SECONDS:
-                        continue                 # no locks here: spare what may be in progress
+                        continue  # no locks here: spare what may be in progress
                     if idle:
                         temp.unlink()
         finally:

@@ -12,7 +12,7 @@ True
 from __future__ import annotations
 
 import random as _random
-from typing import Iterator, Optional
+from collections.abc import Iterator
 
 from . import _args
 from .board import Board
@@ -38,7 +38,9 @@ def _rng(seed):
         return _random.Random(None if seed is None else int(seed))
     if isinstance(seed, (str, bytes, bytearray)):
         return _random.Random(seed)
-    raise ArgumentError(f"seed must be a whole number, text or a random.Random, got {_args.show(seed)}")
+    raise ArgumentError(
+        f"seed must be a whole number, text or a random.Random, got {_args.show(seed)}"
+    )
 
 
 def _goal(size, goal, blank_first) -> Board:
@@ -57,12 +59,19 @@ def _goal(size, goal, blank_first) -> Board:
 
 
 def _walk_length(moves) -> int:
-    return _args.integer(moves, "moves", minimum=0, maximum=MAX_WALK,
-                         why=" (the longest random walk; use a uniformly random position instead)")
+    return _args.integer(
+        moves,
+        "moves",
+        minimum=0,
+        maximum=MAX_WALK,
+        why=" (the longest random walk; use a uniformly random position instead)",
+    )
 
 
 def _count(n) -> int:
-    return _args.integer(n, "n", minimum=0, maximum=MAX_BOARDS, why=" (the most positions a call makes)")
+    return _args.integer(
+        n, "n", minimum=0, maximum=MAX_BOARDS, why=" (the most positions a call makes)"
+    )
 
 
 def random_board(size=None, goal=None, *, blank_first: bool = False, seed=None) -> Board:
@@ -140,13 +149,15 @@ def fix_parity(board, goal=None, *, how: str = "swap", blank_first: bool = False
         mirrored = board.mirrored()
         if not check(Puzzle(mirrored, puzzle.goal)).solvable:
             raise SlidelabError(
-                f"mirroring does not change the parity of this {board.size} board; use swap")
+                f"mirroring does not change the parity of this {board.size} board; use swap"
+            )
         return mirrored
     raise SlidelabError(f"unknown fix {how!r}; choose swap or mirror")
 
 
-def iter_random_boards(n: int, size=None, goal=None, *, moves: Optional[int] = None,
-                       blank_first: bool = False, seed=None) -> Iterator[Board]:
+def iter_random_boards(
+    n: int, size=None, goal=None, *, moves: int | None = None, blank_first: bool = False, seed=None
+) -> Iterator[Board]:
     """``n`` positions, made one at a time: uniformly random, or random walks of ``moves`` moves.
 
     The arguments are checked at once (``n`` at most :data:`MAX_BOARDS`,
@@ -176,8 +187,9 @@ def _boards(n, goal, moves, rng) -> Iterator[Board]:
         yield _random_board(goal, rng) if moves is None else _scramble(goal, moves, rng)
 
 
-def random_boards(n: int, size=None, goal=None, *, moves: Optional[int] = None,
-                  blank_first: bool = False, seed=None) -> list[Board]:
+def random_boards(
+    n: int, size=None, goal=None, *, moves: int | None = None, blank_first: bool = False, seed=None
+) -> list[Board]:
     """``n`` positions: uniformly random, or random walks of ``moves`` moves.
 
     A list of at most :data:`MAX_LIST_CELLS` cells in all; :func:`iter_random_boards`
@@ -186,7 +198,9 @@ def random_boards(n: int, size=None, goal=None, *, moves: Optional[int] = None,
     n, target, moves, rng = _plan(n, size, goal, moves, blank_first, seed)
     cells = n * target.width * target.height
     if cells > MAX_LIST_CELLS:
-        raise SlidelabError(f"{n:,} boards of {target.size} make a list of {cells:,} cells, over"
-                            f" the limit of {MAX_LIST_CELLS:,}; iter_random_boards makes them one"
-                            " at a time")
+        raise SlidelabError(
+            f"{n:,} boards of {target.size} make a list of {cells:,} cells, over"
+            f" the limit of {MAX_LIST_CELLS:,}; iter_random_boards makes them one"
+            " at a time"
+        )
     return list(_boards(n, target, moves, rng))

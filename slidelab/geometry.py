@@ -72,6 +72,8 @@ def taxicab_table(goal_codes, width: int, dtype=np.int64) -> np.ndarray:
     for code in range(1, k + 1):
         cells = np.flatnonzero(goal_codes == code)
         if cells.size:
-            dist = np.abs(rows[:, None] - rows[cells][None, :]) + np.abs(cols[:, None] - cols[cells][None, :])
+            dist = np.abs(rows[:, None] - rows[cells][None, :]) + np.abs(
+                cols[:, None] - cols[cells][None, :]
+            )
             table[code] = dist.min(axis=1)
     return table

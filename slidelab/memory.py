@@ -8,7 +8,6 @@ here, below them all, so that each can use it without importing the others.
 from __future__ import annotations
 
 import os
-from typing import Optional
 
 
 def physical_memory() -> int:
@@ -40,11 +39,13 @@ def _meminfo() -> dict:
     return out
 
 
-def _cgroup_headroom() -> Optional[int]:
+def _cgroup_headroom() -> int | None:
     """Bytes this process's cgroup (v2) may still use, if it has a limit."""
     try:
         with open("/proc/self/cgroup") as f:
-            path = next((line.strip().split(":", 2)[2] for line in f if line.startswith("0::")), None)
+            path = next(
+                (line.strip().split(":", 2)[2] for line in f if line.startswith("0::")), None
+            )
         if path is None:
             return None
         base = os.path.join("/sys/fs/cgroup", path.lstrip("/"))
@@ -58,7 +59,7 @@ def _cgroup_headroom() -> Optional[int]:
         return None
 
 
-def _address_space_headroom() -> Optional[int]:
+def _address_space_headroom() -> int | None:
     """Bytes of address space this process may still map, under ``ulimit -v`` (RLIMIT_AS)."""
     try:
         import resource
@@ -77,8 +78,11 @@ def available_memory() -> int:
     """Bytes this process could allocate now: the least of the machine's available memory
     (``MemAvailable``), its cgroup's headroom and its address-space headroom; the physical
     memory where none of these can be told."""
-    found = [v for v in (_meminfo().get("MemAvailable"), _cgroup_headroom(),
-                         _address_space_headroom()) if v is not None]
+    found = [
+        v
+        for v in (_meminfo().get("MemAvailable"), _cgroup_headroom(), _address_space_headroom())
+        if v is not None
+    ]
     return min(found) if found else physical_memory()
 
 

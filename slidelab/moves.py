@@ -22,18 +22,18 @@ Examples
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Iterable, Sequence
 
 from . import _args
 from .board import Board
 from .errors import ArgumentError, IllegalMoveError, ParseError
-from .parse import MAX_BOARD_CELLS
 from .geometry import BLANK_LETTERS, TILE_LETTERS, neighbour_table
+from .parse import MAX_BOARD_CELLS
 
 DIRECTIONS = "UDLR"
 _OPPOSITE = {"U": "D", "D": "U", "L": "R", "R": "L"}
-_BLANK_OF_TILE = {t: b for t, b in zip(TILE_LETTERS, BLANK_LETTERS)}
+_BLANK_OF_TILE = {t: b for t, b in zip(TILE_LETTERS, BLANK_LETTERS, strict=True)}
 _TILE_OF_BLANK = {b: t for t, b in _BLANK_OF_TILE.items()}
 _TOKEN = re.compile(r"\s*([A-Za-z])(\d*)\s*,?")
 NOTATIONS = ("tile", "blank", "numbers")
@@ -58,10 +58,14 @@ class Move:
 
     def __post_init__(self):
         if self.direction not in _OPPOSITE:
-            raise ParseError(f"move direction {_args.show(self.direction)} is not one of U, D, L, R")
+            raise ParseError(
+                f"move direction {_args.show(self.direction)} is not one of U, D, L, R"
+            )
         if not _args.is_integer(self.amount) or not 1 <= self.amount <= MAX_BOARD_CELLS:
-            raise ParseError(f"move amount {_args.show(self.amount)} must be a whole number"
-                             f" from 1 to {MAX_BOARD_CELLS:,}")
+            raise ParseError(
+                f"move amount {_args.show(self.amount)} must be a whole number"
+                f" from 1 to {MAX_BOARD_CELLS:,}"
+            )
 
     def __repr__(self):
         return f"Move({self.direction!r}, {self.amount})"
@@ -70,14 +74,14 @@ class Move:
         return self.direction if self.amount == 1 else f"{self.direction}{self.amount}"
 
     @classmethod
-    def parse(cls, text: str) -> "Move":
+    def parse(cls, text: str) -> Move:
         moves = parse_moves(text)
         if len(moves) != 1:
             raise ParseError(f"{text!r} is not a single move")
         return moves[0]
 
     @property
-    def inverse(self) -> "Move":
+    def inverse(self) -> Move:
         return Move(_OPPOSITE[self.direction], self.amount)
 
     @property
@@ -98,8 +102,9 @@ def parse_moves(text, notation: str = "tile") -> tuple[Move, ...]:
     """
     if not isinstance(text, str):
         if not isinstance(text, Iterable):
-            raise ArgumentError(f"moves must be a move string or a sequence of moves,"
-                                f" got {_args.show(text)}")
+            raise ArgumentError(
+                f"moves must be a move string or a sequence of moves, got {_args.show(text)}"
+            )
         out: list[Move] = []
         for m in text:
             if not isinstance(m, (Move, str)):
@@ -132,8 +137,10 @@ def parse_moves(text, notation: str = "tile") -> tuple[Move, ...]:
             else:
                 raise ParseError(f"{letter!r} {where} is not a move (U, D, L, R)")
         if len(digits) > len(str(MAX_BOARD_CELLS)) or (digits and int(digits) > MAX_BOARD_CELLS):
-            raise ParseError(f"move {letter}{digits[:8]}{'...' if len(digits) > 8 else ''} {where}"
-                             f" slides more than {MAX_BOARD_CELLS:,} cells")
+            raise ParseError(
+                f"move {letter}{digits[:8]}{'...' if len(digits) > 8 else ''} {where}"
+                f" slides more than {MAX_BOARD_CELLS:,} cells"
+            )
         amount = int(digits) if digits else 1
         if amount < 1:
             raise ParseError(f"move {match.group(0).strip()!r} {where} has amount 0")

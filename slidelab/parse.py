@@ -20,16 +20,16 @@ from __future__ import annotations
 import json
 import math
 import re
-from typing import Sequence, Union
+from collections.abc import Sequence
 
 from .errors import BoardError, ParseError
 
-Cell = Union[int, str]
+Cell = int | str
 
 BLANK_TOKENS = frozenset({"0", "_", ".", "x", "*"})
 #: tile numbers have at most this many digits (no board comes near; longer ones are typos or abuse)
 MAX_NUMBER_DIGITS = 18
-_INT = re.compile(r"\d{1,%d}\Z" % MAX_NUMBER_DIGITS)
+_INT = re.compile(rf"\d{{1,{MAX_NUMBER_DIGITS}}}\Z")
 _LABEL = re.compile(r"[A-Za-z][A-Za-z0-9]*\Z")
 _SEPARATORS = re.compile(r"[\s,;]+")
 _ROW_SPLIT = re.compile(r"\s*(?:/|\r?\n)\s*")
@@ -39,7 +39,7 @@ _SIZE = re.compile(r"\s*(\d+)\s*[xX\u00d7]\s*(\d+)\s*\Z")
 #: the most cells a board may have (for example 181x181 or 128x256): the search kernels code
 #: the tiles' labels as 16-bit integers, so at most 32,767 tiles and the blank.  Every size and
 #: board read is checked against it (:func:`check_size`) before anything of that size is made
-MAX_BOARD_CELLS = 2 ** 15
+MAX_BOARD_CELLS = 2**15
 #: digits a width or height may have (more are refused before being converted to a number)
 _MAX_SIDE_DIGITS = 30
 
@@ -65,23 +65,29 @@ def parse_size(text) -> tuple[int, int]:
     >>> parse_size("100000x100000")
     Traceback (most recent call last):
     ...
-    slidelab.errors.BoardError: a 100000x100000 board has 10,000,000,000 cells, over the limit of 32,768 (for example 181x181)
+    slidelab.errors.BoardError: a 100000x100000 board has 10,000,000,000 cells, over the limit of 32,768 ...
     """
     from ._args import integer, show
     from .errors import ArgumentError
 
     if isinstance(text, tuple):
         if len(text) != 2:
-            raise ArgumentError(f"size must be WxH text or a (width, height) pair, got {show(text)}")
-        width, height = (integer(v, f"size's {side}") for v, side in zip(text, ("width", "height")))
+            raise ArgumentError(
+                f"size must be WxH text or a (width, height) pair, got {show(text)}"
+            )
+        width, height = (
+            integer(v, f"size's {side}") for v, side in zip(text, ("width", "height"), strict=True)
+        )
     elif isinstance(text, str):
         match = _SIZE.match(text)
         if not match:
             raise ParseError(f"size {show(text)} is not of the form WxH (for example 4x4)")
         for digits in match.groups():
             if len(digits) > _MAX_SIDE_DIGITS:
-                raise BoardError(f"size {show(text)}: a side of {len(digits):,} digits is over the"
-                                 f" limit of {MAX_BOARD_CELLS:,} cells a board may have")
+                raise BoardError(
+                    f"size {show(text)}: a side of {len(digits):,} digits is over the"
+                    f" limit of {MAX_BOARD_CELLS:,} cells a board may have"
+                )
         width, height = int(match.group(1)), int(match.group(2))
     else:
         raise ArgumentError(f"size must be WxH text or a (width, height) pair, got {show(text)}")
@@ -97,8 +103,10 @@ def check_size(width: int, height: int) -> None:
             f"a {width}x{height} board is too narrow: width and height must both be at least 2"
         )
     if width * height > MAX_BOARD_CELLS:
-        raise BoardError(f"a {width}x{height} board has {width * height:,} cells, over the limit"
-                         f" of {MAX_BOARD_CELLS:,} (for example 181x181)")
+        raise BoardError(
+            f"a {width}x{height} board has {width * height:,} cells, over the limit"
+            f" of {MAX_BOARD_CELLS:,} (for example 181x181)"
+        )
 
 
 def _where(row: int, col: int, flat: bool, width: int) -> str:
@@ -133,7 +141,9 @@ def _json_rows(text: str) -> tuple[list[list[str]], bool]:
     except json.JSONDecodeError as exc:
         raise ParseError(f"invalid JSON board: {exc.msg} at column {exc.colno}") from None
     except ValueError:  # Python's limit on the digits of an integer
-        raise ParseError(f"invalid JSON board: a number of over {MAX_NUMBER_DIGITS} digits") from None
+        raise ParseError(
+            f"invalid JSON board: a number of over {MAX_NUMBER_DIGITS} digits"
+        ) from None
     return _sequence_rows(data)
 
 
@@ -143,7 +153,11 @@ def _token(value) -> str:
     if isinstance(value, bool):
         return f"<{json.dumps(value)}>"
     if isinstance(value, int):
-        return str(value) if abs(value) < 10 ** MAX_NUMBER_DIGITS else f"<a number of over {MAX_NUMBER_DIGITS} digits>"
+        return (
+            str(value)
+            if abs(value) < 10**MAX_NUMBER_DIGITS
+            else f"<a number of over {MAX_NUMBER_DIGITS} digits>"
+        )
     if isinstance(value, str):
         return value
     if hasattr(value, "item"):  # numpy scalars
@@ -209,8 +223,12 @@ def parse_cells(spec, size=None) -> tuple[int, int, tuple[Cell, ...]]:
     else:
         rows, flat = _sequence_rows(spec)
 
-    if not flat and want is not None and sum(map(len, rows)) == want[0] * want[1] \
-            and [len(r) for r in rows] != [want[0]] * want[1]:
+    if (
+        not flat
+        and want is not None
+        and sum(map(len, rows)) == want[0] * want[1]
+        and [len(r) for r in rows] != [want[0]] * want[1]
+    ):
         # the size was given and the cell count fits it: read the cells in order
         # and ignore the line breaks ("1 2 3/4 5 6/7 8 9/10 11 12/13 15 14 0" as 4x4)
         rows, flat = [[t for row in rows for t in row]], True
@@ -231,7 +249,7 @@ def parse_cells(spec, size=None) -> tuple[int, int, tuple[Cell, ...]]:
                     " give it (for example --size 4x3) or write rows separated by '/'"
                 )
             width = height = side
-        rows = [tokens[r * width:(r + 1) * width] for r in range(height)]
+        rows = [tokens[r * width : (r + 1) * width] for r in range(height)]
     else:
         width = len(rows[0])
         for i, row in enumerate(rows[1:], start=2):
@@ -239,7 +257,9 @@ def parse_cells(spec, size=None) -> tuple[int, int, tuple[Cell, ...]]:
                 raise ParseError(f"row {i} has {len(row)} cells but row 1 has {width}")
         height = len(rows)
         if want is not None and want != (width, height):
-            raise BoardError(f"the board is {width}x{height} but the size given is {want[0]}x{want[1]}")
+            raise BoardError(
+                f"the board is {width}x{height} but the size given is {want[0]}x{want[1]}"
+            )
     check_size(width, height)
 
     cells: list[Cell] = []
@@ -258,8 +278,10 @@ def parse_cells(spec, size=None) -> tuple[int, int, tuple[Cell, ...]]:
                 cells.append(tok)
                 first_label = first_label or (where, tok)
             elif tok.isdigit():
-                raise ParseError(f"tile number at {where} has {len(tok):,} digits;"
-                                 f" at most {MAX_NUMBER_DIGITS} are read")
+                raise ParseError(
+                    f"tile number at {where} has {len(tok):,} digits;"
+                    f" at most {MAX_NUMBER_DIGITS} are read"
+                )
             else:
                 raise ParseError(f"unknown token {_shown(tok)} at {where}")
     if first_number and first_label:
@@ -277,9 +299,7 @@ def parse_cells(spec, size=None) -> tuple[int, int, tuple[Cell, ...]]:
     return width, height, tuple(cells)
 
 
-def format_cells(
-    cells: Sequence[Cell], width: int, style: str = "slash", blank: str = "0"
-) -> str:
+def format_cells(cells: Sequence[Cell], width: int, style: str = "slash", blank: str = "0") -> str:
     """Write cells in one of the output styles.
 
     ``slash`` ``"1 2 3/4 5 6/7 8 0"`` (the default), ``lines`` (one row per
@@ -288,13 +308,15 @@ def format_cells(
     ``json`` (nested arrays) and ``grid`` (aligned, for people).
     """
     if style == "json":
-        nested = [[("_" if blank != "0" else 0) if v == 0 else v for v in cells[i:i + width]]
-                  for i in range(0, len(cells), width)]
+        nested = [
+            [("_" if blank != "0" else 0) if v == 0 else v for v in cells[i : i + width]]
+            for i in range(0, len(cells), width)
+        ]
         return json.dumps(nested, separators=(",", ":"))
     if style == "contest" and blank == "0":
         blank = "*"
     text: list[str] = [blank if v == 0 else str(v) for v in cells]
-    rows = [text[i:i + width] for i in range(0, len(text), width)]
+    rows = [text[i : i + width] for i in range(0, len(text), width)]
     if style == "slash":
         return "/".join(" ".join(r) for r in rows)
     if style == "lines":
@@ -307,8 +329,10 @@ def format_cells(
         return "/".join("".join(r) for r in rows)
     if style == "grid":
         w = max(len(t) for t in text)
-        shown = [["." * w if v == 0 else str(v).rjust(w) for v in cells[i:i + width]]
-                 for i in range(0, len(cells), width)]
+        shown = [
+            ["." * w if v == 0 else str(v).rjust(w) for v in cells[i : i + width]]
+            for i in range(0, len(cells), width)
+        ]
         return "\n".join(" ".join(r) for r in shown)
     raise ParseError(
         f"unknown board style {style!r}; choose slash, lines, flat, contest, compact, json or grid"

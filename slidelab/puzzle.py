@@ -46,8 +46,9 @@ def goal_board(spec, *, size=None, blank_first: bool = False) -> Board:
         width, height = parse_size(spec)
         return Board.solved(width, height, blank_first)
     if blank_first:
-        raise BoardError("blank first goes with a size (WxH), not with a goal board:"
-                         " give one or the other")
+        raise BoardError(
+            "blank first goes with a size (WxH), not with a goal board: give one or the other"
+        )
     return as_board(spec, size)
 
 
@@ -71,7 +72,7 @@ def implied_goal(start: Board, blank_first: bool = False) -> Board:
     >>> implied_goal(Board("8 8 7/2 5 4/3 0 1"))
     Traceback (most recent call last):
     ...
-    slidelab.errors.BoardError: tile 8 appears twice (row 1, column 1 and row 1, column 2); a start with repeated tiles needs its goal given
+    slidelab.errors.BoardError: tile 8 appears twice (row 1, column 1 and row 1, column 2); a start ...
     """
     cells: dict = {}
     for i, label in enumerate(start.cells):
@@ -81,10 +82,15 @@ def implied_goal(start: Board, blank_first: bool = False) -> Board:
         if len(where) > 1:
             times = {2: "twice", 3: "three times"}.get(len(where), f"{len(where)} times")
             shown = [f"row {i // start.width + 1}, column {i % start.width + 1}" for i in where]
-            listed = " and ".join(shown) if len(shown) == 2 else "; ".join(shown[:3]) + \
-                ("; ..." if len(shown) > 3 else "")
-            raise BoardError(f"tile {_describe(label)} appears {times} ({listed});"
-                                " a start with repeated tiles needs its goal given")
+            listed = (
+                " and ".join(shown)
+                if len(shown) == 2
+                else "; ".join(shown[:3]) + ("; ..." if len(shown) > 3 else "")
+            )
+            raise BoardError(
+                f"tile {_describe(label)} appears {times} ({listed});"
+                " a start with repeated tiles needs its goal given"
+            )
     numbers = {label for label in cells if isinstance(label, int)}
     expected = set(range(1, start.width * start.height))
     if numbers and numbers != expected:
@@ -94,7 +100,8 @@ def implied_goal(start: Board, blank_first: bool = False) -> Board:
             f"a {start.size} board holds tiles 1 to {len(expected)} once each, but"
             f" {_few(missing)} {'is' if len(missing) == 1 else 'are'} missing and"
             f" {_few(foreign)} {'is' if len(foreign) == 1 else 'are'} too large;"
-            " give the goal for other numbers")
+            " give the goal for other numbers"
+        )
     return start.goal(blank_first)
 
 

@@ -26,8 +26,8 @@ from math import factorial, prod
 
 import numpy as np
 
-from ._jit import njit
 from . import _args
+from ._jit import njit
 from .errors import SlidelabError
 from .parse import MAX_BOARD_CELLS
 
@@ -119,11 +119,15 @@ def count_arrangements(counts) -> int:
 
     The counts are whole numbers of at most :data:`~slidelab.parse.MAX_BOARD_CELLS` items in all.
     """
-    counts = [_args.integer(c, f"counts[{i}]", minimum=0)
-              for i, c in enumerate(_args.items(counts, "counts", what="a list of whole numbers"))]
+    counts = [
+        _args.integer(c, f"counts[{i}]", minimum=0)
+        for i, c in enumerate(_args.items(counts, "counts", what="a list of whole numbers"))
+    ]
     if sum(counts) > MAX_BOARD_CELLS:
-        raise SlidelabError(f"counts sum to {_args.show(sum(counts))} items, over the limit of"
-                            f" {MAX_BOARD_CELLS:,} (the most cells a board may have)")
+        raise SlidelabError(
+            f"counts sum to {_args.show(sum(counts))} items, over the limit of"
+            f" {MAX_BOARD_CELLS:,} (the most cells a board may have)"
+        )
     return factorial(sum(counts)) // prod(factorial(c) for c in counts)
 
 
@@ -139,7 +143,9 @@ def _sequence(values, name: str, limit: int) -> list:
     if isinstance(values, (str, bytes)) or not hasattr(values, "__len__"):
         raise _args.ArgumentError(f"{name} must be a list, got {_args.show(values)}")
     if len(values) > limit:
-        raise SlidelabError(f"{name} has {len(values):,} items; at most {limit:,} fit a 63-bit rank")
+        raise SlidelabError(
+            f"{name} has {len(values):,} items; at most {limit:,} fit a 63-bit rank"
+        )
     return list(values)
 
 
@@ -155,8 +161,13 @@ def permutation_rank(perm) -> int:
 
 def permutation_unrank(rank: int, n: int) -> tuple[int, ...]:
     """The permutation of ``0..n-1`` with lexicographic rank ``rank``."""
-    n = _args.integer(n, "n", minimum=0, maximum=MAX_PERMUTATION,
-                      why=" (larger permutations do not fit a 63-bit rank)")
+    n = _args.integer(
+        n,
+        "n",
+        minimum=0,
+        maximum=MAX_PERMUTATION,
+        why=" (larger permutations do not fit a 63-bit rank)",
+    )
     rank = _args.integer(rank, "rank")
     if not 0 <= rank < factorial(n):
         raise SlidelabError(f"rank {_args.show(rank)} is outside 0..{factorial(n) - 1}")
@@ -175,15 +186,20 @@ def _multiset(items, name: str) -> list:
     """``items`` as a list of at most :data:`~slidelab.parse.MAX_BOARD_CELLS` sortable items."""
     if isinstance(items, np.ndarray):
         items = items.tolist()
-    out = list(_args.items(items, name, what="a list of items")) if not isinstance(items, str) \
+    out = (
+        list(_args.items(items, name, what="a list of items"))
+        if not isinstance(items, str)
         else list(items)
+    )
     if len(out) > MAX_BOARD_CELLS:
         raise SlidelabError(f"{name} has {len(out):,} items, over the limit of {MAX_BOARD_CELLS:,}")
     try:
         sorted(set(out))
     except TypeError:
-        raise _args.ArgumentError(f"{name} must hold items that can be sorted and compared"
-                                  f" (all numbers or all text), got {_args.show(out)}") from None
+        raise _args.ArgumentError(
+            f"{name} must hold items that can be sorted and compared"
+            f" (all numbers or all text), got {_args.show(out)}"
+        ) from None
     return out
 
 

@@ -67,8 +67,10 @@ class Solution:
             object.__setattr__(self, "goal", Board(self.goal))
 
     def __repr__(self):
-        return (f"Solution({self.start!r}, {self.goal!r}, {self.notation!r}, {self.optimal!r},"
-                f" {self.method!r}, {self.stats!r})")
+        return (
+            f"Solution({self.start!r}, {self.goal!r}, {self.notation!r}, {self.optimal!r},"
+            f" {self.method!r}, {self.stats!r})"
+        )
 
     @property
     def length(self) -> int:
@@ -105,8 +107,13 @@ class Solution:
             "length": self.length,
             "optimal": self.optimal,
             "method": self.method,
-            "stats": {"expanded": s.expanded, "generated": s.generated, "stored": s.stored,
-                      "peak_frontier": s.peak_frontier, "seconds": round(s.seconds, 6)},
+            "stats": {
+                "expanded": s.expanded,
+                "generated": s.generated,
+                "stored": s.stored,
+                "peak_frontier": s.peak_frontier,
+                "seconds": round(s.seconds, 6),
+            },
         }
 
 

@@ -51,7 +51,8 @@ def check(start, goal=None, *, blank_first: bool = False, size=None) -> Check:
     Examples
     --------
     >>> check("1 2 3/4 5 6/8 7 0")
-    Check(solvable=False, reason='unsolvable: permutation parity is odd, but the blank is 0 moves from its goal cell, which needs even')
+    Check(solvable=False, reason='unsolvable: permutation parity is odd, but the blank is 0 moves
+    from its goal cell, which needs even')
     >>> check("ABA_/CDCD/ABAB/CDCD", "ACA_/CDCA/DBAB/CDBD").reason
     'solvable: the goal has identical tiles, so every arrangement is reachable'
 
@@ -59,9 +60,14 @@ def check(start, goal=None, *, blank_first: bool = False, size=None) -> Check:
     first) of an even-width board reaches the other; the reason says so:
 
     >>> check("14 13 15 7/11 12 9 5/6 0 2 1/4 8 10 3").reason
-    "unsolvable: permutation parity is even, but the blank is 3 moves from its goal cell, which needs odd; it is solvable to the ordered goal with the blank first (Korf's convention)"
+    "unsolvable: permutation parity is even, but the blank is 3 moves from its goal cell, which
+    needs odd; it is solvable to the ordered goal with the blank first (Korf's convention)"
     """
-    puzzle = start if isinstance(start, Puzzle) else Puzzle(start, goal, blank_first=blank_first, size=size)
+    puzzle = (
+        start
+        if isinstance(start, Puzzle)
+        else Puzzle(start, goal, blank_first=blank_first, size=size)
+    )
     verdict = _verdict(puzzle)
     if verdict.solvable:
         return verdict
@@ -71,7 +77,9 @@ def check(start, goal=None, *, blank_first: bool = False, size=None) -> Check:
 def _verdict(puzzle: Puzzle) -> Check:
     s, g = puzzle.start, puzzle.goal
     if puzzle.has_repeats:
-        return Check(True, "solvable: the goal has identical tiles, so every arrangement is reachable")
+        return Check(
+            True, "solvable: the goal has identical tiles, so every arrangement is reachable"
+        )
     where = {label: i for i, label in enumerate(g.cells)}
     perm = [where[c] for c in s.cells]
     parity = permutation_parity(perm)
@@ -79,17 +87,25 @@ def _verdict(puzzle: Puzzle) -> Check:
     b, gb = s.blank, g.blank
     distance = abs(b // w - gb // w) + abs(b % w - gb % w)
     if parity == distance % 2:
-        return Check(True, f"solvable: permutation parity is {_PARITY[parity]}"
-                           f" and the blank is {distance} moves from its goal cell")
-    return Check(False, f"unsolvable: permutation parity is {_PARITY[parity]}, but the blank is"
-                        f" {distance} moves from its goal cell, which needs {_PARITY[distance % 2]}")
+        return Check(
+            True,
+            f"solvable: permutation parity is {_PARITY[parity]}"
+            f" and the blank is {distance} moves from its goal cell",
+        )
+    return Check(
+        False,
+        f"unsolvable: permutation parity is {_PARITY[parity]}, but the blank is"
+        f" {distance} moves from its goal cell, which needs {_PARITY[distance % 2]}",
+    )
 
 
 def _other_goal(puzzle: Puzzle) -> str:
     """For a start unsolvable to one ordered goal: a note when it reaches the other one."""
     start, goal = puzzle.start, puzzle.goal
-    for blank_first, name in ((True, "the blank first (Korf's convention)"),
-                              (False, "the blank last (the default goal)")):
+    for blank_first, name in (
+        (True, "the blank first (Korf's convention)"),
+        (False, "the blank last (the default goal)"),
+    ):
         other = start.goal(blank_first)
         if goal == start.goal(not blank_first) and _verdict(Puzzle(start, other)).solvable:
             return f"; it is solvable to the ordered goal with {name}"

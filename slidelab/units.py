@@ -40,8 +40,10 @@ def parse_bytes(text: str) -> int:
     """
     match = _BYTES.match(str(text))
     if not match or len(match.group(1)) > 30:
-        raise SlidelabError(f"memory size {str(text)[:40]!r} is not a number with an optional"
-                            " K, M, G or T (at most 30 digits)")
+        raise SlidelabError(
+            f"memory size {str(text)[:40]!r} is not a number with an optional"
+            " K, M, G or T (at most 30 digits)"
+        )
     scale = 1024 ** " kmgt".index(match.group(2).lower() or " ")
     amount = int(float(match.group(1)) * scale)
     if amount < 1:
@@ -72,8 +74,9 @@ def parse_duration(text: str) -> float:
     """
     match = _DURATION.match(str(text))
     if not match:
-        raise SlidelabError(f"duration {str(text)[:40]!r} is not a number of seconds with an"
-                            " optional s, m, h or d")
+        raise SlidelabError(
+            f"duration {str(text)[:40]!r} is not a number of seconds with an optional s, m, h or d"
+        )
     unit = (match.group(2) or "s").lower()[0]
     return float(match.group(1)) * _SECONDS[unit]
 

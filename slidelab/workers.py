@@ -39,7 +39,7 @@ import time
 from collections import OrderedDict, deque
 from concurrent.futures import Future
 from dataclasses import dataclass, field
-from typing import Any, Optional
+from typing import Any
 
 #: seconds between progress messages from a worker
 PROGRESS_EVERY = 0.2
@@ -60,8 +60,9 @@ WARM_UP: tuple = (("solve", {"board": "1 2 3/4 5 6/0 7 8"}),)
 # the worker process
 
 
-def _worker_main(conn, cache_dir: Optional[str], nice: int,
-                 warm_up) -> None:  # pragma: no cover - runs in a child
+def _worker_main(
+    conn, cache_dir: str | None, nice: int, warm_up
+) -> None:  # pragma: no cover - runs in a child
     """Serve jobs from ``conn`` until it closes: ``(kind, args)`` in, messages out.
 
     First lower the process's priority by ``nice``; then run the ``warm_up`` jobs
@@ -113,8 +114,10 @@ def _worker_main(conn, cache_dir: Optional[str], nice: int,
 
 def _sender(conn):
     """A ``report(info)`` that sends progress messages up the pipe."""
+
     def report(info: dict) -> None:
         conn.send(("progress", info))
+
     return report
 
 
@@ -149,8 +152,10 @@ def run_job(kind: str, args: dict, report=None) -> tuple:
     except MemoryError:
         return FAILED, {"error": "out of memory", "kind": "limit"}
     except Exception as exc:  # noqa: BLE001 - reported to the client, never raised in the server
-        return FAILED, {"error": f"internal error: {type(exc).__name__}: {exc}".splitlines()[0],
-                        "kind": "internal"}
+        return FAILED, {
+            "error": f"internal error: {type(exc).__name__}: {exc}".splitlines()[0],
+            "kind": "internal",
+        }
 
 
 def _solve(args: dict, report=None) -> dict:
@@ -171,12 +176,18 @@ def _solve(args: dict, report=None) -> dict:
             last[0] = now
             report({"tables": round(float(fraction), 4), "message": str(message)})
 
-    options = options_of(args.get("options"),
-                         **{key: args[key] for key in OPTION_NAMES if args.get(key) is not None})
-    solution = solve(args["board"], args.get("goal"), blank_first=bool(args.get("blank_first")),
-                     size=args.get("size"), options=options,
-                     progress=progress if report else None,
-                     table_progress=table_progress if report else None)
+    options = options_of(
+        args.get("options"), **{key: args[key] for key in OPTION_NAMES if args.get(key) is not None}
+    )
+    solution = solve(
+        args["board"],
+        args.get("goal"),
+        blank_first=bool(args.get("blank_first")),
+        size=args.get("size"),
+        options=options,
+        progress=progress if report else None,
+        table_progress=table_progress if report else None,
+    )
     record = solution.as_dict()
     record["length_mtm"] = solution.length_mtm
     return record
@@ -187,12 +198,19 @@ def _analyze(args: dict) -> dict:
     from .analysis import analyze
     from .puzzle import goal_board
 
-    goal = goal_board(args["goal"], size=args.get("size"),
-                      blank_first=bool(args.get("blank_first")))
+    goal = goal_board(
+        args["goal"], size=args.get("size"), blank_first=bool(args.get("blank_first"))
+    )
     stats = analyze(goal)
     counts = [int(c) for c in stats.counts]
-    return {"goal": goal.format(), "size": goal.size, "states": sum(counts),
-            "diameter": len(counts) - 1, "counts": counts, "seconds": round(stats.seconds, 6)}
+    return {
+        "goal": goal.format(),
+        "size": goal.size,
+        "states": sum(counts),
+        "diameter": len(counts) - 1,
+        "counts": counts,
+        "seconds": round(stats.seconds, 6),
+    }
 
 
 def _generate(args: dict) -> dict:
@@ -201,8 +219,9 @@ def _generate(args: dict) -> dict:
     from .generate import random_boards
 
     goal = Board(args["goal"])  # a board, not a start: its labels may repeat
-    boards = random_boards(int(args.get("n", 1)), None, goal, moves=args.get("moves"),
-                           seed=args.get("seed"))
+    boards = random_boards(
+        int(args.get("n", 1)), None, goal, moves=args.get("moves"), seed=args.get("seed")
+    )
     return {"boards": [b.format(args.get("format") or "slash") for b in boards]}
 
 
@@ -218,21 +237,25 @@ class Job:
     kind: str
     args: dict
     hard_limit: float
-    owner: Optional[str] = None
+    owner: str | None = None
     status: str = QUEUED
     progress: dict = field(default_factory=dict)
-    result: Optional[dict] = None
-    error: Optional[dict] = None
-    started: Optional[float] = None
-    finished: Optional[float] = None
+    result: dict | None = None
+    error: dict | None = None
+    started: float | None = None
+    finished: float | None = None
     future: Future = field(default_factory=Future)
     cancel_requested: threading.Event = field(default_factory=threading.Event)
 
     def view(self) -> dict:
         """What ``GET /api/solve/{id}`` shows."""
         now = time.monotonic()
-        out: dict[str, Any] = {"id": self.id, "status": self.status, "progress": self.progress,
-                               "elapsed": round((self.finished or now) - (self.started or now), 3)}
+        out: dict[str, Any] = {
+            "id": self.id,
+            "status": self.status,
+            "progress": self.progress,
+            "elapsed": round((self.finished or now) - (self.started or now), 3),
+        }
         if self.result is not None:
             out["result"] = self.result
         if self.error is not None:
@@ -246,8 +269,12 @@ class _Process:
 
     def __init__(self, ctx, cache_dir, nice, warm_up):
         self.conn, child = ctx.Pipe()
-        self.process = ctx.Process(target=_worker_main, args=(child, cache_dir, nice, warm_up),
-                                   daemon=True, name="slidelab-worker")
+        self.process = ctx.Process(
+            target=_worker_main,
+            args=(child, cache_dir, nice, warm_up),
+            daemon=True,
+            name="slidelab-worker",
+        )
         self.process.start()
         child.close()
         self.ready = False
@@ -293,8 +320,14 @@ class WorkerPool:
     before it says it is ready.
     """
 
-    def __init__(self, workers: int = 1, grace: float = GRACE, cache_dir: Optional[str] = None,
-                 nice: int = 0, warm_up=WARM_UP):
+    def __init__(
+        self,
+        workers: int = 1,
+        grace: float = GRACE,
+        cache_dir: str | None = None,
+        nice: int = 0,
+        warm_up=WARM_UP,
+    ):
         self.workers = max(1, int(workers))
         self.grace = grace
         self.cache_dir = cache_dir if cache_dir is not None else os.environ.get("SLIDELAB_CACHE")
@@ -303,11 +336,11 @@ class WorkerPool:
         self._ctx = multiprocessing.get_context("spawn")
         self._lock = threading.Lock()
         self._turn = threading.Condition(self._lock)  # a job's turn to run, or a cancel
-        self._line: "deque[Job]" = deque()  # jobs waiting for a worker, oldest first
+        self._line: deque[Job] = deque()  # jobs waiting for a worker, oldest first
         self._running = 0
         self._idle: list[_Process] = []
         self._busy: set = set()
-        self._jobs: "OrderedDict[str, Job]" = OrderedDict()
+        self._jobs: OrderedDict[str, Job] = OrderedDict()
         self._closed = False
         self._counter = itertools.count(1)
 
@@ -346,8 +379,9 @@ class WorkerPool:
             if self._closed or len(self._idle) + len(self._busy) < self.workers:
                 return False
             # the idle workers' pipes are ours to read: no job thread holds them
-            return all(p.ready or p.wait_ready(0) for p in self._idle) and \
-                all(p.ready for p in self._busy)
+            return all(p.ready or p.wait_ready(0) for p in self._idle) and all(
+                p.ready for p in self._busy
+            )
 
     def pids(self) -> list:
         """Process ids of the live workers, idle and busy."""
@@ -380,25 +414,31 @@ class WorkerPool:
 
     # -- jobs ------------------------------------------------------------------------------
 
-    def submit(self, kind: str, args: dict, time_limit: float, owner: Optional[str] = None) -> Job:
+    def submit(self, kind: str, args: dict, time_limit: float, owner: str | None = None) -> Job:
         """Queue a job; it runs when a worker is free and the jobs before it have started."""
-        job = Job(id=f"{next(self._counter)}-{secrets.token_hex(4)}", kind=kind, args=args,
-                  hard_limit=time_limit + self.grace, owner=owner)
+        job = Job(
+            id=f"{next(self._counter)}-{secrets.token_hex(4)}",
+            kind=kind,
+            args=args,
+            hard_limit=time_limit + self.grace,
+            owner=owner,
+        )
         with self._lock:
             if self._closed:
                 raise RuntimeError("the worker pool is closed")
             self._jobs[job.id] = job
             self._line.append(job)
             self._forget_old()
-        threading.Thread(target=self._run, args=(job,), name=f"slidelab-job-{job.id}",
-                         daemon=True).start()
+        threading.Thread(
+            target=self._run, args=(job,), name=f"slidelab-job-{job.id}", daemon=True
+        ).start()
         return job
 
-    def get(self, job_id: str) -> Optional[Job]:
+    def get(self, job_id: str) -> Job | None:
         with self._lock:
             return self._jobs.get(job_id)
 
-    def cancel(self, job_id: str) -> Optional[Job]:
+    def cancel(self, job_id: str) -> Job | None:
         """Ask a job to stop; its worker is killed if it is running.  Returns the job."""
         job = self.get(job_id)
         if job is not None and job.status in (QUEUED, RUNNING):
@@ -412,15 +452,18 @@ class WorkerPool:
         with self._lock:
             return len(self._line)
 
-    def active(self, owner: Optional[str] = None) -> int:
+    def active(self, owner: str | None = None) -> int:
         """Jobs waiting or running (of ``owner``, if given)."""
         with self._lock:
-            return sum(1 for j in self._jobs.values() if not j.future.done()
-                       and (owner is None or j.owner == owner))
+            return sum(
+                1
+                for j in self._jobs.values()
+                if not j.future.done() and (owner is None or j.owner == owner)
+            )
 
     def _forget_old(self) -> None:
         finished = [j.id for j in self._jobs.values() if j.status in (DONE, FAILED, CANCELLED)]
-        for job_id in finished[:max(0, len(finished) - KEEP_FINISHED)]:
+        for job_id in finished[: max(0, len(finished) - KEEP_FINISHED)]:
             del self._jobs[job_id]
 
     def _take(self) -> _Process:
@@ -494,16 +537,27 @@ class WorkerPool:
         try:
             proc.conn.send((job.kind, job.args))
         except (OSError, ValueError):
-            self._kill(proc, job, FAILED, {"error": "internal error: worker unavailable",
-                                           "kind": "internal"})
+            self._kill(
+                proc,
+                job,
+                FAILED,
+                {"error": "internal error: worker unavailable", "kind": "internal"},
+            )
             return
         while True:
             if job.cancel_requested.is_set():
                 self._kill(proc, job, CANCELLED, {"error": "cancelled", "kind": "cancelled"})
                 return
             if time.monotonic() > deadline:
-                self._kill(proc, job, FAILED, {
-                    "error": f"limit reached: stopped after {job.hard_limit:g} s", "kind": "limit"})
+                self._kill(
+                    proc,
+                    job,
+                    FAILED,
+                    {
+                        "error": f"limit reached: stopped after {job.hard_limit:g} s",
+                        "kind": "limit",
+                    },
+                )
                 return
             try:
                 ready = proc.conn.poll(0.05)
@@ -520,8 +574,12 @@ class WorkerPool:
             elif tag == "progress":
                 job.progress = payload
             elif tag == "lost":
-                self._kill(proc, job, FAILED, {
-                    "error": "the worker stopped (out of memory?)", "kind": "limit"})
+                self._kill(
+                    proc,
+                    job,
+                    FAILED,
+                    {"error": "the worker stopped (out of memory?)", "kind": "limit"},
+                )
                 return
             else:
                 self._give_back(proc)

@@ -9,17 +9,58 @@ import pytest
 from click.testing import CliRunner
 
 from reference import exact_distances
-
-from slidelab import (Board, DistanceTable, SlidelabError, SpaceStats, SpaceTooLargeError,
-                      UnsolvableError, analyze, apply_moves, random_board, solve)
+from slidelab import (
+    Board,
+    DistanceTable,
+    SlidelabError,
+    SpaceStats,
+    SpaceTooLargeError,
+    UnsolvableError,
+    analyze,
+    apply_moves,
+    random_board,
+    solve,
+)
 from slidelab.analysis import estimate
 from slidelab.analysis.index import Space, space_of
 from slidelab.analysis.layers import search_layers
 from slidelab.cache import list_tables
 from slidelab.cli import main
 
-COUNTS_3X3 = [1, 2, 4, 8, 16, 20, 39, 62, 116, 152, 286, 396, 748, 1024, 1893, 2512, 4485, 5638,
-              9529, 10878, 16993, 17110, 23952, 20224, 24047, 15578, 14560, 6274, 3910, 760, 221, 2]
+COUNTS_3X3 = [
+    1,
+    2,
+    4,
+    8,
+    16,
+    20,
+    39,
+    62,
+    116,
+    152,
+    286,
+    396,
+    748,
+    1024,
+    1893,
+    2512,
+    4485,
+    5638,
+    9529,
+    10878,
+    16993,
+    17110,
+    23952,
+    20224,
+    24047,
+    15578,
+    14560,
+    6274,
+    3910,
+    760,
+    221,
+    2,
+]
 HARDEST_3X3 = {Board("8 6 7/2 5 4/3 0 1"), Board("6 4 7/8 5 0/3 2 1")}
 
 
@@ -75,12 +116,15 @@ def reference_stats(goal):
     dist = exact_distances(goal)
     counts = Counter(dist.values())
     diameter = max(counts)
-    hardest = {Board.from_cells(c, goal.width, goal.height) for c, d in dist.items() if d == diameter}
+    hardest = {
+        Board.from_cells(c, goal.width, goal.height) for c, d in dist.items() if d == diameter
+    }
     return dist, [counts[d] for d in range(diameter + 1)], hardest
 
 
-@pytest.mark.parametrize("goal", ["AAB/BCC/DD_", "AB/BA/A_", "AB/BA/CC/A_", "1 2 3 4/5 0 6 7",
-                                  "ABC/ABC/AB_", "1 2/3 0"])
+@pytest.mark.parametrize(
+    "goal", ["AAB/BCC/DD_", "AB/BA/A_", "AB/BA/CC/A_", "1 2 3 4/5 0 6 7", "ABC/ABC/AB_", "1 2/3 0"]
+)
 def test_matches_a_dictionary_bfs(goal):
     goal = Board(goal)
     dist, counts, hardest = reference_stats(goal)
@@ -121,7 +165,7 @@ def test_unsolvable_board_has_no_index_or_distance():
     with pytest.raises(UnsolvableError):
         table.distance("1 2 3/4 5 6/8 7 0")
     with pytest.raises(SlidelabError):
-        table.distance("1 2/3 0")          # another puzzle
+        table.distance("1 2/3 0")  # another puzzle
 
 
 def test_progress_reports_every_layer():
@@ -139,7 +183,9 @@ def test_hardest_limit_and_repr():
     assert st.n_hardest == 2 and len(st.hardest) == 1 and st.hardest[0] in HARDEST_3X3
     assert analyze("3x3", hardest=0).hardest == ()
     assert isinstance(st, SpaceStats)
-    assert repr(st).startswith("SpaceStats(goal=Board('1 2 3/4 5 6/7 8 0'), states=181440, diameter=31")
+    assert repr(st).startswith(
+        "SpaceStats(goal=Board('1 2 3/4 5 6/7 8 0'), states=181440, diameter=31"
+    )
     assert st.as_dict()["counts"] == COUNTS_3X3
 
 
@@ -212,18 +258,18 @@ def test_table_solutions_agree_with_idastar_on_500_random_3x3(cache):
 
 
 def test_solve_uses_the_table(cache):
-    s = solve("8 6 7/2 5 4/3 0 1")                   # auto builds no table: a search answers
+    s = solve("8 6 7/2 5 4/3 0 1")  # auto builds no table: a search answers
     assert s.method == "bidirectional" and s.length == 31 and s.optimal
     assert not list_tables()
-    s = solve("8 6 7/2 5 4/3 0 1", method="table")   # built when asked for
+    s = solve("8 6 7/2 5 4/3 0 1", method="table")  # built when asked for
     assert s.method == "table" and s.length == 31 and s.optimal
     assert any(t["spec"]["kind"] == "distance" for t in list_tables())
-    assert solve("8 6 7/2 5 4/3 0 1").method == "table"   # now cached: auto uses it
-    other = "4 0 5/1 8 2/6 7 3"                       # a goal with no table: not built by auto
+    assert solve("8 6 7/2 5 4/3 0 1").method == "table"  # now cached: auto uses it
+    other = "4 0 5/1 8 2/6 7 3"  # a goal with no table: not built by auto
     assert solve("0 1 2/3 4 5/6 7 8", other).method == "bidirectional"
-    s = solve("0 1 2/3 4 5/6 7 8", other, method="table")   # built when asked for
+    s = solve("0 1 2/3 4 5/6 7 8", other, method="table")  # built when asked for
     assert s.length == 17 and s.method == "table"
-    assert solve("0 1 2/3 4 5/6 7 8", other).method == "table"   # now cached: auto uses it
+    assert solve("0 1 2/3 4 5/6 7 8", other).method == "table"  # now cached: auto uses it
     assert solve("8 6 7/2 5 4/3 0 1", weight=2).method == "weighted-astar"
     with pytest.raises(UnsolvableError):
         solve("1 2 3/4 5 6/8 7 0", method="table")
@@ -236,8 +282,17 @@ def test_cli_json(cache):
     code, out = run("analyze", "2x3", "--json")
     assert code == 0
     data = json.loads(out)
-    assert set(data) == {"goal", "size", "states", "diameter", "mean", "counts", "hardest",
-                         "n_hardest", "seconds"}
+    assert set(data) == {
+        "goal",
+        "size",
+        "states",
+        "diameter",
+        "mean",
+        "counts",
+        "hardest",
+        "n_hardest",
+        "seconds",
+    }
     assert (data["states"], data["diameter"], data["n_hardest"]) == (360, 21, 1)
     assert data["goal"] == "1 2/3 4/5 0" and data["size"] == "2x3"
     assert data["hardest"] == ["2 1/4 3/0 5"] and sum(data["counts"]) == 360
@@ -248,8 +303,10 @@ def test_cli_human_and_hardest_limit(cache):
     assert code == 0
     assert "181,440 positions, diameter 31" in out
     assert "2 hardest positions (31 moves, first 1 listed)" in out
-    assert sum(line.strip() in {"8 6 7/2 5 4/3 0 1", "6 4 7/8 5 0/3 2 1"}
-               for line in out.splitlines()) == 1
+    assert (
+        sum(line.strip() in {"8 6 7/2 5 4/3 0 1", "6 4 7/8 5 0/3 2 1"} for line in out.splitlines())
+        == 1
+    )
 
 
 @pytest.mark.parametrize("suffix,magic", [(".png", b"\x89PNG\r\n\x1a\n"), (".svg", b"<?xml")])
@@ -269,16 +326,19 @@ def test_cli_save(cache):
     assert code == 0 and json.loads(out)["length"] == 31
 
 
-@pytest.mark.parametrize("args,message", [
-    (["3y3"], "error: "),
-    (["1x5"], "too narrow"),
-    (["4x4"], "10,461,394,944,000 positions"),
-    (["2x7", "--max-time", "1", "--max-memory", "100G"], "--max-time"),
-    (["3x3", "--plot", "out.gif"], "must end in .png or .svg"),
-    (["3x3", "--log"], "--log goes with --plot"),
-    (["3x3", "--hardest", "-1"], "--hardest must be at least 0"),
-    (["3x3", "--max-memory", "lots"], "memory size"),
-])
+@pytest.mark.parametrize(
+    "args,message",
+    [
+        (["3y3"], "error: "),
+        (["1x5"], "too narrow"),
+        (["4x4"], "10,461,394,944,000 positions"),
+        (["2x7", "--max-time", "1", "--max-memory", "100G"], "--max-time"),
+        (["3x3", "--plot", "out.gif"], "must end in .png or .svg"),
+        (["3x3", "--log"], "--log goes with --plot"),
+        (["3x3", "--hardest", "-1"], "--hardest must be at least 0"),
+        (["3x3", "--max-memory", "lots"], "memory size"),
+    ],
+)
 def test_cli_bad_input(cache, args, message):
     result = CliRunner().invoke(main, ["analyze", *args])
     assert result.exit_code == 2

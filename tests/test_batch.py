@@ -26,9 +26,15 @@ ROOT = Path(__file__).resolve().parent.parent
 
 def batch_cli(*args, input_text=None, timeout=180, **kwargs):
     """Run ``slidelab batch`` as a separate program (the real entry point)."""
-    return subprocess.run([sys.executable, "-m", "slidelab", "batch", *map(str, args)],
-                          input=input_text, capture_output=True, text=True, timeout=timeout,
-                          cwd=ROOT, **kwargs)
+    return subprocess.run(
+        [sys.executable, "-m", "slidelab", "batch", *map(str, args)],
+        input=input_text,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        cwd=ROOT,
+        **kwargs,
+    )
 
 
 def records_of(path) -> list[dict]:
@@ -52,16 +58,17 @@ def by_line(records) -> dict:
 
 def test_layouts():
     lines = [
-        "# a comment line", "",
-        "1 2 3/4 5 6/0 7 8",                                   # a board
-        "8 6 7/2 5 4/3 0 1 ; 1 2 3/4 5 6/7 8 0 ; hardest",     # board ; goal ; id
-        "ABA_/CDCD/ABAB/CDCD ;; line-puzzle",                  # board ;; id (the batch's goal)
+        "# a comment line",
+        "",
+        "1 2 3/4 5 6/0 7 8",  # a board
+        "8 6 7/2 5 4/3 0 1 ; 1 2 3/4 5 6/7 8 0 ; hardest",  # board ; goal ; id
+        "ABA_/CDCD/ABAB/CDCD ;; line-puzzle",  # board ;; id (the batch's goal)
         "1 2 3/4 5 6/7 0 8 ; id=kv ; known=1   # trailing comment",
-        f"{KORF_1} 57",                                        # Korf: tiles, known length
-        f"7 {KORF_1} 57",                                      # number, tiles, known
-        f"8 {KORF_1}",                                         # number, tiles
+        f"{KORF_1} 57",  # Korf: tiles, known length
+        f"7 {KORF_1} 57",  # number, tiles, known
+        f"8 {KORF_1}",  # number, tiles
         '{"start": [[1,2,3],[4,5,6],[7,0,8]], "id": "#j", "known": 1}',
-        "1 2 3 x 4 6 7 5 8",                                   # contest style, one line
+        "1 2 3 x 4 6 7 5 8",  # contest style, one line
     ]
     got = read_instances(lines)
     assert [i.line for i in got] == [3, 4, 5, 6, 7, 8, 9, 10, 11]
@@ -79,19 +86,22 @@ def test_layout_with_size():
     assert got.start == "1 2 3 4 5 6 7 8 9 10 11 0" and got.known == 20
 
 
-@pytest.mark.parametrize("line, message", [
-    ("1 2 3/4 5 6/0 7 8 ; ; a ; b", "too many ';' fields"),
-    ("1 2 3/4 5 6/0 7 8 ; id=a ; id=b", "id is given twice"),
-    ("1 2 3/4 5 6/0 7 8 ; known=many", "not a whole number"),
-    ("; 1 2 3/4 5 6/7 8 0", "no board"),
-    ('{"start": "1 2 3/4 5 6/0 7 8"', "invalid JSON"),
-    ('["1 2 3/4 5 6/0 7 8"]', None),          # a JSON board, read by the board parser
-    ('{"goal": "1 2 3/4 5 6/7 8 0"}', "no 'start'"),
-    ('{"start": {"a": 1}}', "'start' must be a board"),
-    ('{"start": "1 2 3/4 5 6/0 7 8", "goal": 3}', "'goal' must be a board"),
-    ('{"start": "1 2 3/4 5 6/0 7 8", "known": 1.5}', "not a whole number"),
-    (f"{KORF_1.replace('14', '16')} 57", "neither the 16 tiles"),
-])
+@pytest.mark.parametrize(
+    "line, message",
+    [
+        ("1 2 3/4 5 6/0 7 8 ; ; a ; b", "too many ';' fields"),
+        ("1 2 3/4 5 6/0 7 8 ; id=a ; id=b", "id is given twice"),
+        ("1 2 3/4 5 6/0 7 8 ; known=many", "not a whole number"),
+        ("; 1 2 3/4 5 6/7 8 0", "no board"),
+        ('{"start": "1 2 3/4 5 6/0 7 8"', "invalid JSON"),
+        ('["1 2 3/4 5 6/0 7 8"]', None),  # a JSON board, read by the board parser
+        ('{"goal": "1 2 3/4 5 6/7 8 0"}', "no 'start'"),
+        ('{"start": {"a": 1}}', "'start' must be a board"),
+        ('{"start": "1 2 3/4 5 6/0 7 8", "goal": 3}', "'goal' must be a board"),
+        ('{"start": "1 2 3/4 5 6/0 7 8", "known": 1.5}', "not a whole number"),
+        (f"{KORF_1.replace('14', '16')} 57", "neither the 16 tiles"),
+    ],
+)
 def test_bad_lines_become_errors(line, message):
     got = read_instances([line])[0]
     if message is None:
@@ -100,8 +110,11 @@ def test_bad_lines_become_errors(line, message):
         assert message in got.error and "\n" not in got.error
 
 
-@given(st.integers(0, 2**32 - 1), st.sampled_from(["slash", "flat", "compact", "json"]),
-       st.text("abcxyz-_0123456789", min_size=1, max_size=8))
+@given(
+    st.integers(0, 2**32 - 1),
+    st.sampled_from(["slash", "flat", "compact", "json"]),
+    st.text("abcxyz-_0123456789", min_size=1, max_size=8),
+)
 def test_any_board_format_and_id_read_back(seed, style, name):
     board = random_boards(1, "3x3", seed=seed)[0]
     text = board.format(style)
@@ -116,8 +129,9 @@ def test_any_board_format_and_id_read_back(seed, style, name):
 def test_results_file_drops_a_cut_off_last_line_and_refuses_another_input(tmp_path):
     batch = read_instances(["1 2 3/4 5 6/0 7 8", "1 2 3/4 5 6/7 0 8"])
     out = tmp_path / "out.jsonl"
-    whole = json.dumps({"id": "1", "line": 1, "input": "1 2 3/4 5 6/0 7 8", "length": 2,
-                        "error": None})
+    whole = json.dumps(
+        {"id": "1", "line": 1, "input": "1 2 3/4 5 6/0 7 8", "length": 2, "error": None}
+    )
     out.write_text(whole + "\n" + '{"id": "2", "line": 2, "input": "1 2 3/4 5')  # killed mid-write
     results = ResultsFile(out, batch)
     assert sorted(results.done) == [1]
@@ -148,10 +162,26 @@ def test_redo_failed_rewrites_without_the_errors(tmp_path):
 
 def test_summary_counts_and_mismatches():
     records = [
-        {"line": 1, "id": "1", "length": 10, "optimal": True, "known": 10, "agrees": True,
-         "stats": {"expanded": 5, "generated": 9, "seconds": 0.5}, "error": None},
-        {"line": 2, "id": "2", "length": 12, "optimal": True, "known": 10, "agrees": False,
-         "stats": {"expanded": 1, "generated": 1, "seconds": 0.25}, "error": None},
+        {
+            "line": 1,
+            "id": "1",
+            "length": 10,
+            "optimal": True,
+            "known": 10,
+            "agrees": True,
+            "stats": {"expanded": 5, "generated": 9, "seconds": 0.5},
+            "error": None,
+        },
+        {
+            "line": 2,
+            "id": "2",
+            "length": 12,
+            "optimal": True,
+            "known": 10,
+            "agrees": False,
+            "stats": {"expanded": 1, "generated": 1, "seconds": 0.25},
+            "error": None,
+        },
         {"line": 3, "id": "3", "error": "x", "error_kind": "limit"},
         {"line": 4, "id": "4", "error": "y", "error_kind": "input"},
     ]
@@ -171,19 +201,35 @@ def test_summary_counts_and_mismatches():
 def test_batch_gives_one_result_per_line(tmp_path):
     """Good lines, malformed lines, an unsolvable board and a time-limited hard instance."""
     source = tmp_path / "in.txt"
-    source.write_text("\n".join([
-        "# good, malformed, unsolvable, too hard for the limit",
-        "1 2 3/4 5 6/0 7 8 ; ; easy",
-        "8 6 7/2 5 4/3 0 1 ; known=31",
-        "1 2 3/4 5",
-        "1 2 3/4 5 6/7 8 9",
-        "1 2 3/4 5 6/8 7 0",
-        f"{KORF_1} ; {KORF_GOAL} ; korf-1",
-        "1 2 3/4 5 6/7 0 8 ; known=3",
-    ]) + "\n")
+    source.write_text(
+        "\n".join(
+            [
+                "# good, malformed, unsolvable, too hard for the limit",
+                "1 2 3/4 5 6/0 7 8 ; ; easy",
+                "8 6 7/2 5 4/3 0 1 ; known=31",
+                "1 2 3/4 5",
+                "1 2 3/4 5 6/7 8 9",
+                "1 2 3/4 5 6/8 7 0",
+                f"{KORF_1} ; {KORF_GOAL} ; korf-1",
+                "1 2 3/4 5 6/7 0 8 ; known=3",
+            ]
+        )
+        + "\n"
+    )
     out = tmp_path / "out.jsonl"
-    done = batch_cli(source, "-o", out, "--method", "idastar", "--heuristic", "manhattan",
-                     "--time-limit", "0.5", "--workers", "2")
+    done = batch_cli(
+        source,
+        "-o",
+        out,
+        "--method",
+        "idastar",
+        "--heuristic",
+        "manhattan",
+        "--time-limit",
+        "0.5",
+        "--workers",
+        "2",
+    )
     assert done.returncode == 1, done.stderr  # some failed
     assert "Traceback" not in done.stderr
     got = {r["line"]: r for r in records_of(out)}
@@ -192,7 +238,12 @@ def test_batch_gives_one_result_per_line(tmp_path):
         assert {"id", "line", "input", "error"} <= set(r)
     easy, hardest = got[2], got[3]
     assert easy["id"] == "easy" and easy["error"] is None
-    assert (easy["solution"], easy["length"], easy["optimal"], easy["method"]) == ("L2", 2, True, "idastar")
+    assert (easy["solution"], easy["length"], easy["optimal"], easy["method"]) == (
+        "L2",
+        2,
+        True,
+        "idastar",
+    )
     assert set(solve("1 2 3/4 5 6/0 7 8").as_dict()) <= set(easy)  # the solve --json fields
     assert hardest["length"] == 31 and hardest["known"] == 31 and hardest["agrees"] is True
     assert got[4]["error_kind"] == "input" and "row 2 has 2 cells" in got[4]["error"]
@@ -214,14 +265,17 @@ def test_standard_input_and_output():
     assert "solved" in done.stderr  # the summary goes to stderr when results go to stdout
 
 
-@pytest.mark.parametrize("args, message", [
-    (["missing.txt"], "cannot read missing.txt"),
-    (["-", "--redo-failed"], "--redo-failed goes with -o"),
-    (["-", "--method", "magic"], "unknown method 'magic'"),
-    (["-", "--time-limit", "-1"], "--time-limit must be positive"),
-    (["-", "--weight", "0.5"], "--weight must be at least 1"),
-    (["-", "--workers", "2", "--scheduler", "tcp://127.0.0.1:1"], "--workers is for local"),
-])
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["missing.txt"], "cannot read missing.txt"),
+        (["-", "--redo-failed"], "--redo-failed goes with -o"),
+        (["-", "--method", "magic"], "unknown method 'magic'"),
+        (["-", "--time-limit", "-1"], "--time-limit must be positive"),
+        (["-", "--weight", "0.5"], "--weight must be at least 1"),
+        (["-", "--workers", "2", "--scheduler", "tcp://127.0.0.1:1"], "--workers is for local"),
+    ],
+)
 def test_bad_usage_is_one_line(args, message):
     done = batch_cli(*args, input_text="1 2 3/4 5 6/0 7 8\n")
     assert done.returncode == 2
@@ -247,10 +301,26 @@ def _slow_batch(tmp_path, count=50):
 
 def _start_and_stop(source, out, sig, at_least=8):
     """Start a batch, wait until it has written ``at_least`` results, then send ``sig``."""
-    proc = subprocess.Popen([sys.executable, "-m", "slidelab", "batch", str(source), "-o", str(out),
-                             "--method", "bfs", "--workers", "1"],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT,
-                            start_new_session=True)
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "slidelab",
+            "batch",
+            str(source),
+            "-o",
+            str(out),
+            "--method",
+            "bfs",
+            "--workers",
+            "1",
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        cwd=ROOT,
+        start_new_session=True,
+    )
     deadline = time.monotonic() + 120
     while time.monotonic() < deadline:
         if out.exists() and out.read_text().count("\n") >= at_least:
@@ -281,14 +351,20 @@ def test_resume_after_stopping_loses_and_duplicates_nothing(tmp_path, sig):
     records = records_of(out)
     lines = [r["line"] for r in records]
     assert sorted(lines) == list(range(1, 51)), "an instance lost or duplicated"
-    reference = solve_batch(read_instances(source.read_text().splitlines()), method="bfs", workers=1)
+    reference = solve_batch(
+        read_instances(source.read_text().splitlines()), method="bfs", workers=1
+    )
     assert by_line(records) == by_line(reference)
 
 
 def test_local_workers_give_the_results_of_one_worker():
     lines = [b.format() for b in random_boards(12, "3x3", seed=11)]
-    lines += [f"{KORF_1} ; {KORF_GOAL}", "1 2 3 4/5 6 7 8/9 10 11 12/13 14 0 15",
-              "ABA_/CDCD/ABAB/CDCD ; ABA_/CABD/ACDB/CDCD", "1 2 3/4 5"]
+    lines += [
+        f"{KORF_1} ; {KORF_GOAL}",
+        "1 2 3 4/5 6 7 8/9 10 11 12/13 14 0 15",
+        "ABA_/CDCD/ABAB/CDCD ; ABA_/CABD/ACDB/CDCD",
+        "1 2 3/4 5",
+    ]
     batch = read_instances(lines)
     one = list(solve_batch(batch, workers=1))
     two = list(solve_batch(batch, workers=2))
@@ -298,7 +374,9 @@ def test_local_workers_give_the_results_of_one_worker():
 
 def test_options_that_cannot_make_tables_fail_each_instance_once():
     batch = read_instances(["1 2 3/4 5 6/0 7 8", "8 6 7/2 5 4/3 0 1"])
-    records = list(solve_batch(batch, method="idastar", heuristic="pdb", partition="9-9", workers=1))
+    records = list(
+        solve_batch(batch, method="idastar", heuristic="pdb", partition="9-9", workers=1)
+    )
     assert [r["error_kind"] for r in records] == ["input", "input"]
     assert all("no partition 9-9" in r["error"] for r in records)
 
@@ -314,12 +392,15 @@ def test_dask_cluster_gives_the_results_of_local_processes(tmp_path):
     source.write_text("\n".join(lines) + "\n")
     batch = read_instances(lines)
     local = list(solve_batch(batch, blank_first=True, workers=2))
-    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
-                                  dashboard_address=None) as cluster:
+    with distributed.LocalCluster(
+        n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None
+    ) as cluster:
         assert len(cluster.workers) == 2
         remote = list(solve_batch(batch, blank_first=True, scheduler=cluster.scheduler_address))
         out = tmp_path / "out.jsonl"
-        done = batch_cli(source, "--blank-first", "-o", out, "--scheduler", cluster.scheduler_address)
+        done = batch_cli(
+            source, "--blank-first", "-o", out, "--scheduler", cluster.scheduler_address
+        )
     assert by_line(remote) == by_line(local)
     assert done.returncode == 1, done.stderr  # one unsolvable line
     assert by_line(records_of(out)) == by_line(local)

@@ -1,10 +1,9 @@
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
 from slidelab import Board, Puzzle
 from slidelab.errors import MismatchError
-
-import pytest
 
 
 def test_value_semantics():
@@ -38,7 +37,9 @@ def boards(draw, letters=False):
     h = draw(st.integers(2, 6))
     n = w * h
     if letters:
-        tiles = draw(st.lists(st.sampled_from(["A", "B", "C", "Dx", "e"]), min_size=n - 1, max_size=n - 1))
+        tiles = draw(
+            st.lists(st.sampled_from(["A", "B", "C", "Dx", "e"]), min_size=n - 1, max_size=n - 1)
+        )
     else:
         tiles = draw(st.lists(st.integers(1, 99), min_size=n - 1, max_size=n - 1))
     cells = draw(st.permutations(tiles + [0]))

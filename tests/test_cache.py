@@ -16,13 +16,25 @@ import platformdirs
 import pytest
 
 from slidelab import cache
-from slidelab.cache import (CacheError, cache_dir, clear_tables, list_tables, load_or_build,
-                            table_key, verify_file)
+from slidelab.cache import (
+    CacheError,
+    cache_dir,
+    clear_tables,
+    list_tables,
+    load_or_build,
+    table_key,
+    verify_file,
+)
 from slidelab.errors import SlidelabError
 
 ROOT = Path(__file__).resolve().parents[1]
-SPEC = {"kind": "pdb", "board": "4x4", "goal": "1 2 3 4/5 6 7 8/9 10 11 12/13 14 15 0",
-        "pattern": "1,2,3,4,5,6", "version": 1}
+SPEC = {
+    "kind": "pdb",
+    "board": "4x4",
+    "goal": "1 2 3 4/5 6 7 8/9 10 11 12/13 14 15 0",
+    "pattern": "1,2,3,4,5,6",
+    "version": 1,
+}
 
 
 @pytest.fixture(autouse=True)
@@ -54,7 +66,7 @@ def table_path(spec=SPEC) -> Path:
 def header_of(path):
     data = Path(path).read_bytes()
     length = int.from_bytes(data[15:19], "little")
-    return json.loads(data[19:19 + length])
+    return json.loads(data[19 : 19 + length])
 
 
 def leftovers(directory):
@@ -62,6 +74,7 @@ def leftovers(directory):
 
 
 # --------------------------------------------------------------------------- build and load
+
 
 def test_build_once_then_load_from_file(tables):
     build = Builder(np.arange(1000, dtype=np.uint8).reshape(10, 100))
@@ -71,13 +84,13 @@ def test_build_once_then_load_from_file(tables):
     np.testing.assert_array_equal(first, build.table)
     np.testing.assert_array_equal(second, build.table)
     assert second.dtype == np.uint8 and second.shape == (10, 100)
-    assert [p.name for p in tables.iterdir()] == [table_key(SPEC) + ".slt"]   # no lock or temp left
+    assert [p.name for p in tables.iterdir()] == [table_key(SPEC) + ".slt"]  # no lock or temp left
     assert verify_file(table_path()) == (True, "ok")
 
 
 def test_memmap_result_is_read_only():
     build = Builder(np.arange(64, dtype=np.int32))
-    for _ in range(2):                         # just built, then loaded
+    for _ in range(2):  # just built, then loaded
         table = load_or_build(SPEC, build)
         assert isinstance(table, np.memmap)
         assert not table.flags.writeable
@@ -92,7 +105,7 @@ def test_mmap_false_gives_a_writable_array_in_memory():
         table = load_or_build(SPEC, build, mmap=False)
         assert not isinstance(table, np.memmap) and table.flags.writeable
         np.testing.assert_array_equal(table, build.table)
-        table[0] = 99                          # the caller's copy, not the file's
+        table[0] = 99  # the caller's copy, not the file's
     assert build.calls == 1
     assert load_or_build(SPEC, build)[0] == 0
 
@@ -106,11 +119,16 @@ def test_progress_callback_receives_the_builders_reports():
         return np.zeros(10, np.uint8)
 
     load_or_build(SPEC, build, progress=lambda fraction, message: seen.append((fraction, message)))
-    assert seen == [(0.0, "step 0"), (0.25, "step 1"), (0.5, "step 2"), (0.75, "step 3"),
-                    (1.0, "step 4")]
+    assert seen == [
+        (0.0, "step 0"),
+        (0.25, "step 1"),
+        (0.5, "step 2"),
+        (0.75, "step 3"),
+        (1.0, "step 4"),
+    ]
     seen.clear()
     load_or_build(SPEC, build, progress=lambda f, m: seen.append(f))
-    assert seen == []                          # from the cache: nothing built, nothing reported
+    assert seen == []  # from the cache: nothing built, nothing reported
 
 
 def test_without_progress_the_builder_gets_a_no_op():
@@ -119,16 +137,20 @@ def test_without_progress_the_builder_gets_a_no_op():
 
 
 @pytest.mark.parametrize("mmap", [True, False])
-@pytest.mark.parametrize("table", [
-    np.arange(24, dtype=np.int64).reshape(2, 3, 4),
-    np.arange(10, dtype=">i4"),
-    np.linspace(0, 1, 7, dtype=np.float32),
-    np.array([True, False, True]),
-    np.array([b"ab", b"cde"]),
-    np.zeros((0, 5), np.uint16),
-    np.array(7, np.uint32),
-    np.arange(12, dtype=np.uint8).reshape(3, 4).T,          # not C-contiguous
-], ids=["int64-3d", "big-endian", "float32", "bool", "bytes", "empty", "0-d", "transposed"])
+@pytest.mark.parametrize(
+    "table",
+    [
+        np.arange(24, dtype=np.int64).reshape(2, 3, 4),
+        np.arange(10, dtype=">i4"),
+        np.linspace(0, 1, 7, dtype=np.float32),
+        np.array([True, False, True]),
+        np.array([b"ab", b"cde"]),
+        np.zeros((0, 5), np.uint16),
+        np.array(7, np.uint32),
+        np.arange(12, dtype=np.uint8).reshape(3, 4).T,  # not C-contiguous
+    ],
+    ids=["int64-3d", "big-endian", "float32", "bool", "bytes", "empty", "0-d", "transposed"],
+)
 def test_round_trip_keeps_dtype_shape_and_values(table, mmap):
     build = Builder(table)
     built = load_or_build(SPEC, build, mmap=mmap)
@@ -147,7 +169,7 @@ def test_file_layout():
     data = table_path().read_bytes()
     assert data.startswith(b"SLIDELAB-TABLE\n")
     length = int.from_bytes(data[15:19], "little")
-    header = json.loads(data[19:19 + length].decode("utf-8"))
+    header = json.loads(data[19 : 19 + length].decode("utf-8"))
     assert header["format"] == cache.FORMAT_VERSION == 1
     assert header["spec"] == SPEC
     assert np.dtype(header["dtype"]) == table.dtype
@@ -155,7 +177,7 @@ def test_file_layout():
     assert header["created"].endswith("+00:00")
     offset = header["offset"]
     assert offset % 64 == 0 and offset >= 19 + length
-    assert data[19 + length:offset] == bytes(offset - 19 - length)
+    assert data[19 + length : offset] == bytes(offset - 19 - length)
     assert data[offset:] == table.tobytes()
     assert header["sha256"] == hashlib.sha256(table.tobytes()).hexdigest()
 
@@ -179,6 +201,7 @@ def test_object_arrays_are_refused(tables):
 
 
 # --------------------------------------------------------------------------- broken files
+
 
 def rebuilt_after(damage, caplog, reason):
     """Build, damage the file, load again: the damage is reported and the table rebuilt."""
@@ -254,7 +277,7 @@ def test_other_format_version_is_rebuilt(caplog, monkeypatch):
     def from_the_future(path):
         with monkeypatch.context() as m:
             m.setattr(cache, "FORMAT_VERSION", 2)
-            load_or_build(SPEC, lambda progress: np.arange(5000, dtype=np.int32))   # writes v2
+            load_or_build(SPEC, lambda progress: np.arange(5000, dtype=np.int32))  # writes v2
         assert header_of(path)["format"] == 2
 
     rebuilt_after(from_the_future, caplog, "format version 2, this slidelab reads 1")
@@ -263,7 +286,7 @@ def test_other_format_version_is_rebuilt(caplog, monkeypatch):
 def test_file_with_another_spec_under_the_name_is_rebuilt(caplog):
     other = dict(SPEC, pattern="7,8,9")
     load_or_build(other, Builder(np.full(7, 9, np.uint8)))
-    table_path(other).replace(table_path(SPEC))          # the other table under SPEC's name
+    table_path(other).replace(table_path(SPEC))  # the other table under SPEC's name
     valid, why = verify_file(table_path(SPEC))
     assert not valid and why == f"its name does not match its spec, whose key is {table_key(other)}"
     build = Builder(np.arange(3, dtype=np.uint8))
@@ -307,11 +330,23 @@ CHILD = textwrap.dedent("""
 def test_two_processes_building_one_table_build_it_once(tables, tmp_path):
     barrier = tmp_path / "barrier"
     barrier.mkdir()
-    env = dict(os.environ, PYTHONPATH=os.pathsep.join(
-        [str(ROOT)] + ([os.environ["PYTHONPATH"]] if os.environ.get("PYTHONPATH") else [])))
-    children = [subprocess.Popen([sys.executable, "-c", CHILD, str(i), str(barrier),
-                                  json.dumps(SPEC)], cwd=ROOT, env=env, stdout=subprocess.PIPE,
-                                 stderr=subprocess.PIPE, text=True) for i in range(2)]
+    env = dict(
+        os.environ,
+        PYTHONPATH=os.pathsep.join(
+            [str(ROOT)] + ([os.environ["PYTHONPATH"]] if os.environ.get("PYTHONPATH") else [])
+        ),
+    )
+    children = [
+        subprocess.Popen(
+            [sys.executable, "-c", CHILD, str(i), str(barrier), json.dumps(SPEC)],
+            cwd=ROOT,
+            env=env,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        for i in range(2)
+    ]
     results = []
     for child in children:
         out, err = child.communicate(timeout=60)
@@ -320,7 +355,7 @@ def test_two_processes_building_one_table_build_it_once(tables, tmp_path):
     expected = hashlib.sha256((np.arange(1_000_000, dtype=np.uint32) * 7).tobytes()).hexdigest()
     assert [r["sha"] for r in results] == [expected, expected]
     assert all(r["memmap"] for r in results)
-    assert len((tmp_path / "builds.log").read_text().split()) == 1       # built once
+    assert len((tmp_path / "builds.log").read_text().split()) == 1  # built once
     assert [p.name for p in tables.iterdir()] == [table_key(SPEC) + ".slt"]
     assert verify_file(table_path()) == (True, "ok")
 
@@ -350,6 +385,7 @@ def test_two_threads_building_one_table_build_it_once():
 
 # --------------------------------------------------------------------------- listing and clearing
 
+
 def test_list_tables(tables):
     load_or_build(SPEC, Builder(np.zeros(100, np.uint8)))
     other = {"kind": "distances", "board": "3x3", "version": 1}
@@ -359,8 +395,14 @@ def test_list_tables(tables):
     listed = {t["key"]: t for t in list_tables()}
     assert set(listed) == {table_key(SPEC), table_key(other), "pdb-4x4-0123456789abcdef"}
     good = listed[table_key(SPEC)]
-    assert good == {"path": table_path(), "key": table_key(SPEC), "spec": SPEC,
-                    "bytes": table_path().stat().st_size, "valid": True, "reason": "ok"}
+    assert good == {
+        "path": table_path(),
+        "key": table_key(SPEC),
+        "spec": SPEC,
+        "bytes": table_path().stat().st_size,
+        "valid": True,
+        "reason": "ok",
+    }
     assert listed[table_key(other)]["spec"] == other
     bad = listed["pdb-4x4-0123456789abcdef"]
     assert (bad["spec"], bad["bytes"], bad["valid"]) == (None, 4, False)
@@ -393,7 +435,9 @@ def test_clear_tables_by_kind_and_all(tables):
 
     assert clear_tables("pdb") == 3
     remaining = sorted(p.name for p in tables.iterdir())
-    assert remaining == sorted([table_key(dist) + ".slt", table_key(additive) + ".slt", "notes.txt"])
+    assert remaining == sorted(
+        [table_key(dist) + ".slt", table_key(additive) + ".slt", "notes.txt"]
+    )
     assert clear_tables("nothing-of-this-kind") == 0
     assert clear_tables() == 2
     assert [p.name for p in tables.iterdir()] == ["notes.txt"]
@@ -407,7 +451,7 @@ def test_clear_tables_spares_the_lock_and_temp_file_of_a_build_in_progress(table
     lock = tables / (key + ".lock")
     temp = tables / f".{key}.abc123.tmp"
     temp.write_bytes(b"being written")
-    fd = cache._acquire(lock)                 # another builder at work
+    fd = cache._acquire(lock)  # another builder at work
     try:
         assert clear_tables() == 1
         assert sorted(p.name for p in tables.iterdir()) == sorted([lock.name, temp.name])
@@ -419,24 +463,28 @@ def test_clear_tables_spares_the_lock_and_temp_file_of_a_build_in_progress(table
 
 # --------------------------------------------------------------------------- keys and directory
 
+
 def test_table_key_is_stable_and_readable():
     key = table_key(SPEC)
     digest = hashlib.sha256(json.dumps(SPEC, sort_keys=True).encode()).hexdigest()[:16]
     assert key == f"pdb-4x4-{digest}"
-    assert key == "pdb-4x4-" + "d1b89462077b4bcb"            # the same on every machine, forever
+    assert key == "pdb-4x4-" + "d1b89462077b4bcb"  # the same on every machine, forever
     assert table_key(dict(reversed(list(SPEC.items())))) == key
     assert table_key(dict(SPEC, version=2)) != key
     assert table_key({"kind": "pdb"}).startswith("pdb-") and len(table_key({"kind": "pdb"})) == 20
     assert table_key({"kind": "../../etc/passwd", "board": "a b"}).startswith("etc_passwd-a_b-")
 
 
-@pytest.mark.parametrize("spec, message", [
-    (["pdb"], "must be a dict"),
-    ({"board": "4x4"}, "'kind'"),
-    ({"kind": ""}, "'kind'"),
-    ({"kind": "pdb", "goal": object()}, "plain JSON data"),
-    ({"kind": "pdb", "weight": math.nan}, "plain JSON data"),
-])
+@pytest.mark.parametrize(
+    "spec, message",
+    [
+        (["pdb"], "must be a dict"),
+        ({"board": "4x4"}, "'kind'"),
+        ({"kind": ""}, "'kind'"),
+        ({"kind": "pdb", "goal": object()}, "plain JSON data"),
+        ({"kind": "pdb", "weight": math.nan}, "plain JSON data"),
+    ],
+)
 def test_bad_specs_are_refused(spec, message):
     with pytest.raises(CacheError, match=message):
         table_key(spec)
@@ -470,10 +518,11 @@ def test_uncreatable_cache_dir_is_a_slidelab_error(monkeypatch, tmp_path):
     assert build.calls == 0
 
 
-@pytest.mark.skipif(not hasattr(os, "geteuid") or os.geteuid() == 0,
-                    reason="permissions do not bind root")
+@pytest.mark.skipif(
+    not hasattr(os, "geteuid") or os.geteuid() == 0, reason="permissions do not bind root"
+)
 def test_read_only_cache_dir_is_a_slidelab_error(tables):
-    load_or_build(SPEC, Builder([1, 2]))                    # a table made while writable
+    load_or_build(SPEC, Builder([1, 2]))  # a table made while writable
     tables.chmod(0o555)
     try:
         assert load_or_build(SPEC, Builder([9])).tolist() == [1, 2]  # still readable

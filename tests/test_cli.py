@@ -18,7 +18,16 @@ def test_solve_json():
     code, out, _ = run("solve", "8 6 7/2 5 4/3 0 1", "--json")
     assert code == 0
     data = json.loads(out)
-    assert set(data) >= {"start", "goal", "size", "solution", "length", "optimal", "method", "stats"}
+    assert set(data) >= {
+        "start",
+        "goal",
+        "size",
+        "solution",
+        "length",
+        "optimal",
+        "method",
+        "stats",
+    }
     assert set(data["stats"]) >= {"expanded", "generated", "stored", "seconds"}
     assert data["length"] == 31 and data["optimal"] and data["size"] == "3x3"
     assert apply_moves(Board(data["start"]), data["solution"]) == Board(data["goal"])
@@ -38,8 +47,9 @@ def test_solve_goal_options():
     assert code == 0 and json.loads(out)["length"] == 3
     code, out, _ = run("solve", "1 0 2/3 4 5/6 7 8", "--blank-first", "--json")
     assert json.loads(out)["length"] == 1
-    code, out, _ = run("solve", "8 6 7/2 5 4/3 0 1", "--method", "weighted-astar", "--weight", "3",
-                       "--json")
+    code, out, _ = run(
+        "solve", "8 6 7/2 5 4/3 0 1", "--method", "weighted-astar", "--weight", "3", "--json"
+    )
     data = json.loads(out)
     assert code == 0 and not data["optimal"] and 31 <= data["length"] <= 93
 
@@ -51,9 +61,19 @@ def test_exit_codes():
     assert run("check", "1 2 3/4 5 6/8 7 0")[0] == 1
     assert run("check", "1 2 3/4 5 6/7 8 0")[0] == 0
     assert run("check", "1 2 3/4 5 6/7 8 ?")[0] == 2
-    assert run("solve", "1 2 3 4/5 6 7 8/9 10 11 12/13 14 15 0", "--goal",
-               "0 15 14 13/12 11 10 9/8 7 6 5/4 3 2 1", "--method", "idastar",
-               "--time-limit", "0.2")[0] == 1
+    assert (
+        run(
+            "solve",
+            "1 2 3 4/5 6 7 8/9 10 11 12/13 14 15 0",
+            "--goal",
+            "0 15 14 13/12 11 10 9/8 7 6 5/4 3 2 1",
+            "--method",
+            "idastar",
+            "--time-limit",
+            "0.2",
+        )[0]
+        == 1
+    )
 
 
 def test_unsolvable_json():
@@ -108,19 +128,29 @@ def test_moves_commands():
     assert run("moves", "length", "R3U2L")[1].strip() == "6 STM, 3 MTM"
     assert run("moves", "convert", "R3 U2 L", "--to", "blank")[1].strip() == "l3 d2 r"
     assert run("moves", "convert", "l3 d2 r", "--notation", "blank")[1].strip() == "R3 U2 L"
-    assert run("moves", "convert", "R2 D", "--to", "numbers", "--board",
-               "1 2 3/4 5 6/7 8 0")[1].strip() == "8 7 4"
+    assert (
+        run("moves", "convert", "R2 D", "--to", "numbers", "--board", "1 2 3/4 5 6/7 8 0")[
+            1
+        ].strip()
+        == "8 7 4"
+    )
     code, out, _ = run("moves", "apply", "1 2 3/4 5 6/7 8 0", "L")
     assert code == 2
     assert run("moves", "length", "R3 Q")[0] == 2
 
 
 def test_python_dash_m_and_console_script():
-    out = subprocess.run([sys.executable, "-m", "slidelab", "solve", "1 2 3/4 5 6/7 0 8"],
-                         capture_output=True, text=True)
+    out = subprocess.run(
+        [sys.executable, "-m", "slidelab", "solve", "1 2 3/4 5 6/7 0 8"],
+        capture_output=True,
+        text=True,
+    )
     assert out.returncode == 0 and "1 move " in out.stdout
-    bad = subprocess.run([sys.executable, "-m", "slidelab", "solve", "1 2 3/4 5 6/7 8"],
-                         capture_output=True, text=True)
+    bad = subprocess.run(
+        [sys.executable, "-m", "slidelab", "solve", "1 2 3/4 5 6/7 8"],
+        capture_output=True,
+        text=True,
+    )
     assert bad.returncode == 2
     assert bad.stderr.strip().count("\n") == 0 and "Traceback" not in bad.stderr
     assert bad.stderr.startswith("error:")
@@ -128,12 +158,14 @@ def test_python_dash_m_and_console_script():
 
 def test_light_imports_do_not_load_numba():
     # `import slidelab` and the commands that need no kernels stay free of numba's start-up.
-    code = ("import sys, slidelab, slidelab.cli\n"
-            "from click.testing import CliRunner\n"
-            "assert slidelab.Board('1 2 3/4 5 0').width == 3\n"
-            "for args in (['moves', 'length', 'R3U2L'], ['check', '1 2 3/4 5 6/8 7 0'], ['--help']):\n"
-            "    CliRunner().invoke(slidelab.cli.main, args)\n"
-            "print(sorted(m for m in ('numba', 'scipy') if m in sys.modules))\n")
+    code = (
+        "import sys, slidelab, slidelab.cli\n"
+        "from click.testing import CliRunner\n"
+        "assert slidelab.Board('1 2 3/4 5 0').width == 3\n"
+        "for args in (['moves', 'length', 'R3U2L'], ['check', '1 2 3/4 5 6/8 7 0'], ['--help']):\n"
+        "    CliRunner().invoke(slidelab.cli.main, args)\n"
+        "print(sorted(m for m in ('numba', 'scipy') if m in sys.modules))\n"
+    )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert out.returncode == 0, out.stderr
     assert out.stdout.strip() == "[]"

@@ -4,8 +4,15 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from slidelab import (Board, Puzzle, SearchLimitError, UnsolvableError, apply_moves,
-                      bidirectional_bfs, random_board)
+from slidelab import (
+    Board,
+    Puzzle,
+    SearchLimitError,
+    UnsolvableError,
+    apply_moves,
+    bidirectional_bfs,
+    random_board,
+)
 from slidelab.search._common import Limits
 from slidelab.search.constructive import cancel_inverses, constructive
 
@@ -29,8 +36,9 @@ def goal_with_blank_at(width: int, height: int, cell: int) -> Board:
     return Board.from_cells(tiles, width, height)
 
 
-@pytest.mark.parametrize("size", ["2x2", "2x3", "3x2", "3x3", "4x4", "5x3", "3x5", "2x7", "7x2",
-                                  "6x6", "10x10"])
+@pytest.mark.parametrize(
+    "size", ["2x2", "2x3", "3x2", "3x3", "4x4", "5x3", "3x5", "2x7", "7x2", "6x6", "10x10"]
+)
 @pytest.mark.parametrize("seed", range(3))
 def test_random_boards(size, seed):
     start = random_board(size, seed=seed)
@@ -52,8 +60,9 @@ def test_blank_first_goal(size):
         assert apply_moves(start, s.moves) == puzzle.goal
 
 
-@pytest.mark.parametrize("width,height", [(3, 3), (4, 4), (5, 5), (6, 4), (4, 7), (2, 6), (6, 2),
-                                          (9, 8)])
+@pytest.mark.parametrize(
+    "width,height", [(3, 3), (4, 4), (5, 5), (6, 4), (4, 7), (2, 6), (6, 2), (9, 8)]
+)
 def test_blank_anywhere_in_the_goal(width, height):
     n = width * height
     corners = {0, width - 1, n - width, n - 1}
@@ -128,8 +137,13 @@ def test_cancel_inverses():
 
 
 @settings(max_examples=40, deadline=None)
-@given(width=st.integers(2, 8), height=st.integers(2, 8), seed=st.integers(0, 2**32 - 1),
-       blank=st.integers(0, 63), letters=st.integers(0, 6))
+@given(
+    width=st.integers(2, 8),
+    height=st.integers(2, 8),
+    seed=st.integers(0, 2**32 - 1),
+    blank=st.integers(0, 63),
+    letters=st.integers(0, 6),
+)
 def test_property_every_solution_replays(width, height, seed, blank, letters):
     n = width * height
     if letters:  # a lettered goal; with few letters, labels repeat

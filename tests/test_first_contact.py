@@ -21,14 +21,23 @@ PACKAGE = Path(slidelab.__file__).resolve().parent
 
 # -- 1. compiled kernels are cached outside the installed package ---------------------------
 
+
 def test_kernels_are_cached_outside_the_package():
     from slidelab._jit import kernel_cache_dir
 
     kernels = []
-    for name in ("slidelab.heuristics.manhattan", "slidelab.search.idastar", "slidelab.search.bfs",
-                 "slidelab.heuristics.pdb", "slidelab.analysis.layers", "slidelab.ranking"):
+    for name in (
+        "slidelab.heuristics.manhattan",
+        "slidelab.search.idastar",
+        "slidelab.search.bfs",
+        "slidelab.heuristics.pdb",
+        "slidelab.analysis.layers",
+        "slidelab.ranking",
+    ):
         module = importlib.import_module(name)
-        kernels += [v for v in vars(module).values() if hasattr(getattr(v, "_cache", None), "_cache_path")]
+        kernels += [
+            v for v in vars(module).values() if hasattr(getattr(v, "_cache", None), "_cache_path")
+        ]
     assert len(kernels) > 10
     for kernel in kernels:
         where = Path(kernel._cache._cache_path).resolve()
@@ -39,8 +48,12 @@ def test_kernels_are_cached_outside_the_package():
 def test_no_cache_files_in_the_package_after_a_solve(tmp_path):
     env = {**os.environ, "XDG_CACHE_HOME": str(tmp_path), "SLIDELAB_CACHE": str(tmp_path / "t")}
     before = {p for p in PACKAGE.rglob("*") if p.suffix in (".nbi", ".nbc")}
-    run = subprocess.run([sys.executable, "-m", "slidelab", "solve", "1 2 3/4 5 6/0 7 8",
-                          "--method", "idastar"], env=env, capture_output=True, text=True)
+    run = subprocess.run(
+        [sys.executable, "-m", "slidelab", "solve", "1 2 3/4 5 6/0 7 8", "--method", "idastar"],
+        env=env,
+        capture_output=True,
+        text=True,
+    )
     assert run.returncode == 0, run.stderr
     after = {p for p in PACKAGE.rglob("*") if p.suffix in (".nbi", ".nbc")}
     assert after - before == set()
@@ -48,6 +61,7 @@ def test_no_cache_files_in_the_package_after_a_solve(tmp_path):
 
 
 # -- 2. the first run says it is compiling, stops cleanly on Ctrl-C, compiles what it needs --
+
 
 def _fresh_env(tmp_path) -> dict:
     """A process with empty kernel and table caches (as on a fresh install)."""
@@ -57,8 +71,13 @@ def _fresh_env(tmp_path) -> dict:
 
 
 def _slidelab(env, *args, timeout=300):
-    return subprocess.run([sys.executable, "-m", "slidelab", *args], env=env, capture_output=True,
-                          text=True, timeout=timeout)
+    return subprocess.run(
+        [sys.executable, "-m", "slidelab", *args],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+    )
 
 
 def test_first_run_says_it_compiles_and_a_3x3_compiles_only_its_search(tmp_path):
@@ -68,17 +87,31 @@ def test_first_run_says_it_compiles_and_a_3x3_compiles_only_its_search(tmp_path)
     assert "31 moves" in first.stdout
     assert first.stderr.count("compiling kernels for first use") == 1
     kernels = {p.name.split(".")[0] for p in (tmp_path / "xdg").rglob("*.nbi")}
-    table_kernels = {"pdb", "pdb_build", "layers", "table", "index",  # the modules' old names
-                     "distinct", "layout", "lookup", "build", "_layers"}
+    table_kernels = {
+        "pdb",
+        "pdb_build",
+        "layers",
+        "table",
+        "index",  # the modules' old names
+        "distinct",
+        "layout",
+        "lookup",
+        "build",
+        "_layers",
+    }
     assert kernels and not kernels & table_kernels, kernels
     second = _slidelab(env, "solve", "8 6 7/2 5 4/3 0 1")
     assert second.returncode == 0 and "compiling" not in second.stderr
 
 
 def test_ctrl_c_while_compiling_stops_cleanly(tmp_path):
-    proc = subprocess.Popen([sys.executable, "-m", "slidelab", "solve", "8 6 7/2 5 4/3 0 1",
-                             "--method", "table"], env=_fresh_env(tmp_path),
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "slidelab", "solve", "8 6 7/2 5 4/3 0 1", "--method", "table"],
+        env=_fresh_env(tmp_path),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     try:
         line = proc.stderr.readline()  # the notice comes as the first kernel starts compiling
         assert "compiling kernels" in line
@@ -93,13 +126,20 @@ def test_ctrl_c_while_compiling_stops_cleanly(tmp_path):
 
 # -- 3. a long search is never silent --------------------------------------------------------
 
+
 def test_a_slow_search_reports_on_stderr_when_not_a_terminal(capsys):
     from slidelab.cli import QUIET_SECONDS, _ProgressLine
 
     line = _ProgressLine(live=False)
     line.start()
-    info = {"method": "idastar", "bound": 62, "generated": 10_000_000, "expanded": 5_000_000,
-            "stored": 60, "stronger_partition": "7-8"}
+    info = {
+        "method": "idastar",
+        "bound": 62,
+        "generated": 10_000_000,
+        "expanded": 5_000_000,
+        "stored": 60,
+        "stronger_partition": "7-8",
+    }
     for seconds in (0.5, 1.0, QUIET_SECONDS + 0.1, QUIET_SECONDS + 0.2, 2 * QUIET_SECONDS + 0.5):
         line({**info, "seconds": seconds})
     err = capsys.readouterr().err.splitlines()
@@ -115,16 +155,33 @@ def test_search_progress_names_stronger_tables():
     korf = Puzzle("14 13 15 7/11 12 9 5/6 0 2 1/4 8 10 3", blank_first=True)
     assert stronger_partition(korf) == "7-8" and stronger_partition(korf, "7-8") is None
     seen = []
-    solve("8 6 7/2 5 4/3 0 1", method="idastar", heuristic="pdb", partition="1,2,3,4/5,6,7,8",
-          progress=seen.append)
+    solve(
+        "8 6 7/2 5 4/3 0 1",
+        method="idastar",
+        heuristic="pdb",
+        partition="1,2,3,4/5,6,7,8",
+        progress=seen.append,
+    )
     assert seen and all("stronger_partition" in info for info in seen)
 
 
 def test_killed_solve_says_what_it_knew(tmp_path):
     env = {**os.environ}
-    proc = subprocess.Popen([sys.executable, "-m", "slidelab", "solve", "--method", "idastar",
-                             "0 12 9 13/15 11 10 14/3 7 2 5/4 8 6 1"], env=env,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "slidelab",
+            "solve",
+            "--method",
+            "idastar",
+            "0 12 9 13/15 11 10 14/3 7 2 5/4 8 6 1",
+        ],
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     try:
         time.sleep(6)
         proc.terminate()
@@ -137,9 +194,11 @@ def test_killed_solve_says_what_it_knew(tmp_path):
 
 # -- 4. a Korf line without --blank-first ---------------------------------------------------
 
+
 def test_unsolvable_to_one_ordered_goal_names_the_other():
-    from slidelab.cli import main
     from click.testing import CliRunner
+
+    from slidelab.cli import main
 
     result = CliRunner().invoke(main, ["solve", "14 13 15 7 11 12 9 5 6 0 2 1 4 8 10 3"])
     assert result.exit_code == 1
@@ -150,6 +209,7 @@ def test_unsolvable_to_one_ordered_goal_names_the_other():
 
 
 # -- 5. tables clear asks first ---------------------------------------------------------------
+
 
 def test_tables_clear_asks_and_says_what_it_removed(tmp_path, monkeypatch):
     from click.testing import CliRunner
@@ -168,17 +228,23 @@ def test_tables_clear_asks_and_says_what_it_removed(tmp_path, monkeypatch):
     assert "distance 2x3" in kept.output and "nothing deleted" in kept.output
     assert len(list_tables()) == 1
     done = runner.invoke(main, ["tables", "clear", "--yes"])
-    assert done.exit_code == 0 and "deleted 1 table" in done.output and "distance 2x3" in done.output
+    assert (
+        done.exit_code == 0 and "deleted 1 table" in done.output and "distance 2x3" in done.output
+    )
     assert list_tables() == []
 
 
 # -- 6. typos do not become other puzzles -----------------------------------------------------
 
-@pytest.mark.parametrize("board, message", [
-    ("8 8 7/2 5 4/3 0 1", "tile 8 appears twice (row 1, column 1 and row 1, column 2)"),
-    ("1 2 3/4 5 6/7 7 0", "tile 7 appears twice (row 3, column 1 and row 3, column 2)"),
-    ("1 2 3/4 5 6/7 9 0", "8 is missing and 9 is too large"),
-])
+
+@pytest.mark.parametrize(
+    "board, message",
+    [
+        ("8 8 7/2 5 4/3 0 1", "tile 8 appears twice (row 1, column 1 and row 1, column 2)"),
+        ("1 2 3/4 5 6/7 7 0", "tile 7 appears twice (row 3, column 1 and row 3, column 2)"),
+        ("1 2 3/4 5 6/7 9 0", "8 is missing and 9 is too large"),
+    ],
+)
 def test_a_repeated_or_foreign_number_without_a_goal_is_refused(board, message):
     from click.testing import CliRunner
 
@@ -202,10 +268,18 @@ def test_repeated_letters_need_their_goal():
 
 # -- 7. huge numbers are input errors, not crashes ----------------------------------------------
 
-@pytest.mark.parametrize("text", [
-    "1 2 3/4 5 6/7 " + "9" * 5000 + " 0", "[" + "9" * 5000 + ", 1, 2, 0]", [10 ** 5000, 1, 2, 0],
-    "[NaN, 1, 2, 0]", "[Infinity, 1, 2, 0]", "x" * 1_000_000,
-])
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "1 2 3/4 5 6/7 " + "9" * 5000 + " 0",
+        "[" + "9" * 5000 + ", 1, 2, 0]",
+        [10**5000, 1, 2, 0],
+        "[NaN, 1, 2, 0]",
+        "[Infinity, 1, 2, 0]",
+        "x" * 1_000_000,
+    ],
+)
 def test_huge_or_odd_numbers_are_parse_errors(text):
     from slidelab.errors import SlidelabError
     from slidelab.parse import parse_cells

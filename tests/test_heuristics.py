@@ -4,11 +4,10 @@ import random
 
 import numpy as np
 import pytest
-from reference import exact_distances, successors
 
+from reference import exact_distances, successors
 from slidelab import Board, Puzzle, make_heuristic, random_board, solve, solve_all
 from slidelab.heuristics.pdb import parse_partition, pattern_database, reflection
-from slidelab.search import Limits, idastar_all
 
 
 @pytest.fixture(scope="module")
@@ -16,8 +15,13 @@ def spaces():
     return {size: exact_distances(Board.solved(*size)) for size in ((3, 3), (4, 2))}
 
 
-HEURISTIC_CASES = [("manhattan", None), ("linear-conflict", None), ("pdb", None),
-                   ("pdb", "1,2,3,4/5,6,7"), ("pdb", "1,2/3,4,5/6,7")]
+HEURISTIC_CASES = [
+    ("manhattan", None),
+    ("linear-conflict", None),
+    ("pdb", None),
+    ("pdb", "1,2,3,4/5,6,7"),
+    ("pdb", "1,2/3,4,5/6,7"),
+]
 
 
 @pytest.mark.parametrize("name,partition", HEURISTIC_CASES)
@@ -73,8 +77,10 @@ def test_default_partitions():
 
 
 def test_pdb_tables_cached(tmp_path, monkeypatch):
-    from slidelab.cache import list_tables
     import importlib
+
+    from slidelab.cache import list_tables
+
     pdb_module = importlib.import_module("slidelab.heuristics.pdb")
 
     monkeypatch.setenv("SLIDELAB_CACHE", str(tmp_path))
@@ -92,11 +98,14 @@ def test_pdb_tables_cached(tmp_path, monkeypatch):
 LINE = "ABA_/CDCD/ABAB/CDCD"
 
 
-@pytest.mark.parametrize("goal,length,count", [
-    ("ABA_/CABD/ACDB/CDCD", 16, 4),
-    ("ABA_/CCAD/ADBB/CDCD", 12, 1),
-    ("ACA_/CDCA/DBAB/CDBD", 30, 3),
-])
+@pytest.mark.parametrize(
+    "goal,length,count",
+    [
+        ("ABA_/CABD/ACDB/CDCD", 16, 4),
+        ("ABA_/CCAD/ADBB/CDCD", 12, 1),
+        ("ACA_/CDCA/DBAB/CDBD", 30, 3),
+    ],
+)
 def test_line_puzzle(goal, length, count):
     solutions = solve_all(LINE, goal)
     assert len(solutions) == count
@@ -119,8 +128,9 @@ def count_shortest_paths(start: Board, goal: Board) -> tuple[int, int]:
         if dist[cells] == 0:
             return 1
         if cells not in memo:
-            memo[cells] = sum(ways(nxt) for nxt in successors(cells, w, h)
-                              if dist[nxt] == dist[cells] - 1)
+            memo[cells] = sum(
+                ways(nxt) for nxt in successors(cells, w, h) if dist[nxt] == dist[cells] - 1
+            )
         return memo[cells]
 
     return dist[start.cells], ways(start.cells)
@@ -138,6 +148,7 @@ def test_all_solutions_counted_exactly(seed):
 
 def _korf(n):
     import pathlib
+
     path = pathlib.Path(__file__).parent.parent / "benchmarks" / "data" / "korf100.txt"
     rows = [line.split() for line in path.read_text().splitlines() if line.strip()]
     return [(" ".join(r[:16]), int(r[16])) for r in rows[:n]]

@@ -2,8 +2,22 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from slidelab import (Board, IllegalMoveError, Move, ParseError, apply_moves, expand, format_moves,
-                      invert, moved_tiles, mtm, parse_moves, random_board, simplify, stm)
+from slidelab import (
+    Board,
+    IllegalMoveError,
+    Move,
+    ParseError,
+    apply_moves,
+    expand,
+    format_moves,
+    invert,
+    moved_tiles,
+    mtm,
+    parse_moves,
+    random_board,
+    simplify,
+    stm,
+)
 
 
 def test_parse_and_format():
@@ -26,12 +40,15 @@ def test_move_value_type():
     assert Move.parse("D2") == Move("D", 2)
 
 
-@pytest.mark.parametrize("text,message", [
-    ("R3 Q", "'Q' at character 4 of the move string is not a move"),
-    ("R0", "amount 0"),
-    ("r", "blank-direction notation"),
-    ("R?", "unexpected '\\?' at character 2"),
-])
+@pytest.mark.parametrize(
+    "text,message",
+    [
+        ("R3 Q", "'Q' at character 4 of the move string is not a move"),
+        ("R0", "amount 0"),
+        ("r", "blank-direction notation"),
+        ("R?", "unexpected '\\?' at character 2"),
+    ],
+)
 def test_bad_moves(text, message):
     with pytest.raises(ParseError, match=message):
         parse_moves(text)
@@ -62,7 +79,9 @@ def test_apply():
     assert apply_moves(b, "D") == Board("1 2 3/4 5 0/7 8 6")
     assert moved_tiles(b, "R2 D") == [8, 7, 4]
     assert format_moves("R2 D", "numbers", board=b) == "8 7 4"
-    with pytest.raises(IllegalMoveError, match="move 2 \\(L2\\) is illegal: no tile right of the blank"):
+    with pytest.raises(
+        IllegalMoveError, match="move 2 \\(L2\\) is illegal: no tile right of the blank"
+    ):
         apply_moves(b, "R L2")
     with pytest.raises(IllegalMoveError, match="no tile below"):
         apply_moves(b, "U")
@@ -110,7 +129,7 @@ def test_simplify_keeps_the_effect(moves, seed):
     assert apply_moves(board, short) == apply_moves(board, legal)
     assert stm(short) <= stm(legal)
     assert simplify(short) == short
-    assert all(a.direction != b.direction for a, b in zip(short, short[1:]))
+    assert all(a.direction != b.direction for a, b in zip(short, short[1:], strict=False))
 
 
 @given(move_lists)

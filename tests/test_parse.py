@@ -5,24 +5,27 @@ from slidelab import Board, BoardError, ParseError, SlidelabError, parse_cells, 
 GOAL = (1, 2, 3, 4, 5, 6, 7, 8, 0)
 
 
-@pytest.mark.parametrize("text", [
-    "1 2 3/4 5 6/7 8 0",
-    "1 2 3\n4 5 6\n7 8 0",
-    "1 2 3 / 4 5 6 / 7 8 0",
-    "1,2,3/4,5,6/7,8,0",
-    "123/456/78_",
-    "1 2 3/4 5 6/7 8 _",
-    "1 2 3/4 5 6/7 8 .",
-    "1 2 3/4 5 6/7 8 x",
-    "1 2 3/4 5 6/7 8 *",
-    "1 2 3 4 5 6 7 8 x",
-    "123456780",
-    "[[1,2,3],[4,5,6],[7,8,0]]",
-    "[1,2,3,4,5,6,7,8,0]",
-    '[[1,2,3],[4,5,6],[7,8,"_"]]',
-    "[[1,2,3],[4,5,6],[7,8,null]]",
-    "\n  1 2 3\n  4 5 6\n  7 8 0\n",
-])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "1 2 3/4 5 6/7 8 0",
+        "1 2 3\n4 5 6\n7 8 0",
+        "1 2 3 / 4 5 6 / 7 8 0",
+        "1,2,3/4,5,6/7,8,0",
+        "123/456/78_",
+        "1 2 3/4 5 6/7 8 _",
+        "1 2 3/4 5 6/7 8 .",
+        "1 2 3/4 5 6/7 8 x",
+        "1 2 3/4 5 6/7 8 *",
+        "1 2 3 4 5 6 7 8 x",
+        "123456780",
+        "[[1,2,3],[4,5,6],[7,8,0]]",
+        "[1,2,3,4,5,6,7,8,0]",
+        '[[1,2,3],[4,5,6],[7,8,"_"]]',
+        "[[1,2,3],[4,5,6],[7,8,null]]",
+        "\n  1 2 3\n  4 5 6\n  7 8 0\n",
+    ],
+)
 def test_accepted_notations(text):
     assert parse_cells(text) == (3, 3, GOAL)
 
@@ -60,28 +63,31 @@ def test_size():
 
 
 # every bad-input case of point 2, each one line and a ValueError
-@pytest.mark.parametrize("text,size,message", [
-    ("", None, "empty board"),
-    ("   \n ", None, "empty board"),
-    ("1 2 3/4 5/7 8 0", None, "row 2 has 2 cells but row 1 has 3"),
-    ("1 2 3/4 5 6/7 8 9", None, "no blank"),
-    ("1 2 0/4 5 6/7 8 0", None, "2 blanks"),
-    ("1 2 _/4 5 6/7 x 0", None, "3 blanks"),
-    ("1 2 3/4 5 6/7 8 ?", None, "unknown token '?' at row 3, column 3"),
-    ("1 2 3/4 -5 6/7 8 0", None, "unknown token '-5' at row 2, column 2"),
-    ("1 2 3 4 5 6 7 0", "3x3", "a 3x3 board has 9 cells, but 8 were given"),
-    ("1 2 3 4 5 6 7 0", None, "cannot tell the size"),
-    ("1 2 3/4 5 6/7 8 0", "4x4", "the board is 3x3 but the size given is 4x4"),
-    ("1 2 0", None, "cannot tell the size"),
-    ("1 2 0", "3x1", "too narrow"),
-    ("1/2/0", None, "too narrow"),
-    ("1 2 A/4 5 6/7 8 0", None, "mixes numbers and letters"),
-    ("[[1,2],[3]", None, "invalid JSON"),
-    ("[[1,2],3,0]", None, "mixes rows"),
-    ("[]", None, "empty board"),
-    ("1 2 3//4 5 0", None, "row 2 is empty"),
-    ("[[1,2],[3,true]]", None, "unknown token"),
-])
+@pytest.mark.parametrize(
+    "text,size,message",
+    [
+        ("", None, "empty board"),
+        ("   \n ", None, "empty board"),
+        ("1 2 3/4 5/7 8 0", None, "row 2 has 2 cells but row 1 has 3"),
+        ("1 2 3/4 5 6/7 8 9", None, "no blank"),
+        ("1 2 0/4 5 6/7 8 0", None, "2 blanks"),
+        ("1 2 _/4 5 6/7 x 0", None, "3 blanks"),
+        ("1 2 3/4 5 6/7 8 ?", None, "unknown token '?' at row 3, column 3"),
+        ("1 2 3/4 -5 6/7 8 0", None, "unknown token '-5' at row 2, column 2"),
+        ("1 2 3 4 5 6 7 0", "3x3", "a 3x3 board has 9 cells, but 8 were given"),
+        ("1 2 3 4 5 6 7 0", None, "cannot tell the size"),
+        ("1 2 3/4 5 6/7 8 0", "4x4", "the board is 3x3 but the size given is 4x4"),
+        ("1 2 0", None, "cannot tell the size"),
+        ("1 2 0", "3x1", "too narrow"),
+        ("1/2/0", None, "too narrow"),
+        ("1 2 A/4 5 6/7 8 0", None, "mixes numbers and letters"),
+        ("[[1,2],[3]", None, "invalid JSON"),
+        ("[[1,2],3,0]", None, "mixes rows"),
+        ("[]", None, "empty board"),
+        ("1 2 3//4 5 0", None, "row 2 is empty"),
+        ("[[1,2],[3,true]]", None, "unknown token"),
+    ],
+)
 def test_bad_boards(text, size, message):
     with pytest.raises(SlidelabError) as info:
         Board(text, size)
@@ -97,15 +103,18 @@ def test_board_errors_are_specific():
         Board("1 2 3/4 5 6/7 8 ?")
 
 
-@pytest.mark.parametrize("style,expected", [
-    ("slash", "1 2 3/4 5 6/7 8 0"),
-    ("lines", "1 2 3\n4 5 6\n7 8 0"),
-    ("flat", "1 2 3 4 5 6 7 8 0"),
-    ("contest", "1 2 3 4 5 6 7 8 *"),
-    ("compact", "123/456/780"),
-    ("json", "[[1,2,3],[4,5,6],[7,8,0]]"),
-    ("grid", "1 2 3\n4 5 6\n7 8 ."),
-])
+@pytest.mark.parametrize(
+    "style,expected",
+    [
+        ("slash", "1 2 3/4 5 6/7 8 0"),
+        ("lines", "1 2 3\n4 5 6\n7 8 0"),
+        ("flat", "1 2 3 4 5 6 7 8 0"),
+        ("contest", "1 2 3 4 5 6 7 8 *"),
+        ("compact", "123/456/780"),
+        ("json", "[[1,2,3],[4,5,6],[7,8,0]]"),
+        ("grid", "1 2 3\n4 5 6\n7 8 ."),
+    ],
+)
 def test_output_styles(style, expected):
     b = Board("1 2 3/4 5 6/7 8 0")
     assert b.format(style) == expected

@@ -4,12 +4,18 @@ import math
 
 import numpy as np
 import pytest
-from hypothesis import given, strategies as st
+from hypothesis import given
+from hypothesis import strategies as st
 
 from slidelab import Puzzle
-from slidelab.heuristics.pdb import distinct as pdb_build
-from slidelab.heuristics.pdb import build_by_scan, build_group_table, check_build_size, parse_partition
 from slidelab.errors import SlidelabError
+from slidelab.heuristics.pdb import (
+    build_by_scan,
+    build_group_table,
+    check_build_size,
+    parse_partition,
+)
+from slidelab.heuristics.pdb import distinct as pdb_build
 
 GROUPS = [
     ("1 2 3/4 5 6/7 8 0", [1, 2, 3, 4]),
@@ -35,8 +41,9 @@ def test_same_table_as_the_scan_builder(goal, codes):
 def test_layers_are_logged_and_progress_reported():
     puzzle = Puzzle("1 2 3/4 5 6/7 8 0")
     layers, fractions = [], []
-    table = pdb_build.build_distinct_table(puzzle, [1, 2, 3, 4, 5], lambda f, m: fractions.append(f),
-                                           log=layers.append)
+    table = pdb_build.build_distinct_table(
+        puzzle, [1, 2, 3, 4, 5], lambda f, m: fractions.append(f), log=layers.append
+    )
     assert layers[-1]["regions"] == 0
     assert sum(layer["placements"] for layer in layers) + 1 == table.shape[0] == math.perm(9, 5)
     assert fractions[-1] == 1.0
@@ -71,8 +78,11 @@ def test_moved_index_matches_a_full_rank(data):
     j = data.draw(st.integers(0, k - 1))
     t = int(pos[j])
     r, c = divmod(t, w)
-    moves = [to for to, ok in ((t - w, r > 0), (t + w, r < h - 1), (t - 1, c > 0), (t + 1, c < w - 1))
-             if ok and tile_at[to] < 0]
+    moves = [
+        to
+        for to, ok in ((t - w, r > 0), (t + w, r < h - 1), (t - 1, c > 0), (t + 1, c < w - 1))
+        if ok and tile_at[to] < 0
+    ]
     if not moves:
         return
     to = data.draw(st.sampled_from(moves))
@@ -95,9 +105,9 @@ def test_bit_gather_matches_the_loop(region, free):
 
 
 MIRRORED = [
-    ("0 1 2 3/4 5 6 7", [4, 5, 6, 7]),                       # left-right
+    ("0 1 2 3/4 5 6 7", [4, 5, 6, 7]),  # left-right
     ("0 1 2/3 4 5/6 7 8", [8, 7, 6, 3, 5]),
-    ("1 2 3/4 0 5/6 7 8", [1, 3, 6, 8]),                     # blank in the middle: several mirrors
+    ("1 2 3/4 0 5/6 7 8", [1, 3, 6, 8]),  # blank in the middle: several mirrors
     ("0 1 2 3/4 5 6 7/8 9 10 11", [4, 5, 6, 7, 8, 9, 10, 11]),
 ]
 

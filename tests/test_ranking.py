@@ -4,16 +4,24 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from slidelab import (count_arrangements, multiset_rank, multiset_unrank, permutation_rank,
-                      permutation_unrank)
+from slidelab import (
+    count_arrangements,
+    multiset_rank,
+    multiset_unrank,
+    permutation_rank,
+    permutation_unrank,
+)
 
 
-@pytest.mark.parametrize("perm,rank", [
-    ((0, 1, 2, 3, 4, 5, 6, 7, 8), 0),
-    ((8, 7, 6, 5, 4, 3, 2, 1, 0), 362879),
-    ((1, 2, 3, 4, 5, 6, 7, 8, 0), 46233),
-    ((5, 4, 6, 3, 7, 2, 8, 1, 0), 225089),
-])
+@pytest.mark.parametrize(
+    "perm,rank",
+    [
+        ((0, 1, 2, 3, 4, 5, 6, 7, 8), 0),
+        ((8, 7, 6, 5, 4, 3, 2, 1, 0), 362879),
+        ((1, 2, 3, 4, 5, 6, 7, 8, 0), 46233),
+        ((5, 4, 6, 3, 7, 2, 8, 1, 0), 225089),
+    ],
+)
 def test_known_ranks(perm, rank):
     assert permutation_rank(perm) == rank
     assert permutation_unrank(rank, 9) == perm
@@ -22,6 +30,7 @@ def test_known_ranks(perm, rank):
 
 def test_line_puzzle_space_size():
     from collections import Counter
+
     counts = Counter("ABA_CDCDABABCDCD")
     assert count_arrangements(counts.values()) == 252_252_000
 
@@ -40,7 +49,9 @@ def test_permutation_rank_bijection(perm):
     assert permutation_unrank(r, 10) == tuple(perm)
 
 
-@given(st.integers(2, 12).flatmap(lambda n: st.tuples(st.just(n), st.integers(0, factorial(n) - 1))))
+@given(
+    st.integers(2, 12).flatmap(lambda n: st.tuples(st.just(n), st.integers(0, factorial(n) - 1)))
+)
 def test_permutation_unrank_bijection(nr):
     n, r = nr
     assert permutation_rank(permutation_unrank(r, n)) == r
@@ -56,6 +67,7 @@ def test_multiset_rank_bijection(items):
 
 def test_rank_is_lexicographic_order():
     from itertools import permutations
+
     perms = list(permutations(range(5)))
     assert [permutation_rank(p) for p in perms] == list(range(120))
 
@@ -69,6 +81,7 @@ def test_bad_rank_input():
 
 def test_puzzle_rank_is_a_perfect_hash():
     from slidelab import Puzzle, random_board
+
     p = Puzzle("1 2 3/4 5 6/7 8 0")
     assert p.rank("0 1 2/3 4 5/6 7 8") == 0
     assert p.rank("8 7 6/5 4 3/2 1 0") == 362879
@@ -86,5 +99,6 @@ def test_puzzle_rank_is_a_perfect_hash():
 @given(st.integers(0, 252_252_000 - 1))
 def test_line_puzzle_unrank_rank(r):
     from slidelab import Puzzle
+
     line = Puzzle("ABA_/CDCD/ABAB/CDCD", "ACA_/CDCA/DBAB/CDBD")
     assert line.rank(line.unrank(r)) == r

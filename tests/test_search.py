@@ -5,18 +5,31 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from reference import exact_distances
-
-from slidelab import (Board, Puzzle, SearchLimitError, SlidelabError, UnsolvableError, apply_moves,
-                      random_board, scramble, solve)
+from slidelab import (
+    Board,
+    SearchLimitError,
+    SlidelabError,
+    UnsolvableError,
+    apply_moves,
+    random_board,
+    scramble,
+    solve,
+)
 
 HARDEST = ["8 6 7/2 5 4/3 0 1", "6 4 7/8 5 0/3 2 1"]
 OPTIMAL = ["bfs", "bidirectional", "astar", "idastar", "auto"]
 
 BLANK_FIRST_START = "0 1 2/3 4 5/6 7 8"
 BLANK_FIRST_CASES = [
-    ("3 1 2/4 7 5/6 0 8", 3), ("3 1 2/4 7 0/6 8 5", 5), ("0 1 5/3 2 8/6 4 7", 8),
-    ("3 1 5/2 4 8/6 0 7", 11), ("3 1 0/2 7 5/6 8 4", 12), ("3 0 1/2 7 5/6 8 4", 13),
-    ("0 1 2/4 7 5/6 3 8", 14), ("7 6 2/1 5 0/3 4 8", 15), ("4 2 8/1 0 5/6 7 3", 16),
+    ("3 1 2/4 7 5/6 0 8", 3),
+    ("3 1 2/4 7 0/6 8 5", 5),
+    ("0 1 5/3 2 8/6 4 7", 8),
+    ("3 1 5/2 4 8/6 0 7", 11),
+    ("3 1 0/2 7 5/6 8 4", 12),
+    ("3 0 1/2 7 5/6 8 4", 13),
+    ("0 1 2/4 7 5/6 3 8", 14),
+    ("7 6 2/1 5 0/3 4 8", 15),
+    ("4 2 8/1 0 5/6 7 3", 16),
     ("4 0 5/1 8 2/6 7 3", 17),
 ]
 
@@ -44,8 +57,9 @@ def test_blank_first_cases(goal, length, method):
     assert s.length == length and s.optimal
 
 
-@pytest.mark.parametrize("board,size", [("1 2 3/4 5 6/8 7 0", None),
-                                        ("1 2 3/4 5 6/7 8 9/10 11 12/13 15 14 0", "4x4")])
+@pytest.mark.parametrize(
+    "board,size", [("1 2 3/4 5 6/8 7 0", None), ("1 2 3/4 5 6/7 8 9/10 11 12/13 15 14 0", "4x4")]
+)
 def test_unsolvable(board, size):
     with pytest.raises(UnsolvableError, match="unsolvable: permutation parity"):
         solve(board, size=size)
@@ -101,8 +115,11 @@ def test_line_puzzle_small_problem():
 
 
 @settings(max_examples=30)
-@given(st.integers(0, 10**9), st.sampled_from(["2x2", "3x2", "2x3", "3x3", "4x2", "2x4"]),
-       st.sampled_from(OPTIMAL + ["weighted-astar"]))
+@given(
+    st.integers(0, 10**9),
+    st.sampled_from(["2x2", "3x2", "2x3", "3x3", "4x2", "2x4"]),
+    st.sampled_from(OPTIMAL + ["weighted-astar"]),
+)
 def test_every_solution_replays(seed, size, method):
     board = random_board(size, seed=seed)
     s = solve(board, method=method)
@@ -117,8 +134,12 @@ def test_15_puzzle_moderate():
 
 def test_limits():
     with pytest.raises(SearchLimitError, match="limit reached"):
-        solve("1 2 3 4/5 6 7 8/9 10 11 12/13 14 15 0", "0 15 14 13/12 11 10 9/8 7 6 5/4 3 2 1",
-              method="idastar", time_limit=0.2)
+        solve(
+            "1 2 3 4/5 6 7 8/9 10 11 12/13 14 15 0",
+            "0 15 14 13/12 11 10 9/8 7 6 5/4 3 2 1",
+            method="idastar",
+            time_limit=0.2,
+        )
     with pytest.raises(SearchLimitError, match="over the memory limit"):
         solve("2 1 3 4/5 6 7 8/9 10 11 12/13 14 15 0".replace("2 1", "1 2"), method="bfs")
     with pytest.raises(SearchLimitError, match="over the limit of 1,000"):
@@ -146,6 +167,7 @@ def test_progress_callback():
 
 def test_solution_repr_round_trips():
     from slidelab import Solution, Stats  # noqa: F401 - used by eval
+
     s = solve(HARDEST[0])
     assert eval(repr(s)) == s
     assert s.as_dict()["solution"] == s.notation

@@ -1,7 +1,7 @@
 import pytest
 
-from slidelab import Board, Puzzle, check, fix_parity, is_solvable, random_board, solve
-from slidelab.search import bfs, Limits
+from slidelab import Board, Puzzle, check, fix_parity, is_solvable, random_board
+from slidelab.search import Limits, bfs
 
 
 def test_known_unsolvable():
@@ -32,6 +32,7 @@ def test_parity_rule_matches_reachability(size):
     reachable = 0
     from itertools import permutations
     from math import factorial
+
     for cells in permutations(goal.cells):
         if is_solvable(Board.from_cells(cells, goal.width, goal.height), goal):
             reachable += 1
@@ -41,6 +42,7 @@ def test_parity_rule_matches_reachability(size):
 def test_parity_rule_agrees_with_bfs_on_2x3():
     # a full BFS from the goal reaches exactly the boards the rule calls solvable
     from itertools import permutations
+
     goal = Board.solved(3, 2)
     for cells in list(permutations(goal.cells))[::7]:
         b = Board.from_cells(cells, 3, 2)

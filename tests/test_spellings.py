@@ -66,8 +66,9 @@ def test_blank_first_goes_with_a_size():
         goal_board(ORDERED, blank_first=True)
 
 
-@pytest.mark.parametrize("given, shown", [("2G", "2 GiB"), ("512M", "512 MiB"),
-                                          ("1.5GiB", "1.5 GiB"), ("64k", "64 KiB")])
+@pytest.mark.parametrize(
+    "given, shown", [("2G", "2 GiB"), ("512M", "512 MiB"), ("1.5GiB", "1.5 GiB"), ("64k", "64 KiB")]
+)
 def test_byte_sizes_print_as_given(given, shown):
     assert format_bytes(parse_bytes(given)) == shown
 

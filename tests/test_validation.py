@@ -52,8 +52,15 @@ def one_line_error(code, err, *fragments, exit_code=2):
 
 def program(*args, input=None, timeout=60, **kwargs):
     """``slidelab ARGS`` as its own process (the real entry point)."""
-    return subprocess.run([sys.executable, "-m", "slidelab", *map(str, args)], input=input,
-                          capture_output=True, text=True, timeout=timeout, cwd=ROOT, **kwargs)
+    return subprocess.run(
+        [sys.executable, "-m", "slidelab", *map(str, args)],
+        input=input,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        cwd=ROOT,
+        **kwargs,
+    )
 
 
 def quickly(seconds=5.0):
@@ -74,8 +81,9 @@ def quickly(seconds=5.0):
 # ----------------------------------------------------------------- 13. unbounded work or memory
 
 
-@pytest.mark.parametrize("size", ["100000x100000", "99999999999999999999x3", "3x" + "9" * 5000,
-                                  "1000001x1", "2x500001"])
+@pytest.mark.parametrize(
+    "size", ["100000x100000", "99999999999999999999x3", "3x" + "9" * 5000, "1000001x1", "2x500001"]
+)
 def test_sizes_over_the_board_limit_are_refused_at_once(size):
     from slidelab.parse import MAX_BOARD_CELLS, parse_size
 
@@ -99,11 +107,14 @@ def test_the_largest_board_is_allowed():
         parse_size((182, 181))
 
 
-@pytest.mark.parametrize("args, fragment", [
-    (["3x3", "-n", "1000000000000000"], "-n"),
-    (["3x3", "--moves", "1000000000000000"], "--moves"),
-    (["3x3", "-n", "-1"], "-n"),
-])
+@pytest.mark.parametrize(
+    "args, fragment",
+    [
+        (["3x3", "-n", "1000000000000000"], "-n"),
+        (["3x3", "--moves", "1000000000000000"], "--moves"),
+        (["3x3", "-n", "-1"], "-n"),
+    ],
+)
 def test_counts_over_their_limits_are_refused_at_once(args, fragment):
     with quickly():
         code, out, err = cli("generate", *args)
@@ -115,18 +126,24 @@ def test_api_counts_over_their_limits_are_refused_at_once():
     from slidelab.generate import MAX_BOARDS, MAX_WALK
 
     with quickly():
-        for call in (lambda: slidelab.random_boards(MAX_BOARDS + 1, "3x3"),
-                     lambda: slidelab.scramble(MAX_WALK + 1, "3x3"),
-                     lambda: slidelab.random_boards(2, "3x3", moves=MAX_WALK + 1),
-                     lambda: slidelab.random_board("100000x100000")):
+        for call in (
+            lambda: slidelab.random_boards(MAX_BOARDS + 1, "3x3"),
+            lambda: slidelab.scramble(MAX_WALK + 1, "3x3"),
+            lambda: slidelab.random_boards(2, "3x3", moves=MAX_WALK + 1),
+            lambda: slidelab.random_board("100000x100000"),
+        ):
             with pytest.raises(SlidelabError):
                 call()
 
 
 def test_generate_streams_its_output():
     """The first board is printed long before a million are made."""
-    proc = subprocess.Popen([sys.executable, "-m", "slidelab", "generate", "3x3", "-n", "1000000"],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=ROOT)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "slidelab", "generate", "3x3", "-n", "1000000"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        cwd=ROOT,
+    )
     try:
         ready, _, _ = select.select([proc.stdout], [], [], 8.0)
         assert ready, "nothing printed within 8 s"
@@ -188,9 +205,11 @@ def test_astar_under_a_process_memory_limit_stops_cleanly():
         "used = int(open('/proc/self/statm').read().split()[0]) * resource.getpagesize()\n"
         "resource.setrlimit(resource.RLIMIT_AS, (used + 400 * 2**20, resource.RLIM_INFINITY))\n"
         "main(['solve', '14 13 15 7 11 12 9 5 6 0 2 1 4 8 10 3', '--blank-first',"
-        " '--method', 'astar', '--heuristic', 'manhattan'])\n")
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                          timeout=300, cwd=ROOT)
+        " '--method', 'astar', '--heuristic', 'manhattan'])\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=300, cwd=ROOT
+    )
     assert done.returncode == 1, done.stderr[-2000:]
     assert "Traceback" not in done.stderr and "MemoryError" not in done.stderr
     assert "limit reached" in done.stderr
@@ -200,8 +219,9 @@ def test_the_default_memory_budget_follows_the_available_memory(tmp_path, monkey
     from slidelab import memory as _common
 
     meminfo = tmp_path / "meminfo"
-    meminfo.write_text("MemTotal:       24000000 kB\nMemFree:         1000000 kB\n"
-                       "MemAvailable:   13000000 kB\n")
+    meminfo.write_text(
+        "MemTotal:       24000000 kB\nMemFree:         1000000 kB\nMemAvailable:   13000000 kB\n"
+    )
     monkeypatch.setattr(_common, "MEMINFO", str(meminfo))
     budget = _common.default_max_bytes()
     assert 0 < budget <= 13_000_000 * 1024 * 0.8
@@ -227,16 +247,24 @@ def test_weights_must_be_finite_and_at_least_one(weight):
 
 def test_api_weights_must_be_finite_everywhere():
     puzzle = slidelab.Puzzle(HARDEST)
-    for call in (lambda: slidelab.weighted_astar(puzzle, weight=float("inf")),
-                 lambda: slidelab.idastar(puzzle, heuristic="manhattan", weight=float("inf")),
-                 lambda: slidelab.prepare(puzzle, weight=float("inf"))):
+    for call in (
+        lambda: slidelab.weighted_astar(puzzle, weight=float("inf")),
+        lambda: slidelab.idastar(puzzle, heuristic="manhattan", weight=float("inf")),
+        lambda: slidelab.prepare(puzzle, weight=float("inf")),
+    ):
         with pytest.raises(SlidelabError, match="weight"):
             call()
 
 
-@pytest.mark.parametrize("partition, fragment", [
-    ("junk", "junk"), ("1,2/3", "every tile"), ("7-8", "7-8"), ("1,2,3,4,5,6,7,99/8", "99"),
-])
+@pytest.mark.parametrize(
+    "partition, fragment",
+    [
+        ("junk", "junk"),
+        ("1,2/3", "every tile"),
+        ("7-8", "7-8"),
+        ("1,2,3,4,5,6,7,99/8", "99"),
+    ],
+)
 @pytest.mark.parametrize("method", ["auto", "bfs", "table", "constructive"])
 def test_partitions_are_checked_whatever_method_runs(partition, fragment, method):
     code, out, err = cli("solve", HARDEST, "--partition", partition, "--method", method)
@@ -249,10 +277,17 @@ def test_partitions_are_checked_whatever_method_runs(partition, fragment, method
 
 def test_a_good_partition_still_solves():
     assert slidelab.solve(HARDEST, partition="full").length == 31
-    assert slidelab.solve(HARDEST, method="idastar", heuristic="pdb", partition="1,2,3,4/5,6,7,8").length == 31
+    assert (
+        slidelab.solve(
+            HARDEST, method="idastar", heuristic="pdb", partition="1,2,3,4/5,6,7,8"
+        ).length
+        == 31
+    )
 
 
-@pytest.mark.parametrize("command", [["solve"], ["solve", "--json"], ["check"], ["check", "--json"]])
+@pytest.mark.parametrize(
+    "command", [["solve"], ["solve", "--json"], ["check"], ["check", "--json"]]
+)
 @pytest.mark.parametrize("text", ["", "\n\n# only a comment\n"])
 def test_no_positions_on_standard_input_is_an_error(command, text):
     code, out, err = cli(*command, input=text)
@@ -265,8 +300,14 @@ def test_an_endless_line_on_standard_input_is_refused():
     if not os.path.exists("/dev/zero"):
         pytest.skip("no /dev/zero")
     with open("/dev/zero") as zero, quickly(20.0):
-        done = subprocess.run([sys.executable, "-m", "slidelab", "check"], stdin=zero,
-                              capture_output=True, text=True, timeout=60, cwd=ROOT)
+        done = subprocess.run(
+            [sys.executable, "-m", "slidelab", "check"],
+            stdin=zero,
+            capture_output=True,
+            text=True,
+            timeout=60,
+            cwd=ROOT,
+        )
     assert done.returncode == 2 and "Traceback" not in done.stderr
     assert "line 1" in done.stderr and len(done.stderr.strip().splitlines()) == 1
 
@@ -281,12 +322,13 @@ def test_a_blank_symbol_that_does_not_read_back_is_refused(blank):
 @pytest.mark.parametrize("blank", ["0", "_", ".", "x", "*"])
 @pytest.mark.parametrize("style", ["slash", "flat", "lines", "contest", "json"])
 def test_every_allowed_blank_reads_back(blank, style):
-    code, out, err = cli("generate", "3x3", "-n", "3", "--blank", blank, "--format", style,
-                         "--seed", "2")
+    code, out, err = cli(
+        "generate", "3x3", "-n", "3", "--blank", blank, "--format", style, "--seed", "2"
+    )
     assert code == 0, err
     expected = slidelab.random_boards(3, "3x3", seed=2)
     if style == "lines":
-        texts = ["/".join(out.splitlines()[3 * i:3 * i + 3]) for i in range(3)]
+        texts = ["/".join(out.splitlines()[3 * i : 3 * i + 3]) for i in range(3)]
     else:
         texts = out.splitlines()
     assert [slidelab.Board(t) for t in texts] == expected
@@ -317,8 +359,9 @@ def test_a_full_device_is_a_clear_error(tmp_path):
     if not os.path.exists("/dev/full"):
         pytest.skip("no /dev/full")
     with quickly(60.0):
-        done = program("batch", _instances(tmp_path), "-o", "/dev/full", "--workers", "1",
-                       timeout=120)
+        done = program(
+            "batch", _instances(tmp_path), "-o", "/dev/full", "--workers", "1", timeout=120
+        )
     assert done.returncode != 0 and "Traceback" not in done.stderr, done.stderr
     assert "cannot write /dev/full" in done.stderr
 
@@ -386,41 +429,44 @@ def test_a_directory_is_refused(tmp_path):
 # ------------------------------------------------------------------- 17. the Python API
 
 
-@pytest.mark.parametrize("call, argument", [
-    (lambda: slidelab.astar(None, limits=slidelab.Limits()), "puzzle"),
-    (lambda: slidelab.astar(slidelab.Puzzle(HARDEST), limits="none"), "limits"),
-    (lambda: slidelab.idastar("1 2 3/4 5 6/7 8 0", limits=slidelab.Limits()), "puzzle"),
-    (lambda: slidelab.bfs(slidelab.Puzzle(HARDEST), limits={}), "limits"),
-    (lambda: slidelab.make_heuristic(None), "puzzle"),
-    (lambda: slidelab.make_heuristic(slidelab.Puzzle(HARDEST), 5), "name"),
-    (lambda: slidelab.manhattan_table(None), "puzzle"),
-    (lambda: slidelab.read_instances([None]), "lines"),
-    (lambda: slidelab.read_instances(None), "lines"),
-    (lambda: slidelab.read_instances("1 2 3/4 5 6/7 8 0"), "lines"),
-    (lambda: slidelab.solve_batch([1, 2]), "instances"),
-    (lambda: slidelab.summarize([None]), "records"),
-    (lambda: slidelab.permutation_rank([0.5, 1, 2]), "perm"),
-    (lambda: slidelab.permutation_rank(None), "perm"),
-    (lambda: slidelab.permutation_unrank(1.5, 3), "rank"),
-    (lambda: slidelab.permutation_unrank(1, 2.0), "n"),
-    (lambda: slidelab.multiset_unrank("1", "AAB"), "rank"),
-    (lambda: slidelab.count_arrangements([1.5, 2]), "counts"),
-    (lambda: slidelab.Limits(time_limit="x"), "time_limit"),
-    (lambda: slidelab.Limits(max_states=2.5), "max_states"),
-    (lambda: slidelab.Limits(progress=5), "progress"),
-    (lambda: slidelab.solve(HARDEST, time_limit="x"), "time_limit"),
-    (lambda: slidelab.solve(HARDEST, max_bytes=1.5), "max_bytes"),
-    (lambda: slidelab.solve(HARDEST, method=5), "method"),
-    (lambda: slidelab.solve(HARDEST, progress="yes"), "progress"),
-    (lambda: slidelab.solve_all(HARDEST, limit=1.5), "limit"),
-    (lambda: slidelab.random_board("3x3", seed=[1]), "seed"),
-    (lambda: slidelab.random_boards(2.5, "3x3"), "n"),
-    (lambda: slidelab.scramble(2.5, "3x3"), "moves"),
-    (lambda: slidelab.analyze("2x3", hardest=1.5), "hardest"),
-    (lambda: slidelab.analyze("2x3", max_bytes="x"), "max_bytes"),
-    (lambda: slidelab.parse_size((2.5, 3)), "size"),
-    (lambda: slidelab.parse_size(None), "size"),
-])
+@pytest.mark.parametrize(
+    "call, argument",
+    [
+        (lambda: slidelab.astar(None, limits=slidelab.Limits()), "puzzle"),
+        (lambda: slidelab.astar(slidelab.Puzzle(HARDEST), limits="none"), "limits"),
+        (lambda: slidelab.idastar("1 2 3/4 5 6/7 8 0", limits=slidelab.Limits()), "puzzle"),
+        (lambda: slidelab.bfs(slidelab.Puzzle(HARDEST), limits={}), "limits"),
+        (lambda: slidelab.make_heuristic(None), "puzzle"),
+        (lambda: slidelab.make_heuristic(slidelab.Puzzle(HARDEST), 5), "name"),
+        (lambda: slidelab.manhattan_table(None), "puzzle"),
+        (lambda: slidelab.read_instances([None]), "lines"),
+        (lambda: slidelab.read_instances(None), "lines"),
+        (lambda: slidelab.read_instances("1 2 3/4 5 6/7 8 0"), "lines"),
+        (lambda: slidelab.solve_batch([1, 2]), "instances"),
+        (lambda: slidelab.summarize([None]), "records"),
+        (lambda: slidelab.permutation_rank([0.5, 1, 2]), "perm"),
+        (lambda: slidelab.permutation_rank(None), "perm"),
+        (lambda: slidelab.permutation_unrank(1.5, 3), "rank"),
+        (lambda: slidelab.permutation_unrank(1, 2.0), "n"),
+        (lambda: slidelab.multiset_unrank("1", "AAB"), "rank"),
+        (lambda: slidelab.count_arrangements([1.5, 2]), "counts"),
+        (lambda: slidelab.Limits(time_limit="x"), "time_limit"),
+        (lambda: slidelab.Limits(max_states=2.5), "max_states"),
+        (lambda: slidelab.Limits(progress=5), "progress"),
+        (lambda: slidelab.solve(HARDEST, time_limit="x"), "time_limit"),
+        (lambda: slidelab.solve(HARDEST, max_bytes=1.5), "max_bytes"),
+        (lambda: slidelab.solve(HARDEST, method=5), "method"),
+        (lambda: slidelab.solve(HARDEST, progress="yes"), "progress"),
+        (lambda: slidelab.solve_all(HARDEST, limit=1.5), "limit"),
+        (lambda: slidelab.random_board("3x3", seed=[1]), "seed"),
+        (lambda: slidelab.random_boards(2.5, "3x3"), "n"),
+        (lambda: slidelab.scramble(2.5, "3x3"), "moves"),
+        (lambda: slidelab.analyze("2x3", hardest=1.5), "hardest"),
+        (lambda: slidelab.analyze("2x3", max_bytes="x"), "max_bytes"),
+        (lambda: slidelab.parse_size((2.5, 3)), "size"),
+        (lambda: slidelab.parse_size(None), "size"),
+    ],
+)
 def test_wrong_types_are_named_at_the_door(call, argument):
     with pytest.raises(ArgumentError) as caught:
         call()
@@ -428,18 +474,24 @@ def test_wrong_types_are_named_at_the_door(call, argument):
     assert argument in str(caught.value) and "\n" not in str(caught.value)
 
 
-@pytest.mark.parametrize("call, fragment", [
-    (lambda: list(slidelab.solve_batch([], workers=0)), "workers"),
-    (lambda: slidelab.solve_batch([], workers=-3), "workers"),
-    (lambda: slidelab.Limits(max_bytes=-5), "max_bytes"),
-    (lambda: slidelab.Limits(time_limit=0), "time_limit"),
-    (lambda: slidelab.Limits(time_limit=float("nan")), "time_limit"),
-    (lambda: slidelab.summarize([{}]), "records[0]"),
-    (lambda: slidelab.summarize([{"line": 1, "input": "x", "error": None, "length": "7"}]), "length"),
-    (lambda: slidelab.permutation_unrank(0, 10**30), "n"),
-    (lambda: slidelab.count_arrangements([10**30]), "counts"),
-    (lambda: slidelab.permutation_rank(list(range(10**5))), "perm"),
-])
+@pytest.mark.parametrize(
+    "call, fragment",
+    [
+        (lambda: list(slidelab.solve_batch([], workers=0)), "workers"),
+        (lambda: slidelab.solve_batch([], workers=-3), "workers"),
+        (lambda: slidelab.Limits(max_bytes=-5), "max_bytes"),
+        (lambda: slidelab.Limits(time_limit=0), "time_limit"),
+        (lambda: slidelab.Limits(time_limit=float("nan")), "time_limit"),
+        (lambda: slidelab.summarize([{}]), "records[0]"),
+        (
+            lambda: slidelab.summarize([{"line": 1, "input": "x", "error": None, "length": "7"}]),
+            "length",
+        ),
+        (lambda: slidelab.permutation_unrank(0, 10**30), "n"),
+        (lambda: slidelab.count_arrangements([10**30]), "counts"),
+        (lambda: slidelab.permutation_rank(list(range(10**5))), "perm"),
+    ],
+)
 def test_bad_values_are_named_at_the_door(call, fragment):
     with quickly(), pytest.raises(SlidelabError) as caught:
         call()
@@ -473,13 +525,24 @@ def test_the_readme_states_the_declared_limits():
 
 # -- move strings and sequences (issue 12.17, 12.13) -------------------------------------------
 
-@pytest.mark.parametrize("call", [
-    lambda sl: sl.parse_moves(None), lambda sl: sl.invert(5), lambda sl: sl.stm(None),
-    lambda sl: sl.mtm([1]), lambda sl: sl.runs(object()), lambda sl: sl.format_moves(5),
-    lambda sl: sl.simplify("R" + "9" * 5000), lambda sl: sl.expand("R99999999999999"),
-    lambda sl: sl.parse_moves("R3", 5), lambda sl: sl.Move("R", 2.0), lambda sl: sl.Move("R", 10 ** 9),
-    lambda sl: sl.Board.solved(100_000, 100_000),
-])
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda sl: sl.parse_moves(None),
+        lambda sl: sl.invert(5),
+        lambda sl: sl.stm(None),
+        lambda sl: sl.mtm([1]),
+        lambda sl: sl.runs(object()),
+        lambda sl: sl.format_moves(5),
+        lambda sl: sl.simplify("R" + "9" * 5000),
+        lambda sl: sl.expand("R99999999999999"),
+        lambda sl: sl.parse_moves("R3", 5),
+        lambda sl: sl.Move("R", 2.0),
+        lambda sl: sl.Move("R", 10**9),
+        lambda sl: sl.Board.solved(100_000, 100_000),
+    ],
+)
 def test_move_functions_check_their_arguments(call):
     import slidelab
 

@@ -53,7 +53,9 @@ def error_of(response, status):
 def test_page_and_static_files_are_served(client):
     page = client.get("/")
     assert page.status_code == 200 and "text/html" in page.headers["content-type"]
-    assert "/static/app.js" in page.text and "http" not in page.text.replace("http://www.w3.org", "")
+    assert "/static/app.js" in page.text and "http" not in page.text.replace(
+        "http://www.w3.org", ""
+    )
     for name in ("app.js", "style.css"):
         assert client.get(f"/static/{name}").status_code == 200
     error_of(client.get("/static/nope.js"), 404)
@@ -62,8 +64,13 @@ def test_page_and_static_files_are_served(client):
 
 def test_openapi_lists_the_endpoints(client):
     paths = client.get("/openapi.json").json()["paths"]
-    assert {"/api/check", "/api/generate", "/api/solve", "/api/analyze",
-            "/api/solve/{solve_id}"} <= set(paths)
+    assert {
+        "/api/check",
+        "/api/generate",
+        "/api/solve",
+        "/api/analyze",
+        "/api/solve/{solve_id}",
+    } <= set(paths)
 
 
 # -- methods ------------------------------------------------------------------------------------
@@ -77,9 +84,13 @@ def test_methods_lists_the_registries(client):
     assert [m["name"] for m in body["methods"]] == list(METHODS)
     assert [h["name"] for h in body["heuristics"]] == list(HEURISTICS)
     idastar = next(m for m in body["methods"] if m["name"] == "idastar")
-    assert idastar == {"name": "idastar", "summary": METHODS["idastar"].summary,
-                       "aliases": list(METHODS["idastar"].aliases), "optimal": True,
-                       "options": list(METHODS["idastar"].options)}
+    assert idastar == {
+        "name": "idastar",
+        "summary": METHODS["idastar"].summary,
+        "aliases": list(METHODS["idastar"].aliases),
+        "optimal": True,
+        "options": list(METHODS["idastar"].options),
+    }
     assert next(m for m in body["methods"] if m["name"] == "bfs")["options"] == []
     pdb = next(h for h in body["heuristics"] if h["name"] == "pdb")
     assert pdb["admissible"] is True and pdb["summary"] == HEURISTICS["pdb"].summary
@@ -97,15 +108,15 @@ def test_a_method_added_to_the_registry_is_listed_and_accepted(client, monkeypat
     assert names == list(METHODS) and names[-1] == "demo"
     # an unsolvable board: refused as such (422) once the options pass, with no worker run
     unsolvable = "1 2 3/4 5 6/8 7 0"
-    message = error_of(client.post("/api/solve", json={"board": unsolvable, "method": "demo"}),
-                       422)
+    message = error_of(client.post("/api/solve", json={"board": unsolvable, "method": "demo"}), 422)
     assert message.startswith("unsolvable")
-    message = error_of(client.post("/api/solve", json={"board": unsolvable, "method": "Demo",
-                                                       "heuristic": "pdb"}), 400)
+    message = error_of(
+        client.post("/api/solve", json={"board": unsolvable, "method": "Demo", "heuristic": "pdb"}),
+        400,
+    )
     assert "demo takes no heuristic" in message
     monkeypatch.delitem(METHODS, "demo")
-    message = error_of(client.post("/api/solve", json={"board": unsolvable, "method": "demo"}),
-                       400)
+    message = error_of(client.post("/api/solve", json={"board": unsolvable, "method": "demo"}), 400)
     assert "unknown method" in message
 
 
@@ -132,39 +143,57 @@ def test_check_solvable_and_unsolvable(client):
 def test_check_any_format_goal_and_labels(client):
     body = client.post("/api/check", json={"board": "[[1,2],[3,0]]", "blank_first": True}).json()
     assert body["goal"] == "0 1/2 3" and body["start"] == "1 2/3 0"
-    line = client.post("/api/check", json={"board": "ABA_/CDCD/ABAB/CDCD",
-                                           "goal": "ACA_/CDCA/DBAB/CDBD"}).json()
-    assert line["solvable"] is True and line["repeats"] is True and line["cells"][:4] == ["A", "B", "A", 0]
+    line = client.post(
+        "/api/check", json={"board": "ABA_/CDCD/ABAB/CDCD", "goal": "ACA_/CDCA/DBAB/CDBD"}
+    ).json()
+    assert (
+        line["solvable"] is True
+        and line["repeats"] is True
+        and line["cells"][:4] == ["A", "B", "A", 0]
+    )
     contest = client.post("/api/check", json={"board": "1 2 3 x 4 6 7 5 8"}).json()
     assert contest["start"] == "1 2 3/0 4 6/7 5 8"
 
 
-@pytest.mark.parametrize("body, fragment", [
-    ({"board": "1 2 3/4 5"}, "row 2"),
-    ({"board": "1 2 3/4 5 6/7 8 9"}, ""),
-    ({"board": "1 2/3 0", "goal": "1 2 3/4 5 6/7 8 0"}, ""),
-    ({"board": "1 2/3 0", "goal": "1 2/3 0", "blank_first": True}, "not both"),
-    ({"board": "1 2 3/4 5 6/7 7 0"}, "tile 7 appears twice (row 3, column 1 and row 3, column 2)"),
-])
+@pytest.mark.parametrize(
+    "body, fragment",
+    [
+        ({"board": "1 2 3/4 5"}, "row 2"),
+        ({"board": "1 2 3/4 5 6/7 8 9"}, ""),
+        ({"board": "1 2/3 0", "goal": "1 2 3/4 5 6/7 8 0"}, ""),
+        ({"board": "1 2/3 0", "goal": "1 2/3 0", "blank_first": True}, "not both"),
+        (
+            {"board": "1 2 3/4 5 6/7 7 0"},
+            "tile 7 appears twice (row 3, column 1 and row 3, column 2)",
+        ),
+    ],
+)
 def test_check_malformed_boards_are_400(client, body, fragment):
     assert fragment in error_of(client.post("/api/check", json=body), 400)
 
 
-@pytest.mark.parametrize("body", [
-    {"board": 123},
-    {"board": ["1 2", "3 0"]},
-    {"board": "1 2/3 0", "blank_first": "yes"},
-    {"board": "1 2/3 0", "extra": 1},
-    {},
-    [],
-])
+@pytest.mark.parametrize(
+    "body",
+    [
+        {"board": 123},
+        {"board": ["1 2", "3 0"]},
+        {"board": "1 2/3 0", "blank_first": "yes"},
+        {"board": "1 2/3 0", "extra": 1},
+        {},
+        [],
+    ],
+)
 def test_check_wrong_types_are_422(client, body):
     error_of(client.post("/api/check", json=body), 422)
 
 
 def test_malformed_json_is_422(client):
-    message = error_of(client.post("/api/check", content=b'{"board": ',
-                                   headers={"content-type": "application/json"}), 422)
+    message = error_of(
+        client.post(
+            "/api/check", content=b'{"board": ', headers={"content-type": "application/json"}
+        ),
+        422,
+    )
     assert "JSON" in message
 
 
@@ -173,8 +202,9 @@ def test_oversized_body_is_413(client):
     assert "bytes" in message
     # also without a Content-Length (chunked upload)
     chunks = (b"x" * 4096 for _ in range(10))
-    error_of(client.post("/api/solve", content=chunks,
-                         headers={"content-type": "application/json"}), 413)
+    error_of(
+        client.post("/api/solve", content=chunks, headers={"content-type": "application/json"}), 413
+    )
 
 
 # -- generate -----------------------------------------------------------------------------------
@@ -187,26 +217,31 @@ def test_generate_uniform_and_random_walk(client):
     assert boards == again
     for b in boards:
         assert client.post("/api/check", json={"board": b}).json()["solvable"]
-    walk = client.post("/api/generate", json={"goal": "1 2 3/4 5 6/7 8 0", "moves": 1,
-                                              "seed": 3}).json()["boards"][0]
+    walk = client.post(
+        "/api/generate", json={"goal": "1 2 3/4 5 6/7 8 0", "moves": 1, "seed": 3}
+    ).json()["boards"][0]
     assert walk in ("1 2 3/4 5 6/7 0 8", "1 2 3/4 5 0/7 8 6")
-    line = client.post("/api/generate", json={"goal": "ABA_/CDCD/ABAB/CDCD", "seed": 2,
-                                              "format": "compact"})
+    line = client.post(
+        "/api/generate", json={"goal": "ABA_/CDCD/ABAB/CDCD", "seed": 2, "format": "compact"}
+    )
     assert line.status_code == 200, line.text
 
 
-@pytest.mark.parametrize("body, status", [
-    ({}, 400),
-    ({"size": "4"}, 400),
-    ({"size": "1x5"}, 400),
-    ({"size": "100x100"}, 400),
-    ({"size": "3x3", "n": 0}, 422),
-    ({"size": "3x3", "n": 1000}, 422),
-    ({"size": "3x3", "moves": -1}, 422),
-    ({"size": "3x3", "format": "fancy"}, 422),
-    ({"goal": "1 2/3"}, 400),
-    ({"size": "3x3", "goal": "1 2/3 0"}, 400),
-])
+@pytest.mark.parametrize(
+    "body, status",
+    [
+        ({}, 400),
+        ({"size": "4"}, 400),
+        ({"size": "1x5"}, 400),
+        ({"size": "100x100"}, 400),
+        ({"size": "3x3", "n": 0}, 422),
+        ({"size": "3x3", "n": 1000}, 422),
+        ({"size": "3x3", "moves": -1}, 422),
+        ({"size": "3x3", "format": "fancy"}, 422),
+        ({"goal": "1 2/3"}, 400),
+        ({"size": "3x3", "goal": "1 2/3 0"}, 400),
+    ],
+)
 def test_generate_bad_input(client, body, status):
     error_of(client.post("/api/generate", json=body), status)
 
@@ -216,7 +251,17 @@ def test_generate_bad_input(client, body, status):
 
 def test_solve_waits_for_the_solution(client):
     body = client.post("/api/solve", json={"board": HARDEST}).json()
-    assert {"start", "goal", "size", "solution", "length", "optimal", "method", "stats", "id"} <= set(body)
+    assert {
+        "start",
+        "goal",
+        "size",
+        "solution",
+        "length",
+        "optimal",
+        "method",
+        "stats",
+        "id",
+    } <= set(body)
     assert body["length"] == 31 and body["optimal"] is True and body["size"] == "3x3"
     assert set(body["stats"]) == {"expanded", "generated", "stored", "peak_frontier", "seconds"}
     status = client.get(f"/api/solve/{body['id']}").json()
@@ -224,11 +269,19 @@ def test_solve_waits_for_the_solution(client):
 
 
 def test_solve_method_heuristic_and_goal(client):
-    body = client.post("/api/solve", json={"board": "0 1 2/3 4 5/6 7 8", "goal": "3 1 2/4 7 5/6 0 8",
-                                           "method": "idastar", "heuristic": "linear-conflict"}).json()
+    body = client.post(
+        "/api/solve",
+        json={
+            "board": "0 1 2/3 4 5/6 7 8",
+            "goal": "3 1 2/4 7 5/6 0 8",
+            "method": "idastar",
+            "heuristic": "linear-conflict",
+        },
+    ).json()
     assert body["length"] == 3 and body["method"].startswith("idastar")
-    weighted = client.post("/api/solve", json={"board": HARDEST, "method": "weighted-astar",
-                                               "weight": 2}).json()
+    weighted = client.post(
+        "/api/solve", json={"board": HARDEST, "method": "weighted-astar", "weight": 2}
+    ).json()
     assert weighted["length"] >= 31 and weighted["optimal"] is False
 
 
@@ -237,34 +290,55 @@ def test_solve_unsolvable_is_422(client):
     assert message.startswith("unsolvable")
 
 
-@pytest.mark.parametrize("body, status", [
-    ({"board": "1 2 3/4 5"}, 400),
-    ({"board": HARDEST, "method": "magic"}, 400),
-    ({"board": HARDEST, "heuristic": "psychic"}, 400),
-    ({"board": HARDEST, "time_limit": 0}, 422),
-    ({"board": HARDEST, "time_limit": 1e9}, 422),
-    ({"board": HARDEST, "time_limit": "10"}, 422),
-    ({"board": HARDEST, "weight": 0.5}, 422),
-    ({"board": HARDEST, "wait": "no"}, 422),
-    ({"board": None}, 422),
-])
+@pytest.mark.parametrize(
+    "body, status",
+    [
+        ({"board": "1 2 3/4 5"}, 400),
+        ({"board": HARDEST, "method": "magic"}, 400),
+        ({"board": HARDEST, "heuristic": "psychic"}, 400),
+        ({"board": HARDEST, "time_limit": 0}, 422),
+        ({"board": HARDEST, "time_limit": 1e9}, 422),
+        ({"board": HARDEST, "time_limit": "10"}, 422),
+        ({"board": HARDEST, "weight": 0.5}, 422),
+        ({"board": HARDEST, "wait": "no"}, 422),
+        ({"board": None}, 422),
+    ],
+)
 def test_solve_bad_input(client, body, status):
     error_of(client.post("/api/solve", json=body), status)
 
 
 def test_solve_time_limit(client):
     started = time.monotonic()
-    message = error_of(client.post("/api/solve", json={
-        "board": KORF_1, "blank_first": True, "method": "idastar", "heuristic": "manhattan",
-        "time_limit": 0.5}), 422)
+    message = error_of(
+        client.post(
+            "/api/solve",
+            json={
+                "board": KORF_1,
+                "blank_first": True,
+                "method": "idastar",
+                "heuristic": "manhattan",
+                "time_limit": 0.5,
+            },
+        ),
+        422,
+    )
     assert message.startswith("limit reached")
     assert time.monotonic() - started < 10
 
 
 def test_solve_in_background_progress_and_cancel(client):
-    started = client.post("/api/solve", json={
-        "board": KORF_1, "blank_first": True, "method": "idastar", "heuristic": "manhattan",
-        "time_limit": 20, "wait": False})
+    started = client.post(
+        "/api/solve",
+        json={
+            "board": KORF_1,
+            "blank_first": True,
+            "method": "idastar",
+            "heuristic": "manhattan",
+            "time_limit": 20,
+            "wait": False,
+        },
+    )
     assert started.status_code == 202
     solve_id = started.json()["id"]
     deadline = time.monotonic() + 15
@@ -303,12 +377,15 @@ def test_analyze_small_boards(client):
     assert first["goal"] == "0 1/2 3" and first["states"] == 12
 
 
-@pytest.mark.parametrize("body, status", [
-    ({"goal": "4x4"}, 400),
-    ({"goal": "1 2/3"}, 400),
-    ({"goal": 3}, 422),
-    ({"goal": "1 2/3 0", "blank_first": True}, 400),
-])
+@pytest.mark.parametrize(
+    "body, status",
+    [
+        ({"goal": "4x4"}, 400),
+        ({"goal": "1 2/3"}, 400),
+        ({"goal": 3}, 422),
+        ({"goal": "1 2/3 0", "blank_first": True}, 400),
+    ],
+)
 def test_analyze_bad_input(client, body, status):
     error_of(client.post("/api/analyze", json=body), status)
 
@@ -328,9 +405,14 @@ def test_schema_fuzz_finds_no_server_errors(tmp_path):
     assert len(operations) >= 6
     try:
         for operation in operations:
+
             @given(case=operation.as_strategy())
-            @settings(max_examples=12, deadline=None, database=None,
-                      suppress_health_check=list(HealthCheck))
+            @settings(
+                max_examples=12,
+                deadline=None,
+                database=None,
+                suppress_health_check=list(HealthCheck),
+            )
             def check(case):
                 case.call_and_validate(checks=[not_a_server_error])
 
@@ -342,25 +424,85 @@ def test_schema_fuzz_finds_no_server_errors(tmp_path):
 
 BIG = "9" * 5000  # over Python's 4,300-digit limit on int("...")
 #: JSON number tokens (and a few other values) that no field takes well
-NASTY_NUMBERS = ["NaN", "Infinity", "-Infinity", "1e400", "-1e400", "1e-400", BIG, "-" + BIG,
-                 BIG + ".5", "0." + "0" * 5000 + "1", "1" + "0" * 4400, "2.5", "-1", "0", "true",
-                 "null", "[]", "{}"]
+NASTY_NUMBERS = [
+    "NaN",
+    "Infinity",
+    "-Infinity",
+    "1e400",
+    "-1e400",
+    "1e-400",
+    BIG,
+    "-" + BIG,
+    BIG + ".5",
+    "0." + "0" * 5000 + "1",
+    "1" + "0" * 4400,
+    "2.5",
+    "-1",
+    "0",
+    "true",
+    "null",
+    "[]",
+    "{}",
+]
 #: strings that no field takes well: huge numbers, NaN and Infinity as text, 1 MB
-NASTY_TEXT = ["9" * 4301, BIG, "9" * 16000, "1" * 2 ** 20, "x" * 100_000, "NaN", "Infinity",
-              "-Infinity", "1e400", f"{BIG}x{BIG}", f"3x{BIG}", f"{BIG}x3", "9" * 25 + "x2",
-              f"{BIG} 1/2 0", f"1 2/3 {BIG}", f"[[{BIG}, 1], [2, 0]]", f"[{BIG}, 1, 2, 0]",
-              "[[NaN, 1], [2, 0]]", "[[Infinity, 1], [2, 0]]", "[[1e400, 1], [2, 0]]",
-              "[[-1, 1], [2, 0]]", "[[1.5, 1], [2, 0]]", "[[true, 1], [2, 0]]", "[]", "[[]]",
-              "1 2/3 0", "3x3", "2x2", "\u0000", " ", "", "-" + BIG]
+NASTY_TEXT = [
+    "9" * 4301,
+    BIG,
+    "9" * 16000,
+    "1" * 2**20,
+    "x" * 100_000,
+    "NaN",
+    "Infinity",
+    "-Infinity",
+    "1e400",
+    f"{BIG}x{BIG}",
+    f"3x{BIG}",
+    f"{BIG}x3",
+    "9" * 25 + "x2",
+    f"{BIG} 1/2 0",
+    f"1 2/3 {BIG}",
+    f"[[{BIG}, 1], [2, 0]]",
+    f"[{BIG}, 1, 2, 0]",
+    "[[NaN, 1], [2, 0]]",
+    "[[Infinity, 1], [2, 0]]",
+    "[[1e400, 1], [2, 0]]",
+    "[[-1, 1], [2, 0]]",
+    "[[1.5, 1], [2, 0]]",
+    "[[true, 1], [2, 0]]",
+    "[]",
+    "[[]]",
+    "1 2/3 0",
+    "3x3",
+    "2x2",
+    "\u0000",
+    " ",
+    "",
+    "-" + BIG,
+]
 NASTY = [json.dumps(text) for text in NASTY_TEXT] + NASTY_NUMBERS
 #: each endpoint's fields, with a valid value for the required ones
 FIELDS = {
     "/api/check": {"board": '"1 2/3 0"', "goal": None, "blank_first": None, "size": None},
-    "/api/solve": {"board": '"1 2/3 0"', "goal": None, "blank_first": None, "size": None,
-                   "method": None, "heuristic": None, "weight": None, "time_limit": None,
-                   "wait": None},
-    "/api/generate": {"size": '"2x2"', "goal": None, "blank_first": None, "n": None,
-                      "seed": None, "moves": None, "format": None},
+    "/api/solve": {
+        "board": '"1 2/3 0"',
+        "goal": None,
+        "blank_first": None,
+        "size": None,
+        "method": None,
+        "heuristic": None,
+        "weight": None,
+        "time_limit": None,
+        "wait": None,
+    },
+    "/api/generate": {
+        "size": '"2x2"',
+        "goal": None,
+        "blank_first": None,
+        "n": None,
+        "seed": None,
+        "moves": None,
+        "format": None,
+    },
     "/api/analyze": {"goal": '"2x2"', "size": None, "blank_first": None},
 }
 
@@ -399,7 +541,7 @@ def test_fuzz_huge_numbers_nan_infinity_and_megabyte_strings(fuzz_client):
         assert_answered(c.get(f"/api/solve/{value}"), value)
         assert_answered(c.delete(f"/api/solve/{value}"), value)
     # a megabyte without a Content-Length (chunked) is cut off at the limit too
-    chunks = (b'{"board": "' + b"1" * 2 ** 20 + b'"}' for _ in range(1))
+    chunks = (b'{"board": "' + b"1" * 2**20 + b'"}' for _ in range(1))
     error_of(c.post("/api/check", content=chunks, headers=headers), 413)
 
 
@@ -408,20 +550,38 @@ def test_fuzz_combinations_of_nasty_values(fuzz_client):
     from hypothesis import HealthCheck, given, settings
     from hypothesis import strategies as st
 
-    sensible = ['"1 2/3 0"', '"0 1/2 3"', '"3x3"', '"2x2"', "true", "false", "1", "2", "1.5",
-                '"auto"', '"manhattan"', '"slash"']
+    sensible = [
+        '"1 2/3 0"',
+        '"0 1/2 3"',
+        '"3x3"',
+        '"2x2"',
+        "true",
+        "false",
+        "1",
+        "2",
+        "1.5",
+        '"auto"',
+        '"manhattan"',
+        '"slash"',
+    ]
     value = st.sampled_from(NASTY) | st.sampled_from(sensible)
     bodies = st.sampled_from(sorted(FIELDS)).flatmap(
-        lambda path: st.tuples(st.just(path), st.dictionaries(
-            st.sampled_from(sorted(FIELDS[path])), value, min_size=1, max_size=4)))
+        lambda path: st.tuples(
+            st.just(path),
+            st.dictionaries(st.sampled_from(sorted(FIELDS[path])), value, min_size=1, max_size=4),
+        )
+    )
 
     @given(case=bodies)
-    @settings(max_examples=150, deadline=None, database=None,
-              suppress_health_check=list(HealthCheck))
+    @settings(
+        max_examples=150, deadline=None, database=None, suppress_health_check=list(HealthCheck)
+    )
     def check(case):
         path, fields = case
         body = raw_body(fields)
-        response = fuzz_client.post(path, content=body, headers={"content-type": "application/json"})
+        response = fuzz_client.post(
+            path, content=body, headers={"content-type": "application/json"}
+        )
         assert_answered(response, f"{path} {body!r}")
 
     check()
@@ -429,8 +589,13 @@ def test_fuzz_combinations_of_nasty_values(fuzz_client):
 
 # -- the server under a crowd: lanes, limits, warming up -----------------------------------------
 
-HARD_SOLVE = {"board": KORF_1, "blank_first": True, "method": "idastar", "heuristic": "manhattan",
-              "time_limit": 20}
+HARD_SOLVE = {
+    "board": KORF_1,
+    "blank_first": True,
+    "method": "idastar",
+    "heuristic": "manhattan",
+    "time_limit": 20,
+}
 
 
 def wait_running(client, solve_id, timeout=30):
@@ -466,11 +631,17 @@ def test_slow_generate_does_not_hold_up_other_requests(client):
 
     pool = ThreadPoolExecutor(1)
     try:
-        slow = pool.submit(client.post, "/api/generate",
-                           json={"size": "32x32", "n": 40, "moves": 100_000, "seed": 1})
+        slow = pool.submit(
+            client.post,
+            "/api/generate",
+            json={"size": "32x32", "n": 40, "moves": 100_000, "seed": 1},
+        )
         time.sleep(0.5)  # on its way
-        for method, path, body in [("GET", "/", None), ("POST", "/api/check", {"board": HARDEST}),
-                                   ("POST", "/api/solve", {"board": HARDEST})]:
+        for method, path, body in [
+            ("GET", "/", None),
+            ("POST", "/api/check", {"board": HARDEST}),
+            ("POST", "/api/solve", {"board": HARDEST}),
+        ]:
             began = time.monotonic()
             answer = client.request(method, path, json=body)
             assert answer.status_code == 200 and time.monotonic() - began < 1.0, (path, answer.text)
@@ -493,10 +664,13 @@ def test_cheap_requests_answer_at_once_while_hard_solves_run(client):
             assert started.status_code == 202, started.text
             ids.append(started.json()["id"])
         wait_running(client, ids[0])
-        for path, body in [("/api/solve", {"board": HARDEST}), ("/api/check", {"board": HARDEST}),
-                           ("/api/solve", {"board": "1 2/0 3", "method": "bfs"}),
-                           ("/api/generate", {"size": "3x3", "n": 5}),
-                           ("/api/analyze", {"goal": "2x3"})]:
+        for path, body in [
+            ("/api/solve", {"board": HARDEST}),
+            ("/api/check", {"board": HARDEST}),
+            ("/api/solve", {"board": "1 2/0 3", "method": "bfs"}),
+            ("/api/generate", {"size": "3x3", "n": 5}),
+            ("/api/analyze", {"goal": "2x3"}),
+        ]:
             began = time.monotonic()
             answer = pool.submit(client.post, path, json=body).result(timeout=10)
             assert answer.status_code == 200 and time.monotonic() - began < 1.0, (path, answer.text)
@@ -530,8 +704,9 @@ def test_hard_jobs_are_bounded_per_client_and_in_all_with_429(monkeypatch):
             full = b.post("/api/solve", json=body)  # another client, but the lane is full
             message = error_of(full, 429)
             assert "busy" in message and int(full.headers["retry-after"]) > 0
-            assert error_of(b.post("/api/generate", json={"size": "32x32", "n": 100,
-                                                          "moves": 100_000}), 429)
+            assert error_of(
+                b.post("/api/generate", json={"size": "32x32", "n": 100, "moves": 100_000}), 429
+            )
             # the cheap lane is open to all meanwhile
             assert c.post("/api/solve", json={"board": HARDEST}).json()["length"] == 31
             # a cancelled job makes room
@@ -574,8 +749,12 @@ def _http(host, port, method, path, body=None, timeout=30):
 
     conn = http.client.HTTPConnection(host, port, timeout=timeout)
     try:
-        conn.request(method, path, body=None if body is None else json.dumps(body),
-                     headers={"Content-Type": "application/json"})
+        conn.request(
+            method,
+            path,
+            body=None if body is None else json.dumps(body),
+            headers={"Content-Type": "application/json"},
+        )
         response = conn.getresponse()
         return response.status, json.loads(response.read() or b"null")
     finally:
@@ -595,8 +774,12 @@ def test_a_client_that_gives_up_on_a_waiting_solve_cancels_it():
                 break
             time.sleep(0.1)
         conn = http.client.HTTPConnection(host, port, timeout=2)
-        conn.request("POST", "/api/solve", body=json.dumps({**HARD_SOLVE, "time_limit": 30}),
-                     headers={"Content-Type": "application/json"})
+        conn.request(
+            "POST",
+            "/api/solve",
+            body=json.dumps({**HARD_SOLVE, "time_limit": 30}),
+            headers={"Content-Type": "application/json"},
+        )
         with pytest.raises(socket.timeout):
             conn.getresponse()  # the solve runs for up to 30 s; the client gives up after 2
         conn.close()

@@ -29,8 +29,15 @@ ARTIFACTS = ROOT / "test-artifacts" / "web"
 TIMEOUT_MS = 60_000  # the first solve may compile kernels on a fresh checkout
 #: the page is checked at both sizes: a desktop window and a phone held upright
 VIEWPORTS = {"desktop": {"width": 1280, "height": 800}, "phone": {"width": 390, "height": 844}}
-CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-                 "--disable-background-networking", "--disable-extensions", "--no-first-run"]
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-dev-shm-usage",
+    "--disable-background-networking",
+    "--disable-extensions",
+    "--no-first-run",
+]
 
 
 def _ensure_chromium() -> None:
@@ -61,8 +68,12 @@ def _serve(tmp_path_factory, cache=None):
         env["SLIDELAB_CACHE"] = cache
     env.setdefault("SLIDELAB_CACHE", str(tmp_path_factory.mktemp("cache")))
     log = open(tmp_path_factory.mktemp("serve") / "serve.log", "w+")
-    proc = subprocess.Popen([sys.executable, "-m", "slidelab", "serve", "--port", str(port)],
-                            stdout=log, stderr=subprocess.STDOUT, env=env)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "slidelab", "serve", "--port", str(port)],
+        stdout=log,
+        stderr=subprocess.STDOUT,
+        env=env,
+    )
     url = f"http://127.0.0.1:{port}/"
     deadline = time.monotonic() + 60
     while True:
@@ -164,9 +175,12 @@ def test_play_shuffle_solve_replay_share(page, server):
     expect(page.locator("#solution-info")).to_contain_text("optimal")
     solution = page.locator("#solution-text").input_value()
     length = int(page.locator("#replay-slider").get_attribute("max"))
-    assert length == sum(int(part[1:] or 1) for part in solution.split()) or solution == "(already solved)"
+    assert (
+        length == sum(int(part[1:] or 1) for part in solution.split())
+        or solution == "(already solved)"
+    )
     expect(board).to_have_attribute("data-board", shuffled)
-    expect(page.locator("#chart svg rect.bar")).to_have_count(32)   # 3x3 distance chart
+    expect(page.locator("#chart svg rect.bar")).to_have_count(32)  # 3x3 distance chart
     page.click("#fwd-btn")
     page.click("#fwd-btn")
     expect(page.locator("#replay-pos")).to_have_text(f"2 / {length}")
@@ -225,12 +239,18 @@ def test_line_puzzle_colours_and_cancel(page, server):
     page.click("#line-btn")
     board = page.locator("#board")
     expect(board).to_have_attribute("data-board", "A B A 0/C D C D/A B A B/C D C D")
-    colours = {label: {page.locator(f'#board .tile[data-label="{label}"]').nth(i)
-                       .evaluate("el => getComputedStyle(el).backgroundColor") for i in range(3)}
-               for label in "ABCD"}
-    assert all(len(c) == 1 for c in colours.values()), colours       # one colour per label
-    assert len({next(iter(c)) for c in colours.values()}) == 4           # different labels differ
-    expect(page.locator("#chart-box")).to_be_hidden()                    # 4x4: no chart
+    colours = {
+        label: {
+            page.locator(f'#board .tile[data-label="{label}"]')
+            .nth(i)
+            .evaluate("el => getComputedStyle(el).backgroundColor")
+            for i in range(3)
+        }
+        for label in "ABCD"
+    }
+    assert all(len(c) == 1 for c in colours.values()), colours  # one colour per label
+    assert len({next(iter(c)) for c in colours.values()}) == 4  # different labels differ
+    expect(page.locator("#chart-box")).to_be_hidden()  # 4x4: no chart
     shot(page, "10-line-puzzle")
     # a long solve shows progress and can be cancelled
     page.fill("#board-input", "14 13 15 7/11 12 9 5/6 0 2 1/4 8 10 3")
@@ -321,7 +341,9 @@ def test_status_line_is_for_the_board_shown(page, server):
     page.click("#solve-btn")
     expect(page.locator("#solve-status")).to_have_text("solved: 2 moves")
     page.click("#line-btn")
-    expect(page.locator("#board")).to_have_attribute("data-board", "A B A 0/C D C D/A B A B/C D C D")
+    expect(page.locator("#board")).to_have_attribute(
+        "data-board", "A B A 0/C D C D/A B A B/C D C D"
+    )
     expect(page.locator("#solve-status")).to_have_text("")  # nothing about the previous board
     expect(page.locator("#result")).to_be_hidden()
 

@@ -8,7 +8,6 @@ import numpy as np
 import pytest
 
 from reference import exact_distances
-
 from slidelab import Board, Puzzle, SearchLimitError, apply_moves, random_board, scramble, solve
 from slidelab.heuristics import make_heuristic
 from slidelab.search._common import Limits
@@ -22,8 +21,10 @@ KORF = pathlib.Path(__file__).parent.parent / "benchmarks" / "data" / "korf100.t
 
 def korf(numbers):
     rows = [line.split() for line in KORF.read_text().splitlines() if line.strip()]
-    return [(Puzzle(Board(" ".join(rows[i - 1][:16]), "4x4"), blank_first=True), int(rows[i - 1][16]))
-            for i in numbers]
+    return [
+        (Puzzle(Board(" ".join(rows[i - 1][:16]), "4x4"), blank_first=True), int(rows[i - 1][16]))
+        for i in numbers
+    ]
 
 
 @pytest.fixture(scope="module")
@@ -38,7 +39,9 @@ def test_korf_with_pattern_databases_is_bounded_and_polished():
         assert apply_moves(puzzle.start, s.moves) == puzzle.goal
         assert known <= s.length <= 1.5 * known
         assert s.method == "weighted-astar" and not s.optimal
-        raw = weighted_astar(puzzle, weight=1.5, heuristic=make_heuristic(puzzle, "pdb"), polish=False)
+        raw = weighted_astar(
+            puzzle, weight=1.5, heuristic=make_heuristic(puzzle, "pdb"), polish=False
+        )
         raw.verify()
         assert s.length <= raw.length <= 1.5 * known
         assert s.stats.expanded >= raw.stats.expanded  # the windows' work is counted
@@ -121,7 +124,9 @@ def test_polishing_stops_at_the_time_limit_and_keeps_the_path():
     puzzle, known = korf([1])[0]
     heur = make_heuristic(puzzle, "pdb")
     raw = weighted_astar(puzzle, weight=1.5, heuristic=heur, polish=False)
-    dirs = [{"D": 0, "U": 1, "R": 2, "L": 3}[m.direction] for m in raw.moves for _ in range(m.amount)]
+    dirs = [
+        {"D": 0, "U": 1, "R": 2, "L": 3}[m.direction] for m in raw.moves for _ in range(m.amount)
+    ]
     stats = raw.stats
     out = polish_path(puzzle, dirs, heur, Limits(time_limit=1e-9), "weighted-astar", stats)
     assert out == dirs
@@ -142,13 +147,22 @@ def test_symmetries_are_permutations():
 
 def test_bounded_kernel_run_proves_no_shorter_path(exact_3x3):
     from slidelab.solution import Stats
+
     goal, dist = exact_3x3
     board = Board("8 6 7/2 5 4/3 0 1")
     p = Puzzle(board)
     heur = make_heuristic(p, "manhattan")
     run = astar_module.run_kernel
-    args = (p.start_codes, p.goal_codes, p.neighbours, astar_module.Packing(p), heur, 1.0, Limits(),
-            "astar")
+    args = (
+        p.start_codes,
+        p.goal_codes,
+        p.neighbours,
+        astar_module.Packing(p),
+        heur,
+        1.0,
+        Limits(),
+        "astar",
+    )
     assert run(*args, Stats(), shorter_than=31) is None
     assert len(run(*args, Stats(), shorter_than=32)) == 31 == dist[board.cells]
     assert run(*args, Stats(), shorter_than=heur.value(p.start_codes)) is None

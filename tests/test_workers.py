@@ -13,14 +13,22 @@ def test_run_job_answers_every_failure_as_a_record():
     status, result = run_job("solve", {"board": "1 2 3/4 5 6/0 7 8"})
     assert status == DONE and result["length"] == 2
     assert run_job("solve", {"board": "1 2 3/4 5"}) == (
-        FAILED, {"error": "row 2 has 2 cells but row 1 has 3", "kind": "input"})
+        FAILED,
+        {"error": "row 2 has 2 cells but row 1 has 3", "kind": "input"},
+    )
     assert run_job("solve", {"board": "1 2 3/4 5 6/8 7 0"})[1]["kind"] == "unsolvable"
     assert run_job("solve", {"board": "1 2 3/4 5 6/0 7 8", "method": "magic"})[1]["kind"] == "input"
     assert run_job("juggle", {})[1] == {"error": "unknown job kind 'juggle'", "kind": "input"}
-    status, failure = run_job("solve", {"board": "14 13 15 7/11 12 9 5/6 0 2 1/4 8 10 3",
-                                        "goal": "0 1 2 3/4 5 6 7/8 9 10 11/12 13 14 15",
-                                        "method": "idastar", "heuristic": "manhattan",
-                                        "time_limit": 0.2})
+    status, failure = run_job(
+        "solve",
+        {
+            "board": "14 13 15 7/11 12 9 5/6 0 2 1/4 8 10 3",
+            "goal": "0 1 2 3/4 5 6 7/8 9 10 11/12 13 14 15",
+            "method": "idastar",
+            "heuristic": "manhattan",
+            "time_limit": 0.2,
+        },
+    )
     assert (status, failure["kind"]) == (FAILED, "limit") and failure["stats"]["expanded"] > 0
 
 
@@ -62,12 +70,16 @@ def _wait_until(condition, timeout: float, what: str) -> None:
 
 
 def test_generate_job():
-    status, result = run_job("generate", {"goal": "1 2 3/4 5 6/7 8 0", "n": 3, "seed": 1,
-                                          "moves": 5, "format": "compact"})
+    status, result = run_job(
+        "generate",
+        {"goal": "1 2 3/4 5 6/7 8 0", "n": 3, "seed": 1, "moves": 5, "format": "compact"},
+    )
     assert status == DONE and len(result["boards"]) == 3
     assert all(len(board) == 11 for board in result["boards"])  # "123/456/780": compact
-    assert run_job("generate", {"goal": "1 2 3/4 5 6/7 8 0", "n": 3, "seed": 1, "moves": 5,
-                                "format": "compact"}) == (status, result)
+    assert run_job(
+        "generate",
+        {"goal": "1 2 3/4 5 6/7 8 0", "n": 3, "seed": 1, "moves": 5, "format": "compact"},
+    ) == (status, result)
     assert run_job("generate", {"goal": "1 2/3", "n": 1})[1]["kind"] == "input"
     # a goal with repeated labels (the line puzzle) is a goal, not a start
     from slidelab.board import Board
@@ -81,7 +93,10 @@ def test_generate_job():
 def test_workers_warm_up_then_the_pool_is_ready_at_its_niceness():
     import os
 
-    warm_up = [("solve", {"board": "1 2 3/4 5 6/0 7 8"}), ("analyze", {"goal": "1 2 3/4 5 6/7 8 0"})]
+    warm_up = [
+        ("solve", {"board": "1 2 3/4 5 6/0 7 8"}),
+        ("analyze", {"goal": "1 2 3/4 5 6/7 8 0"}),
+    ]
     pool = WorkerPool(2, nice=5, warm_up=warm_up)
     try:
         assert not pool.ready()  # nothing started yet
@@ -102,10 +117,14 @@ def test_jobs_start_in_the_order_they_came_and_are_counted_per_owner():
     pool = WorkerPool(1)
     try:
         pool.prestart()
-        first = pool.submit("analyze", {"goal": GOAL_3X4}, 60, owner="a")  # about 15 s if left alone
+        first = pool.submit(
+            "analyze", {"goal": GOAL_3X4}, 60, owner="a"
+        )  # about 15 s if left alone
         _wait_until(lambda: first.status == "running", 60, "running")
-        others = [pool.submit("solve", {"board": "1 2 3/4 5 6/0 7 8"}, 10, owner="ab"[i % 2])
-                  for i in range(6)]
+        others = [
+            pool.submit("solve", {"board": "1 2 3/4 5 6/0 7 8"}, 10, owner="ab"[i % 2])
+            for i in range(6)
+        ]
         assert (pool.waiting(), pool.active(), pool.active("a"), pool.active("b")) == (6, 7, 4, 3)
         pool.cancel(first.id)
         for job in others:
@@ -128,8 +147,7 @@ def test_a_killed_worker_is_replaced_at_once():
         pool.cancel(job.id)
         assert job.future.result(timeout=30).status == CANCELLED
         # a fresh worker starts and warms up without waiting for the next job
-        _wait_until(lambda: pool.ready() and pool.pids() and pool.pids() != before, 120,
-                    "replaced")
+        _wait_until(lambda: pool.ready() and pool.pids() and pool.pids() != before, 120, "replaced")
     finally:
         pool.close(wait=5)
 

@@ -19,7 +19,6 @@ from __future__ import annotations
 import math
 import os
 from dataclasses import dataclass
-from typing import Optional
 
 from .. import _args
 from ..errors import SpaceTooLargeError
@@ -108,7 +107,7 @@ def count_text(space: Space) -> str:
 
 def _goal_text(space: Space, limit: int = 60) -> str:
     text = space.goal.format()
-    return f"goal {text}" if len(text) <= limit else f"goal {text[:limit - 3]}..."
+    return f"goal {text}" if len(text) <= limit else f"goal {text[: limit - 3]}..."
 
 
 def refuse_unnumbered(space: Space) -> None:
@@ -119,18 +118,25 @@ def refuse_unnumbered(space: Space) -> None:
             f"the {space.width}x{space.height} space of {_goal_text(space)} has"
             f" {count_text(space)} positions: {space.tiles:,} tiles are over the {MAX_TILES} that"
             f" can be numbered in 64 bits, and far beyond any memory; try a board of at most"
-            f" {MAX_TILES + 1} cells")
+            f" {MAX_TILES + 1} cells"
+        )
 
 
-def check_limits(max_bytes, max_seconds) -> tuple[Optional[int], Optional[float]]:
+def check_limits(max_bytes, max_seconds) -> tuple[int | None, float | None]:
     """The ``max_bytes`` (a whole number > 0) and ``max_seconds`` (> 0, may be infinite) of a
     complete search, checked (None: the defaults)."""
-    return (_args.integer(max_bytes, "max_bytes", positive=True, optional=True),
-            _args.number(max_seconds, "max_seconds", positive=True, finite=False, optional=True))
+    return (
+        _args.integer(max_bytes, "max_bytes", positive=True, optional=True),
+        _args.number(max_seconds, "max_seconds", positive=True, finite=False, optional=True),
+    )
 
 
-def check_budget(space: Space, table: bool = False, max_bytes: Optional[int] = None,
-                 max_seconds: Optional[float] = None) -> Estimate:
+def check_budget(
+    space: Space,
+    table: bool = False,
+    max_bytes: int | None = None,
+    max_seconds: float | None = None,
+) -> Estimate:
     """The estimate, or :class:`SpaceTooLargeError` (one line, with a suggestion) when it does not fit.
 
     Parameters
@@ -150,17 +156,22 @@ def check_budget(space: Space, table: bool = False, max_bytes: Optional[int] = N
     what = f"the {space.width}x{space.height} space of {_goal_text(space)} has {count_text(space)} positions"
     if e.bytes > limit:
         bits = "a byte and a half" if table else "two bits"
-        advice = ("try a board of at most 14 cells, or a goal with repeated labels"
-                  if space.distinct else "try a smaller board or more repeated labels")
+        advice = (
+            "try a board of at most 14 cells, or a goal with repeated labels"
+            if space.distinct
+            else "try a smaller board or more repeated labels"
+        )
         raise SpaceTooLargeError(
             f"{what}: {format_bytes(e.bytes)} at {bits} each, over the memory limit of "
             f"{format_bytes(limit)}{'' if max_bytes else ' (the default, from the memory available now)'}; "
-            f"{advice}, or raise --max-memory if the machine has the room")
+            f"{advice}, or raise --max-memory if the machine has the room"
+        )
     allowed = DEFAULT_MAX_SECONDS if max_seconds is None else float(max_seconds)
     if e.seconds > allowed:
         raise SpaceTooLargeError(
             f"{what}: a complete search would take about {format_duration(e.seconds)} here "
             f"(estimate, {e.threads} thread{'s' if e.threads != 1 else ''}), over the "
             f"{format_duration(allowed)} limit; pass --max-time {int(e.seconds * 1.5) + 1} "
-            f"(max_seconds=) to run it anyway")
+            f"(max_seconds=) to run it anyway"
+        )
     return e

@@ -47,7 +47,6 @@ from __future__ import annotations
 
 import math
 from functools import cached_property
-from typing import Optional
 
 import numpy as np
 
@@ -56,7 +55,6 @@ from ..board import Board
 from ..errors import UnsolvableError
 from ..geometry import taxicab_table
 from ..puzzle import Puzzle
-
 
 #: largest number of tiles the int64 tables can rank (20! < 2**63)
 MAX_TILES = 20
@@ -96,8 +94,9 @@ class Space:
     @cached_property
     def per_blank(self) -> int:
         """``H``: indices per blank cell (computed when first asked: a factorial of the tiles)."""
-        arrangements = math.factorial(self.tiles) // math.prod(math.factorial(c)
-                                                               for c in self.label_counts)
+        arrangements = math.factorial(self.tiles) // math.prod(
+            math.factorial(c) for c in self.label_counts
+        )
         return arrangements // 2 if self.distinct else arrangements
 
     @cached_property
@@ -139,9 +138,13 @@ class Space:
             values = [codes[c] for c in board.cells]
         except (KeyError, TypeError):
             values = None
-        if values is None or board.width != self.width or board.height != self.height \
-                or sorted(values) != self._sorted:
-            self._board(board)                                   # raises the mismatch
+        if (
+            values is None
+            or board.width != self.width
+            or board.height != self.height
+            or sorted(values) != self._sorted
+        ):
+            self._board(board)  # raises the mismatch
         b = values.index(-1)
         del values[b]
         return np.array(values, dtype=np.int64), b
@@ -171,8 +174,10 @@ class Space:
         seq, b = self.sequence(board)
         idx = int(_index_of(seq, b, self.kernel_args()))
         if idx < 0:
-            raise UnsolvableError(f"{board} cannot reach the goal {self.goal}"
-                                  " (its permutation parity is the other one)")
+            raise UnsolvableError(
+                f"{board} cannot reach the goal {self.goal}"
+                " (its permutation parity is the other one)"
+            )
         return idx
 
     def board(self, index: int) -> Board:
@@ -211,7 +216,7 @@ def _build_args(space: Space) -> tuple:
         radix[v] = radix[v - 1] * (counts[v - 1] + 1)
     ncodes = int(radix[-1] * (counts[-1] + 1))
     codes = np.arange(ncodes, dtype=np.int64)
-    C = (codes[:, None] // radix[None, :]) % (counts + 1)[None, :]   # counts of each code
+    C = (codes[:, None] // radix[None, :]) % (counts + 1)[None, :]  # counts of each code
     fact = np.array([math.factorial(i) for i in range(m + 1)], dtype=np.int64)
     Tab = fact[C.sum(axis=1)]
     for v in range(K):
@@ -230,13 +235,28 @@ def _build_args(space: Space) -> tuple:
     goal_seq = np.delete(goal_codes, g_blank) - 1
     needpar = np.zeros(n, dtype=np.int64)
     if space.distinct:
-        inversions = sum(int(a > b) for i, a in enumerate(goal_seq) for b in goal_seq[i + 1:])
+        inversions = sum(int(a > b) for i, a in enumerate(goal_seq) for b in goal_seq[i + 1 :])
         for b in range(n):
             needpar[b] = (inversions + abs(b // w - g_blank // w) * (w - 1)) & 1
     # md[v, cell]: distance of a tile of label v on cell to the nearest goal cell of its label
     md = np.ascontiguousarray(taxicab_table(goal_codes, w)[1:])
-    return (n, m, w, space.per_blank, space.distinct, nbr, F, radix, S, Tab, counts, full,
-            needpar, md, g_blank)
+    return (
+        n,
+        m,
+        w,
+        space.per_blank,
+        space.distinct,
+        nbr,
+        F,
+        radix,
+        S,
+        Tab,
+        counts,
+        full,
+        needpar,
+        md,
+        g_blank,
+    )
 
 
 # ---------------------------------------------------------------------------- kernels
@@ -288,7 +308,7 @@ def _load(idx, s, L, c, g):
     return _load_at(idx, s, L, c, g[1], g[3], g[4], g[7], g[9], g[10], g[11], g[12])
 
 
-@njit(cache=True, inline='always')
+@njit(cache=True, inline="always")
 def _load_at(idx, s, L, c, m, H, distinct, radix, Tab, counts, full, needpar):
     """:func:`_load` with the arrays it needs (what the kernels call)."""
     b = idx // H
@@ -323,7 +343,7 @@ def _load_at(idx, s, L, c, m, H, distinct, radix, Tab, counts, full, needpar):
     return b
 
 
-@njit(cache=True, inline='always')
+@njit(cache=True, inline="always")
 def _next_perm(s, L, m):
     """Next arrangement of ``s`` in lexicographic order (repeats allowed), Lehmer digits updated."""
     a = m - 2
@@ -347,14 +367,14 @@ def _next_perm(s, L, m):
     return True
 
 
-@njit(cache=True, inline='always')
+@njit(cache=True, inline="always")
 def _step(s, L, m, distinct, need):
     """Move ``s`` to the next index (same blank cell, ``need``: the parity its tiles must have)."""
     if distinct:
-        if s[m - 2] < s[m - 1]:          # the even member of the pair: go to the odd one first
+        if s[m - 2] < s[m - 1]:  # the even member of the pair: go to the odd one first
             s[m - 2], s[m - 1] = s[m - 1], s[m - 2]
             L[m - 2] = 1
-        _next_perm(s, L, m)             # rank 2(r + 1): the last two ascending
+        _next_perm(s, L, m)  # rank 2(r + 1): the last two ascending
         p = 0
         for k in range(m - 2):
             p += L[k]
@@ -365,7 +385,7 @@ def _step(s, L, m, distinct, need):
         _next_perm(s, L, m)
 
 
-@njit(cache=True, inline='always')
+@njit(cache=True, inline="always")
 def _tile_rank(idx, base, L, m, distinct):
     """Rank of the tile sequence of state ``idx`` (``base``: first index of its blank cell)."""
     if distinct:
@@ -373,7 +393,7 @@ def _tile_rank(idx, base, L, m, distinct):
     return idx - base
 
 
-@njit(cache=True, inline='always')
+@njit(cache=True, inline="always")
 def _delta_distinct(s, L, F, i, j, down):
     """Change of the permutation rank when ``s[j]`` moves to ``i`` (down) or ``s[i]`` to ``j`` (up)."""
     delta = 0
@@ -401,7 +421,7 @@ def _delta_distinct(s, L, F, i, j, down):
     return delta
 
 
-@njit(cache=True, inline='always')
+@njit(cache=True, inline="always")
 def _delta_multiset(s, m, radix, S, i, j, down):
     """Change of the multiset rank for the same rotation (positions ``i .. j`` re-ranked)."""
     code = 0
@@ -433,7 +453,7 @@ def _delta_multiset(s, m, radix, S, i, j, down):
     return new - old
 
 
-@njit(cache=True, inline='always')
+@njit(cache=True, inline="always")
 def _neighbour(idx, base, t, b, d, nb, s, L, m, w, H, distinct, F, radix, S):
     """Index of the state after the blank moves from ``b`` in direction ``d`` to ``nb``.
 
@@ -441,7 +461,7 @@ def _neighbour(idx, base, t, b, d, nb, s, L, m, w, H, distinct, F, radix, S):
     ``t`` the rank of its tiles.  Called from kernels specialised on a constant
     ``distinct`` (where the other branch, and its cost, is compiled away).
     """
-    if d >= 2:                           # sideways: the tile sequence stays
+    if d >= 2:  # sideways: the tile sequence stays
         return nb * H + (idx - base)
     down = d == 1
     if down:
@@ -461,21 +481,21 @@ def _heuristic(s, b, g):
     return _heuristic_at(s, b, g[2], g[4], g[13], g[14])
 
 
-@njit(cache=True, inline='always')
+@njit(cache=True, inline="always")
 def _heuristic_at(s, b, w, distinct, md, gb):
     """:func:`_heuristic` with the arrays it needs."""
     h = 0
     for k in range(s.shape[0]):
         cell = k if k < b else k + 1
         h += md[s[k], cell]
-    if not distinct:                     # nearest-cell distances: fix the parity by the blank's
+    if not distinct:  # nearest-cell distances: fix the parity by the blank's
         bd = abs(b // w - gb // w) + abs(b % w - gb % w)
         if (h - bd) & 1:
             h -= 1
     return h
 
 
-def space_of(goal, size: Optional[str] = None, blank_first: bool = False) -> Space:
+def space_of(goal, size: str | None = None, blank_first: bool = False) -> Space:
     """A :class:`Space` for a goal given as a board, board text, or a size ``WxH`` (ordered goal;
     read by :func:`slidelab.puzzle.goal_board`, as everywhere)."""
     from ..puzzle import goal_board

@@ -36,16 +36,16 @@ arrangement (:func:`.index._step`) instead of unranking each state.  With a
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Callable, Optional
 
 import numba
 import numpy as np
 from numba import prange
 
+from .._bits import atomic_or, lowest_bit, with_code
 from .._jit import njit
 from .._layers import breadth_first, close_layer, close_range
-from .._bits import atomic_or, lowest_bit, with_code
 from ..errors import SlidelabError
 from .index import Space, _load_at, _neighbour, _step, _tile_rank
 
@@ -70,13 +70,13 @@ UNREACHED = 255
 LOW = 0x5555555555555555
 
 
-@njit(cache=True, inline='always')
+@njit(cache=True, inline="always")
 def _with_code(x, code):
     """Mask with bit ``2 s`` set for each slot ``s`` of word ``x`` that holds ``code``."""
     return with_code(x, code, np.int64(LOW))
 
 
-@njit(cache=True, inline='always')
+@njit(cache=True, inline="always")
 def _push_body(words, depth, record, d, flags_cur, flags_next, g, lo, hi, distinct):
     """Expand the states of depth ``d`` in blocks ``lo .. hi - 1``; returns how many new states they reached first.
 
@@ -142,7 +142,7 @@ def _push_multiset(words, depth, record, d, flags_cur, flags_next, g, lo, hi):
     return _push_body(words, depth, record, d, flags_cur, flags_next, g, lo, hi, False)
 
 
-@njit(cache=True, inline='always')
+@njit(cache=True, inline="always")
 def _pull_body(words, depth, record, d, done, flags_next, g, lo, hi, distinct):
     """Unreached states of blocks ``lo .. hi - 1`` look for a neighbour of depth ``d``; returns how many found one."""
     m, w, H, nbr, F, radix, S = g[1], g[2], g[3], g[5], g[6], g[7], g[8]
@@ -185,7 +185,7 @@ def _pull_body(words, depth, record, d, done, flags_next, g, lo, hi, distinct):
                 t = _tile_rank(idx, base, L, m, distinct)
                 hit = False
                 for e in range(4):
-                    dd = 3 - e                  # sideways moves first: no ranking needed
+                    dd = 3 - e  # sideways moves first: no ranking needed
                     nb = nbr[b, dd]
                     if nb < 0:
                         continue
@@ -227,12 +227,30 @@ def _push(words, depth, record, d, flags_cur, flags_next, g, chunks):
     found = np.zeros(chunks, np.int64)
     if g[4]:
         for ch in prange(chunks):
-            found[ch] = _push_distinct(words, depth, record, d, flags_cur, flags_next, g,
-                                       ch * nblocks // chunks, (ch + 1) * nblocks // chunks)
+            found[ch] = _push_distinct(
+                words,
+                depth,
+                record,
+                d,
+                flags_cur,
+                flags_next,
+                g,
+                ch * nblocks // chunks,
+                (ch + 1) * nblocks // chunks,
+            )
     else:
         for ch in prange(chunks):
-            found[ch] = _push_multiset(words, depth, record, d, flags_cur, flags_next, g,
-                                       ch * nblocks // chunks, (ch + 1) * nblocks // chunks)
+            found[ch] = _push_multiset(
+                words,
+                depth,
+                record,
+                d,
+                flags_cur,
+                flags_next,
+                g,
+                ch * nblocks // chunks,
+                (ch + 1) * nblocks // chunks,
+            )
     return found.sum()
 
 
@@ -243,12 +261,30 @@ def _pull(words, depth, record, d, done, flags_next, g, chunks):
     found = np.zeros(chunks, np.int64)
     if g[4]:
         for ch in prange(chunks):
-            found[ch] = _pull_distinct(words, depth, record, d, done, flags_next, g,
-                                       ch * nblocks // chunks, (ch + 1) * nblocks // chunks)
+            found[ch] = _pull_distinct(
+                words,
+                depth,
+                record,
+                d,
+                done,
+                flags_next,
+                g,
+                ch * nblocks // chunks,
+                (ch + 1) * nblocks // chunks,
+            )
     else:
         for ch in prange(chunks):
-            found[ch] = _pull_multiset(words, depth, record, d, done, flags_next, g,
-                                       ch * nblocks // chunks, (ch + 1) * nblocks // chunks)
+            found[ch] = _pull_multiset(
+                words,
+                depth,
+                record,
+                d,
+                done,
+                flags_next,
+                g,
+                ch * nblocks // chunks,
+                (ch + 1) * nblocks // chunks,
+            )
     return found.sum()
 
 
@@ -284,14 +320,18 @@ class Layers:
     counts: list
     last: np.ndarray
     seconds: float
-    depth: Optional[np.ndarray] = None
+    depth: np.ndarray | None = None
     modes: list = field(default_factory=list)
 
 
-def search_layers(space: Space, progress: Optional[Callable[[dict], None]] = None,
-                  record: bool = False, limit: int = 1000,
-                  log: Optional[Callable[[dict], None]] = None,
-                  parallel: Optional[bool] = None) -> Layers:
+def search_layers(
+    space: Space,
+    progress: Callable[[dict], None] | None = None,
+    record: bool = False,
+    limit: int = 1000,
+    log: Callable[[dict], None] | None = None,
+    parallel: bool | None = None,
+) -> Layers:
     """Breadth-first search from the goal over every state of ``space``.
 
     Parameters
@@ -317,9 +357,9 @@ def search_layers(space: Space, progress: Optional[Callable[[dict], None]] = Non
     nwords = -(-N // 32)
     nblocks = -(-N // (1 << BLOCK_SHIFT))
     words = np.empty(nwords, np.int64)
-    words[:] = 0                                 # touch every page before the threads need them
+    words[:] = 0  # touch every page before the threads need them
     tail = N - (nwords - 1) * 32
-    if tail < 32:                                # slots past the last state: closed
+    if tail < 32:  # slots past the last state: closed
         words[-1] = np.int64(np.uint64((1 << 64) - (1 << (2 * tail))).view(np.int64))
     depth = np.full(N if record else 1, UNREACHED, np.uint8)
     goal = space.index(space.goal)
@@ -363,19 +403,35 @@ def search_layers(space: Space, progress: Optional[Callable[[dict], None]] = Non
         counts.append(new)
         state["reached"] += new
         if d + 1 >= UNREACHED and record:
-            raise SlidelabError("distances past 254 do not fit a distance table;"
-                                " analyze without saving the table")
+            raise SlidelabError(
+                "distances past 254 do not fit a distance table; analyze without saving the table"
+            )
         if progress is not None:
             elapsed = time.perf_counter() - began
             reached = state["reached"]
-            progress({"depth": d, "layer": new, "states": reached, "total": N,
-                      "fraction": min(1.0, reached / N), "seconds": elapsed,
-                      "rate": reached / elapsed if elapsed > 0 else 0.0})
+            progress(
+                {
+                    "depth": d,
+                    "layer": new,
+                    "states": reached,
+                    "total": N,
+                    "fraction": min(1.0, reached / N),
+                    "seconds": elapsed,
+                    "rate": reached / elapsed if elapsed > 0 else 0.0,
+                }
+            )
 
-    previous_chunksize = numba.set_parallel_chunksize(1)   # hand out chunks dynamically
+    previous_chunksize = numba.set_parallel_chunksize(1)  # hand out chunks dynamically
     try:
-        d, flags = breadth_first(nblocks, goal >> BLOCK_SHIFT, expand, close, unseen=N - 1,
-                                 pull_ratio=PULL_RATIO, on_layer=on_layer)
+        d, flags = breadth_first(
+            nblocks,
+            goal >> BLOCK_SHIFT,
+            expand,
+            close,
+            unseen=N - 1,
+            pull_ratio=PULL_RATIO,
+            on_layer=on_layer,
+        )
         last = _collect(words, flags, 1 + (d & 1), max(0, min(limit, counts[d])))
     finally:
         numba.set_parallel_chunksize(previous_chunksize)

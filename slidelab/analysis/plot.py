@@ -26,8 +26,10 @@ def require_matplotlib():
     try:
         from matplotlib.figure import Figure
     except ImportError:
-        raise SlidelabError("plotting needs matplotlib, which is not installed:"
-                            " pip install \"slidelab[plot]\" (or pip install matplotlib)") from None
+        raise SlidelabError(
+            "plotting needs matplotlib, which is not installed:"
+            ' pip install "slidelab[plot]" (or pip install matplotlib)'
+        ) from None
     return Figure
 
 
@@ -57,9 +59,12 @@ def plot_distribution(stats, path, log: bool = False) -> Path:
     ax.set_xlabel("distance to the goal (single-tile moves)")
     ax.set_ylabel("positions" + (" (log scale)" if log else ""))
     hardest = f"{stats.n_hardest:,} hardest" if stats.n_hardest != 1 else "1 hardest"
-    ax.set_title(f"{stats.size} sliding puzzle, goal {goal_text(stats.goal)}\n"
-                 f"{stats.states:,} positions, diameter {stats.diameter} ({hardest}),"
-                 f" mean distance {stats.mean:.2f}", fontsize=11)
+    ax.set_title(
+        f"{stats.size} sliding puzzle, goal {goal_text(stats.goal)}\n"
+        f"{stats.states:,} positions, diameter {stats.diameter} ({hardest}),"
+        f" mean distance {stats.mean:.2f}",
+        fontsize=11,
+    )
     ax.grid(axis="y", alpha=0.3)
     ax.set_axisbelow(True)
     try:

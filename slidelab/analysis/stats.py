@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable, Optional
 
 from ..board import Board
 from .budget import check_budget
@@ -60,16 +60,25 @@ class SpaceStats:
     seconds: float
 
     def __repr__(self):
-        return (f"SpaceStats(goal={self.goal!r}, states={self.states}, diameter={self.diameter}, "
-                f"mean={round(self.mean, 4)!r}, n_hardest={self.n_hardest}, "
-                f"seconds={round(self.seconds, 3)!r})")
+        return (
+            f"SpaceStats(goal={self.goal!r}, states={self.states}, diameter={self.diameter}, "
+            f"mean={round(self.mean, 4)!r}, n_hardest={self.n_hardest}, "
+            f"seconds={round(self.seconds, 3)!r})"
+        )
 
     def as_dict(self) -> dict:
         """The ``analyze --json`` fields."""
-        return {"goal": self.goal.format(), "size": self.size, "states": self.states,
-                "diameter": self.diameter, "mean": round(self.mean, 6), "counts": list(self.counts),
-                "hardest": [b.format() for b in self.hardest], "n_hardest": self.n_hardest,
-                "seconds": round(self.seconds, 6)}
+        return {
+            "goal": self.goal.format(),
+            "size": self.size,
+            "states": self.states,
+            "diameter": self.diameter,
+            "mean": round(self.mean, 6),
+            "counts": list(self.counts),
+            "hardest": [b.format() for b in self.hardest],
+            "n_hardest": self.n_hardest,
+            "seconds": round(self.seconds, 6),
+        }
 
     def plot(self, path, log: bool = False) -> None:
         """Draw the distance distribution to ``path`` (``.png`` or ``.svg``; needs matplotlib)."""
@@ -78,9 +87,16 @@ class SpaceStats:
         plot_distribution(self, path, log=log)
 
 
-def analyze(goal, progress: Optional[Callable[[dict], None]] = None, *,
-            hardest: int = DEFAULT_HARDEST, save: bool = False, blank_first: bool = False,
-            max_bytes: Optional[int] = None, max_seconds: Optional[float] = None) -> SpaceStats:
+def analyze(
+    goal,
+    progress: Callable[[dict], None] | None = None,
+    *,
+    hardest: int = DEFAULT_HARDEST,
+    save: bool = False,
+    blank_first: bool = False,
+    max_bytes: int | None = None,
+    max_seconds: float | None = None,
+) -> SpaceStats:
     """Enumerate every position reachable from ``goal`` by breadth-first search.
 
     Parameters
@@ -136,5 +152,14 @@ def analyze(goal, progress: Optional[Callable[[dict], None]] = None, *,
     counts = tuple(int(c) for c in layers.counts)
     states = sum(counts)
     mean = sum(d * c for d, c in enumerate(counts)) / states
-    return SpaceStats(space.goal, f"{space.width}x{space.height}", states, len(counts) - 1, mean,
-                      counts, tuple(space.boards(layers.last)), counts[-1], seconds)
+    return SpaceStats(
+        space.goal,
+        f"{space.width}x{space.height}",
+        states,
+        len(counts) - 1,
+        mean,
+        counts,
+        tuple(space.boards(layers.last)),
+        counts[-1],
+        seconds,
+    )

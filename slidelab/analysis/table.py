@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import logging
 import time
-from typing import Callable, Optional
+from collections.abc import Callable
 
 import numba
 import numpy as np
@@ -48,18 +48,32 @@ VERSION = 1
 
 def table_spec(space: Space) -> dict:
     """The cache spec of the distance table of ``space``'s goal."""
-    return {"kind": "distance", "board": f"{space.width}x{space.height}",
-            "goal": space.goal.format(), "version": VERSION}
+    return {
+        "kind": "distance",
+        "board": f"{space.width}x{space.height}",
+        "goal": space.goal.format(),
+        "version": VERSION,
+    }
 
 
 # ---------------------------------------------------------------------------- kernels
 
 
-@njit(cache=True, inline='always')
+@njit(cache=True, inline="always")
 def _pack_body(depth, nib, g, lo, hi, distinct):
     """Four-bit entries for states ``lo .. hi - 1`` (``lo`` even); returns the largest entry (99: unusable)."""
-    m, w, H, radix, Tab, counts, full, needpar, md, gb = (g[1], g[2], g[3], g[7], g[9], g[10],
-                                                           g[11], g[12], g[13], g[14])
+    m, w, H, radix, Tab, counts, full, needpar, md, gb = (
+        g[1],
+        g[2],
+        g[3],
+        g[7],
+        g[9],
+        g[10],
+        g[11],
+        g[12],
+        g[13],
+        g[14],
+    )
     s = np.empty(m, np.int64)
     L = np.zeros(m, np.int64)
     c = np.empty(counts.shape[0], np.int64)
@@ -127,12 +141,12 @@ def _entry_distance(s, b, g, table, nibble):
 @njit(cache=True)
 def _move(s, b, d, nb, w):
     """Move the blank of (``s``, ``b``) in direction ``d`` to ``nb`` (the tile sequence in place)."""
-    if d == 1:                           # down: the tile below jumps w - 1 tiles back
+    if d == 1:  # down: the tile below jumps w - 1 tiles back
         x = s[b + w - 1]
         for k in range(b + w - 1, b, -1):
             s[k] = s[k - 1]
         s[b] = x
-    elif d == 0:                         # up: the tile above jumps w - 1 tiles on
+    elif d == 0:  # up: the tile above jumps w - 1 tiles on
         x = s[b - w]
         for k in range(b - w, b - 1):
             s[k] = s[k + 1]
@@ -165,7 +179,7 @@ def _descend(s, b, g, table, nibble, out):
                 d = d2
                 moved = True
                 break
-            _move(s, nb, dd ^ 1, b, w)   # undo
+            _move(s, nb, dd ^ 1, b, w)  # undo
         if not moved:
             return -1
     return n
@@ -196,8 +210,9 @@ def _layers_progress(progress):
     """A (fraction, message) callback as a callback of the search's dicts."""
     if progress is None:
         return None
-    return lambda info: progress(info["fraction"], f"depth {info['depth']}, "
-                                                   f"{info['states']:,} positions")
+    return lambda info: progress(
+        info["fraction"], f"depth {info['depth']}, {info['states']:,} positions"
+    )
 
 
 class DistanceTable:
@@ -234,8 +249,10 @@ class DistanceTable:
         _descend(seq, b, self._args, self.data, self.nibble, np.empty(1, np.int64))
 
     def __repr__(self):
-        return (f"DistanceTable({self.goal.format()!r}, states={self.states}, "
-                f"encoding={self.encoding!r}, nbytes={self.nbytes})")
+        return (
+            f"DistanceTable({self.goal.format()!r}, states={self.states}, "
+            f"encoding={self.encoding!r}, nbytes={self.nbytes})"
+        )
 
     @property
     def goal(self) -> Board:
@@ -257,9 +274,16 @@ class DistanceTable:
     # ------------------------------------------------------------------ making
 
     @classmethod
-    def build(cls, goal, progress: Optional[Callable[[dict], None]] = None, *,
-              blank_first: bool = False, max_bytes: Optional[int] = None,
-              max_seconds: Optional[float] = None, cache: bool = True) -> "DistanceTable":
+    def build(
+        cls,
+        goal,
+        progress: Callable[[dict], None] | None = None,
+        *,
+        blank_first: bool = False,
+        max_bytes: int | None = None,
+        max_seconds: float | None = None,
+        cache: bool = True,
+    ) -> DistanceTable:
         """The table of ``goal``: from the cache, or built by a complete search and cached.
 
         Parameters
@@ -302,7 +326,7 @@ class DistanceTable:
         return cls(space, _store(space, build))
 
     @classmethod
-    def from_layers(cls, space: Space, layers: Layers, cache: bool = True) -> "DistanceTable":
+    def from_layers(cls, space: Space, layers: Layers, cache: bool = True) -> DistanceTable:
         """The table from a search that recorded depths (``search_layers(..., record=True)``)."""
         if layers.depth is None:
             raise ValueError("the search kept no depths (record=False)")
@@ -310,11 +334,10 @@ class DistanceTable:
         return cls(space, _store(space, lambda _p: data) if cache else data)
 
     @classmethod
-    def cached(cls, goal, blank_first: bool = False) -> Optional["DistanceTable"]:
+    def cached(cls, goal, blank_first: bool = False) -> DistanceTable | None:
         """The table of ``goal`` if a valid one is in the cache, else None (nothing is built)."""
-        from ..cache import CacheError, cache_dir, load_or_build, table_key
-
         from .. import _args
+        from ..cache import CacheError, cache_dir, load_or_build, table_key
 
         space = space_of(goal, blank_first=_args.boolean(blank_first, "blank_first"))
         spec = table_spec(space)
@@ -355,8 +378,13 @@ class DistanceTable:
         n = int(_descend(seq, b, self._args, self.data, self.nibble, out))
         if n < 0:
             raise UnsolvableError(f"{board} cannot reach the goal {self.goal}")
-        stats = Stats(expanded=n, generated=0, stored=self.states, peak_frontier=0,
-                      seconds=time.perf_counter() - began)
+        stats = Stats(
+            expanded=n,
+            generated=0,
+            stored=self.states,
+            peak_frontier=0,
+            seconds=time.perf_counter() - began,
+        )
         solution = make_solution(Puzzle(board, self.goal), out[:n].tolist(), True, "table", stats)
         solution.verify()
         return solution
@@ -381,7 +409,7 @@ def _store(space: Space, build) -> np.ndarray:
         return build(None)
 
 
-def goal_table(goal, progress: Optional[Callable[[float, str], None]] = None) -> DistanceTable:
+def goal_table(goal, progress: Callable[[float, str], None] | None = None) -> DistanceTable:
     """The distance table of ``goal``, built and cached first if needed.
 
     ``progress(fraction, message)`` is called while it is built.

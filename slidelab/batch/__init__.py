@@ -11,5 +11,12 @@ from .instances import Instance, read_instances
 from .results import ResultsFile, Summary, summarize
 from .run import default_workers, solve_batch
 
-__all__ = ["Instance", "ResultsFile", "Summary", "default_workers", "read_instances",
-           "solve_batch", "summarize"]
+__all__ = [
+    "Instance",
+    "ResultsFile",
+    "Summary",
+    "default_workers",
+    "read_instances",
+    "solve_batch",
+    "summarize",
+]

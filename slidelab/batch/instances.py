@@ -35,15 +35,15 @@ from __future__ import annotations
 import json
 import math
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Iterable, Optional
 
 from .. import _args
 from ..parse import parse_size
 
 #: the most characters read from a batch's input (256 Mi: about five million instances); a
 #: device or a pipe may never end (``/dev/zero``), so more is refused rather than read
-MAX_INPUT_CHARS = 256 * 2 ** 20
+MAX_INPUT_CHARS = 256 * 2**20
 
 #: the fields a ``key=value`` field or a JSON object may name
 KEYS = ("goal", "id", "known")
@@ -77,10 +77,10 @@ class Instance:
     line: int
     id: str
     text: str
-    start: Optional[str] = None
-    goal: Optional[str] = None
-    known: Optional[int] = None
-    error: Optional[str] = None
+    start: str | None = None
+    goal: str | None = None
+    known: int | None = None
+    error: str | None = None
 
     def __post_init__(self):
         _args.integer(self.line, "line", minimum=1)
@@ -100,8 +100,10 @@ def read_lines(stream, name: str) -> list[str]:
 
     text = stream.read(MAX_INPUT_CHARS + 1)
     if len(text) > MAX_INPUT_CHARS:
-        raise SlidelabError(f"{name} holds more than {MAX_INPUT_CHARS:,} characters (the most a"
-                            " batch reads); split it into several batches")
+        raise SlidelabError(
+            f"{name} holds more than {MAX_INPUT_CHARS:,} characters (the most a"
+            " batch reads); split it into several batches"
+        )
     return text.splitlines()
 
 
@@ -110,8 +112,9 @@ def check_instances(instances, name: str = "instances") -> list[Instance]:
     out = list(_args.items(instances, name, what="a list of Instance (from read_instances)"))
     for i, instance in enumerate(out):
         if not isinstance(instance, Instance):
-            raise _args.ArgumentError(f"{name}[{i}] must be an Instance (from read_instances),"
-                                      f" got {_args.show(instance)}")
+            raise _args.ArgumentError(
+                f"{name}[{i}] must be an Instance (from read_instances), got {_args.show(instance)}"
+            )
     return out
 
 
@@ -145,7 +148,7 @@ def read_instances(lines: Iterable[str], size=None) -> list[Instance]:
     return out
 
 
-def _read_fields(text: str, cells: Optional[int]) -> dict:
+def _read_fields(text: str, cells: int | None) -> dict:
     board, *rest = (part.strip() for part in text.split(";"))
     if not board:
         raise ValueError("no board before the first ';'")
@@ -158,10 +161,12 @@ def _read_fields(text: str, cells: Optional[int]) -> dict:
         elif positional:
             key, value = positional[0], part
         else:
-            raise ValueError(f"too many ';' fields: {part!r} is neither a goal nor an id"
-                             f" (write key=value: {', '.join(KEYS)})")
+            raise ValueError(
+                f"too many ';' fields: {part!r} is neither a goal nor an id"
+                f" (write key=value: {', '.join(KEYS)})"
+            )
         if key in positional:
-            positional = positional[positional.index(key) + 1:]
+            positional = positional[positional.index(key) + 1 :]
         if key in fields:
             raise ValueError(f"{key} is given twice")
         if value:
@@ -174,7 +179,7 @@ def _read_fields(text: str, cells: Optional[int]) -> dict:
     return fields
 
 
-def _benchmark_layout(board: str, cells: Optional[int], fields: dict) -> str:
+def _benchmark_layout(board: str, cells: int | None, fields: dict) -> str:
     """Split Korf's layout (``[number] tiles... [known length]``) into its parts."""
     values = [int(v) for v in re.split(r"[\s,]+", board.strip())]
     count = len(values)
@@ -198,15 +203,17 @@ def _benchmark_layout(board: str, cells: Optional[int], fields: dict) -> str:
     elif set(values[1:]) == tiles:
         number, tiles_at, known = values[0], 1, None
     else:
-        raise ValueError(f"{count} numbers: neither the {n} tiles 0..{n - 1} and a known length"
-                         f" nor an instance number and the tiles")
+        raise ValueError(
+            f"{count} numbers: neither the {n} tiles 0..{n - 1} and a known length"
+            f" nor an instance number and the tiles"
+        )
     if known is not None:
         if "known" in fields and fields["known"] != known:
             raise ValueError(f"known length given twice ({known} and {fields['known']})")
         fields["known"] = known
     if number is not None:
         fields.setdefault("id", str(number))
-    return " ".join(str(v) for v in values[tiles_at:tiles_at + n])
+    return " ".join(str(v) for v in values[tiles_at : tiles_at + n])
 
 
 def _read_json(text: str) -> dict:

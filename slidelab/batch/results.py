@@ -14,32 +14,40 @@ import errno
 import json
 import os
 import stat
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Iterable, Optional
 
 from .. import _args
 from ..errors import SlidelabError
 from .instances import Instance, check_instances
 
 #: ``error_kind`` values and how the summary names them
-ERROR_KINDS = {"input": "bad input", "unsolvable": "unsolvable", "limit": "time or memory limit",
-               "internal": "internal error"}
+ERROR_KINDS = {
+    "input": "bad input",
+    "unsolvable": "unsolvable",
+    "limit": "time or memory limit",
+    "internal": "internal error",
+}
 
 
-def _result(text: str) -> Optional[dict]:
+def _result(text: str) -> dict | None:
     """The record on a line of a results file, or None if it is not one."""
     try:
         record = json.loads(text)
     except ValueError:
         return None
-    if isinstance(record, dict) and _args.is_integer(record.get("line")) \
-            and isinstance(record.get("input"), str) and record_problem(record) is None:
+    if (
+        isinstance(record, dict)
+        and _args.is_integer(record.get("line"))
+        and isinstance(record.get("input"), str)
+        and record_problem(record) is None
+    ):
         return record
     return None
 
 
-def record_problem(record) -> Optional[str]:
+def record_problem(record) -> str | None:
     """What keeps ``record`` from being a batch result :func:`summarize` can count, or None.
 
     A failed record has an ``error``; a solved one a whole-number ``length``,
@@ -53,9 +61,13 @@ def record_problem(record) -> Optional[str]:
     if not _args.is_integer(length) or length < 0:
         return f"has no error and no whole-number 'length' (got {_args.show(length)})"
     stats = record.get("stats")
-    if stats is not None and (not isinstance(stats, dict) or not all(
+    if stats is not None and (
+        not isinstance(stats, dict)
+        or not all(
             isinstance(stats.get(k, 0), (int, float)) and not isinstance(stats.get(k, 0), bool)
-            for k in ("expanded", "generated", "seconds"))):
+            for k in ("expanded", "generated", "seconds")
+        )
+    ):
         return f"has 'stats' that are not a dict of numbers ({_args.show(stats)})"
     return None
 
@@ -104,7 +116,7 @@ class ResultsFile:
         self.path = Path(path)
         self.done: dict[int, dict] = {}
         self._file = None
-        self._fd: Optional[int] = None
+        self._fd: int | None = None
         instances = check_instances(instances, "instances")
         redo_failed = _args.boolean(redo_failed, "redo_failed")
         #: whether the file is read back (a regular file) or only written (a device, a pipe)
@@ -122,14 +134,17 @@ class ResultsFile:
         for number, text in lines:
             record = _result(text)
             if record is None:
-                raise SlidelabError(f"{self.path}, line {number}: not a slidelab batch result;"
-                                    " give another output file")
+                raise SlidelabError(
+                    f"{self.path}, line {number}: not a slidelab batch result;"
+                    " give another output file"
+                )
             line, given = record["line"], record["input"]
             instance = by_line.get(line)
             if instance is None or instance.text != given:
                 raise SlidelabError(
                     f"{self.path} holds results of another input (its line {line} was {given!r});"
-                    " give another output file or delete it")
+                    " give another output file or delete it"
+                )
             if redo_failed and record.get("error"):
                 dropped = True
                 continue
@@ -137,8 +152,10 @@ class ResultsFile:
             kept.append(text)
         if cut_off is not None:  # the last record was being written when the batch was killed
             if not cut_off.startswith(RECORD_START):  # not ours: leave it alone
-                raise SlidelabError(f"{self.path}: its last line is not a slidelab batch result;"
-                                    " give another output file")
+                raise SlidelabError(
+                    f"{self.path}: its last line is not a slidelab batch result;"
+                    " give another output file"
+                )
             with open(self.path, "r+b") as f:
                 f.truncate(end)
         if dropped:
@@ -150,16 +167,20 @@ class ResultsFile:
         if kind not in ("pipe", "device"):
             raise SlidelabError(f"{self.path} is {what}; give a regular file for the results")
         if redo_failed:
-            raise SlidelabError(f"--redo-failed reads the results back, and {self.path} is {what},"
-                                " not a regular file")
+            raise SlidelabError(
+                f"--redo-failed reads the results back, and {self.path} is {what},"
+                " not a regular file"
+            )
         self.resumable = False
         if kind == "pipe":  # opening it to write waits for a reader: see whether there is one
             try:
                 self._fd = os.open(self.path, os.O_WRONLY | os.O_NONBLOCK)
             except OSError as exc:
                 if exc.errno == errno.ENXIO:
-                    raise SlidelabError(f"{self.path} is a named pipe that nothing reads; start"
-                                        " its reader first, or give a regular file") from None
+                    raise SlidelabError(
+                        f"{self.path} is a named pipe that nothing reads; start"
+                        " its reader first, or give a regular file"
+                    ) from None
                 raise SlidelabError(f"cannot write {self.path}: {exc.strerror}") from None
             os.set_blocking(self._fd, True)
 
@@ -182,7 +203,7 @@ class ResultsFile:
         temporary.write_text("".join(text + "\n" for text in lines), encoding="utf-8")
         os.replace(temporary, self.path)
 
-    def __enter__(self) -> "ResultsFile":
+    def __enter__(self) -> ResultsFile:
         try:
             if self._fd is not None:
                 self._file = os.fdopen(self._fd, "w", encoding="utf-8")
@@ -238,32 +259,51 @@ class Summary:
     mismatches: list = field(default_factory=list)  #: records that disagree with theirs
 
     @property
-    def mean_length(self) -> Optional[float]:
+    def mean_length(self) -> float | None:
         return self.total_length / self.solved if self.solved else None
 
     def table(self) -> str:
         """The summary as text, for people."""
         mean = f"{self.mean_length:.2f}" if self.solved else "-"
-        rows = [("", "instances", "length", "mean", "expanded", "generated", "search s"),
-                ("solved", f"{self.solved:,}", f"{self.total_length:,}", mean,
-                 f"{self.expanded:,}", f"{self.generated:,}", f"{self.seconds:.2f}"),
-                ("failed", f"{sum(self.failed.values()):,}", "", "", "", "", ""),
-                ("total", f"{self.instances:,}", "", "", "", "", "")]
+        rows = [
+            ("", "instances", "length", "mean", "expanded", "generated", "search s"),
+            (
+                "solved",
+                f"{self.solved:,}",
+                f"{self.total_length:,}",
+                mean,
+                f"{self.expanded:,}",
+                f"{self.generated:,}",
+                f"{self.seconds:.2f}",
+            ),
+            ("failed", f"{sum(self.failed.values()):,}", "", "", "", "", ""),
+            ("total", f"{self.instances:,}", "", "", "", "", ""),
+        ]
         widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
-        lines = ["  ".join(cell.ljust(w) if i == 0 else cell.rjust(w)
-                           for i, (cell, w) in enumerate(zip(row, widths))).rstrip()
-                 for row in rows]
+        lines = [
+            "  ".join(
+                cell.ljust(w) if i == 0 else cell.rjust(w)
+                for i, (cell, w) in enumerate(zip(row, widths, strict=False))
+            ).rstrip()
+            for row in rows
+        ]
         if self.failed:
-            lines.append("failed: " + ", ".join(f"{count:,} {ERROR_KINDS.get(kind, kind)}"
-                                                for kind, count in sorted(self.failed.items())))
+            lines.append(
+                "failed: "
+                + ", ".join(
+                    f"{count:,} {ERROR_KINDS.get(kind, kind)}"
+                    for kind, count in sorted(self.failed.items())
+                )
+            )
         if self.solved and self.optimal < self.solved:
             lines.append(f"{self.solved - self.optimal:,} solutions not proven optimal")
         if self.checked:
             verdict = "all agree" if not self.mismatches else f"{len(self.mismatches)} disagree:"
             lines.append(f"known optimal lengths: {self.checked:,} checked, {verdict}")
             for r in self.mismatches:
-                lines.append(f"  line {r['line']} (id {r['id']}): length {r['length']},"
-                             f" known {r['known']}")
+                lines.append(
+                    f"  line {r['line']} (id {r['id']}): length {r['length']}, known {r['known']}"
+                )
         return "\n".join(lines)
 
 

@@ -21,8 +21,8 @@ from __future__ import annotations
 import dataclasses
 import os
 import secrets
+from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import FIRST_COMPLETED, wait
-from typing import Callable, Iterable, Iterator, Optional
 
 from .. import _args
 from ..errors import SlidelabError
@@ -46,13 +46,24 @@ def default_workers() -> int:
         return os.cpu_count() or 1
 
 
-def solve_batch(instances: Iterable[Instance], *, goal=None, blank_first: bool = False, size=None,
-                method: str = "auto", heuristic: Optional[str] = None, partition=None,
-                weight: Optional[float] = None, time_limit: Optional[float] = None,
-                max_states: Optional[int] = None, max_bytes: Optional[int] = None,
-                options: Optional[SearchOptions] = None, workers: Optional[int] = None,
-                scheduler=None,
-                table_progress: Optional[Callable[[float, str], None]] = None) -> Iterator[dict]:
+def solve_batch(
+    instances: Iterable[Instance],
+    *,
+    goal=None,
+    blank_first: bool = False,
+    size=None,
+    method: str = "auto",
+    heuristic: str | None = None,
+    partition=None,
+    weight: float | None = None,
+    time_limit: float | None = None,
+    max_states: int | None = None,
+    max_bytes: int | None = None,
+    options: SearchOptions | None = None,
+    workers: int | None = None,
+    scheduler=None,
+    table_progress: Callable[[float, str], None] | None = None,
+) -> Iterator[dict]:
     """Solve ``instances``; yield one record per instance as it is known.
 
     Parameters
@@ -94,17 +105,30 @@ def solve_batch(instances: Iterable[Instance], *, goal=None, blank_first: bool =
     3 None input
     """
     instances = check_instances(instances)
-    options = options_of(options, method=method, heuristic=heuristic, weight=weight,
-                         time_limit=time_limit, max_states=max_states, max_bytes=max_bytes,
-                         partition=partition)
+    options = options_of(
+        options,
+        method=method,
+        heuristic=heuristic,
+        weight=weight,
+        time_limit=time_limit,
+        max_states=max_states,
+        max_bytes=max_bytes,
+        partition=partition,
+    )
     _args.callback(table_progress, "table_progress")
     workers = _args.integer(workers, "workers", positive=True, optional=True)
     blank_first = _args.boolean(blank_first, "blank_first")
     if size is not None:
         parse_size(size)
-    if scheduler is not None and not isinstance(scheduler, str) and not hasattr(scheduler, "submit"):
-        raise _args.ArgumentError(f"scheduler must be an address (tcp://host:8786) or a Dask"
-                                  f" client, got {_args.show(scheduler)}")
+    if (
+        scheduler is not None
+        and not isinstance(scheduler, str)
+        and not hasattr(scheduler, "submit")
+    ):
+        raise _args.ArgumentError(
+            f"scheduler must be an address (tcp://host:8786) or a Dask"
+            f" client, got {_args.show(scheduler)}"
+        )
     return _solve(instances, goal, blank_first, size, options, workers, scheduler, table_progress)
 
 
@@ -138,8 +162,12 @@ def _puzzle(instance: Instance, goal, blank_first, size):
         return None, {"error": instance.error, "kind": "input"}
     own_goal = instance.goal is not None
     try:
-        puzzle = Puzzle(instance.start, instance.goal if own_goal else goal,
-                        blank_first=blank_first and not own_goal, size=size)
+        puzzle = Puzzle(
+            instance.start,
+            instance.goal if own_goal else goal,
+            blank_first=blank_first and not own_goal,
+            size=size,
+        )
     except SlidelabError as exc:
         return None, {"error": str(exc), "kind": "input"}
     verdict = check(puzzle)  # its reason names the other ordered goal when that one is reachable
@@ -148,7 +176,7 @@ def _puzzle(instance: Instance, goal, blank_first, size):
     return puzzle, {"error": verdict.reason, "kind": "unsolvable"}
 
 
-def _record(instance: Instance, puzzle: Optional[Puzzle], status: str, payload: dict) -> dict:
+def _record(instance: Instance, puzzle: Puzzle | None, status: str, payload: dict) -> dict:
     record = {"id": instance.id, "line": instance.line, "input": instance.text}
     if status == DONE:
         record.update(payload)
@@ -177,9 +205,13 @@ def _prepare_tables(jobs, options, progress):
         goal = job[1].goal
         if goal not in ready:
             try:
-                prepare(job[1], options=dataclasses.replace(
-                    options, time_limit=None, max_states=None, max_bytes=None),
-                    table_progress=progress)
+                prepare(
+                    job[1],
+                    options=dataclasses.replace(
+                        options, time_limit=None, max_states=None, max_bytes=None
+                    ),
+                    table_progress=progress,
+                )
                 ready[goal] = None
             except SlidelabError as exc:
                 ready[goal] = str(exc)
@@ -231,15 +263,17 @@ def _connect(scheduler):
     try:
         from distributed import Client
     except ImportError:
-        raise SlidelabError("--scheduler needs Dask's distributed package:"
-                            " pip install 'slidelab[cluster]'") from None
+        raise SlidelabError(
+            "--scheduler needs Dask's distributed package: pip install 'slidelab[cluster]'"
+        ) from None
     if isinstance(scheduler, Client):
         return scheduler
     try:
         return Client(scheduler, timeout=CONNECT_TIMEOUT)
     except (OSError, ValueError, TypeError) as exc:
-        raise SlidelabError(f"cannot reach the Dask scheduler at {scheduler}: {_first_line(exc)}"
-                            ) from None
+        raise SlidelabError(
+            f"cannot reach the Dask scheduler at {scheduler}: {_first_line(exc)}"
+        ) from None
 
 
 def _first_line(exc: BaseException) -> str:
@@ -257,16 +291,26 @@ def _run_dask(jobs, options, client):
     futures = {}
     try:
         for job in jobs:
-            future = client.submit(run_job, "solve", _job_args(job[1], options), pure=False,
-                                   key=f"slidelab-solve-{tag}-{job[0].line}")
+            future = client.submit(
+                run_job,
+                "solve",
+                _job_args(job[1], options),
+                pure=False,
+                key=f"slidelab-solve-{tag}-{job[0].line}",
+            )
             futures[future] = job
         for future in as_completed(futures):
             job = futures.pop(future)
             try:
                 status, payload = future.result()
             except Exception as exc:  # noqa: BLE001 - a lost worker, a cancelled task
-                status, payload = FAILED, {"error": f"the Dask task failed: {type(exc).__name__}:"
-                                           f" {_first_line(exc)}", "kind": "internal"}
+                status, payload = (
+                    FAILED,
+                    {
+                        "error": f"the Dask task failed: {type(exc).__name__}: {_first_line(exc)}",
+                        "kind": "internal",
+                    },
+                )
             yield job, status, payload
     finally:
         if futures:

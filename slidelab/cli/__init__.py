@@ -46,7 +46,15 @@ def main():
     """
 
 
-for _command in (solve_command, check_command, generate_command, analyze_command, batch_command,
-                 serve_command, moves_group, tables_group):
+for _command in (
+    solve_command,
+    check_command,
+    generate_command,
+    analyze_command,
+    batch_command,
+    serve_command,
+    moves_group,
+    tables_group,
+):
     main.add_command(_command)
 del _command

@@ -16,27 +16,67 @@ from .progress import _AnalysisBar
 
 @click.command("analyze")
 @click.argument("goal", metavar="GOAL_OR_WxH")
-@click.option("--blank-first", is_flag=True, help="With a size: the ordered goal with the blank first.")
-@click.option("--json", "as_json", is_flag=True,
-              help='One JSON object: {"goal", "size", "states", "diameter", "mean", "counts",'
-                   ' "hardest", "n_hardest", "seconds"}.')
-@click.option("--plot", "plot_file", metavar="FILE",
-              help="Draw the distance distribution to FILE (.png or .svg; needs matplotlib).")
+@click.option(
+    "--blank-first", is_flag=True, help="With a size: the ordered goal with the blank first."
+)
+@click.option(
+    "--json",
+    "as_json",
+    is_flag=True,
+    help='One JSON object: {"goal", "size", "states", "diameter", "mean", "counts",'
+    ' "hardest", "n_hardest", "seconds"}.',
+)
+@click.option(
+    "--plot",
+    "plot_file",
+    metavar="FILE",
+    help="Draw the distance distribution to FILE (.png or .svg; needs matplotlib).",
+)
 @click.option("--log", "log_scale", is_flag=True, help="With --plot: a logarithmic count axis.")
-@click.option("--save", is_flag=True,
-              help="Store the distance table in the cache (then solve uses it: --method table / auto).")
-@click.option("--hardest", "n_hardest", type=int, default=None, metavar="N",
-              help="List at most N hardest positions (default 100; all are counted).")
-@click.option("--max-memory", default=None, metavar="BYTES",
-              help="Refuse a search needing more (e.g. 8G; default three quarters of the memory"
-                   " available, at most half the RAM).")
-@click.option("--max-time", default=None, metavar="SECONDS",
-              help="Refuse a search estimated to take longer (e.g. 2h; default 1h).")
-@click.option("--progress/--no-progress", default=None,
-              help="Progress bar on stderr (default: when stderr is a terminal).")
+@click.option(
+    "--save",
+    is_flag=True,
+    help="Store the distance table in the cache (then solve uses it: --method table / auto).",
+)
+@click.option(
+    "--hardest",
+    "n_hardest",
+    type=int,
+    default=None,
+    metavar="N",
+    help="List at most N hardest positions (default 100; all are counted).",
+)
+@click.option(
+    "--max-memory",
+    default=None,
+    metavar="BYTES",
+    help="Refuse a search needing more (e.g. 8G; default three quarters of the memory"
+    " available, at most half the RAM).",
+)
+@click.option(
+    "--max-time",
+    default=None,
+    metavar="SECONDS",
+    help="Refuse a search estimated to take longer (e.g. 2h; default 1h).",
+)
+@click.option(
+    "--progress/--no-progress",
+    default=None,
+    help="Progress bar on stderr (default: when stderr is a terminal).",
+)
 @needs("slidelab.analysis", "slidelab.analysis.stats")
-def analyze_command(goal, blank_first, as_json, plot_file, log_scale, save, n_hardest, max_memory,
-                    max_time, progress):
+def analyze_command(
+    goal,
+    blank_first,
+    as_json,
+    plot_file,
+    log_scale,
+    save,
+    n_hardest,
+    max_memory,
+    max_time,
+    progress,
+):
     """Enumerate every position reachable from GOAL (a board, or WxH for the ordered goal):
     the count at each distance, the diameter, the mean distance and the hardest positions."""
     from ..analysis import analyze
@@ -59,9 +99,15 @@ def analyze_command(goal, blank_first, as_json, plot_file, log_scale, save, n_ha
             require_matplotlib()
         show = sys.stderr.isatty() if progress is None else progress
         bar = _AnalysisBar() if show else None
-        stats = analyze(goal, bar, hardest=DEFAULT_HARDEST if n_hardest is None else n_hardest,
-                        save=save, blank_first=blank_first, max_bytes=max_bytes,
-                        max_seconds=max_seconds)
+        stats = analyze(
+            goal,
+            bar,
+            hardest=DEFAULT_HARDEST if n_hardest is None else n_hardest,
+            save=save,
+            blank_first=blank_first,
+            max_bytes=max_bytes,
+            max_seconds=max_seconds,
+        )
         if bar:
             bar.close()
         if plot_file is not None:
@@ -78,8 +124,9 @@ def analyze_command(goal, blank_first, as_json, plot_file, log_scale, save, n_ha
 
 def _show_stats(stats, saved, plot_file):
     click.echo(f"goal ({stats.size}):\n{stats.goal.grid()}")
-    click.echo(f"{stats.states:,} positions, diameter {stats.diameter},"
-               f" mean distance {stats.mean:.4f}")
+    click.echo(
+        f"{stats.states:,} positions, diameter {stats.diameter}, mean distance {stats.mean:.4f}"
+    )
     width = max(9, len(f"{max(stats.counts):,}"))
     click.echo(f"distance  {'positions':>{width}}")
     for d, c in enumerate(stats.counts):

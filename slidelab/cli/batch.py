@@ -13,31 +13,74 @@ import click
 
 from ..errors import SlidelabError
 from ..units import parse_bytes
-from .options import (FAILED, OK, _check_search_options, _fail, _goal_options, _search_options,
-                      _SearchCommand)
+from .options import (
+    FAILED,
+    OK,
+    _check_search_options,
+    _fail,
+    _goal_options,
+    _search_options,
+    _SearchCommand,
+)
 from .program import _interrupted, needs
 from .progress import _BatchBar
 
 
 @click.command("batch", cls=_SearchCommand)
 @click.argument("input_file", metavar="INPUT")
-@click.option("-o", "--output", default=None, metavar="FILE",
-              help="Results, one JSON object per line, written as each instance finishes;"
-                   " run again with the same FILE to go on where a run stopped."
-                   " Default: standard output.")
+@click.option(
+    "-o",
+    "--output",
+    default=None,
+    metavar="FILE",
+    help="Results, one JSON object per line, written as each instance finishes;"
+    " run again with the same FILE to go on where a run stopped."
+    " Default: standard output.",
+)
 @_goal_options
 @_search_options
-@click.option("--workers", "-j", type=click.IntRange(1, 4096), default=None,
-              help="Local worker processes (default: one per core).")
-@click.option("--scheduler", default=None, metavar="ADDRESS",
-              help="Solve on a Dask cluster: its scheduler's address (tcp://host:8786).")
-@click.option("--redo-failed", is_flag=True,
-              help="Solve again the instances whose result in the output file is an error.")
-@click.option("--progress/--no-progress", default=None,
-              help="Progress bar on stderr (default: when stderr is a terminal).")
+@click.option(
+    "--workers",
+    "-j",
+    type=click.IntRange(1, 4096),
+    default=None,
+    help="Local worker processes (default: one per core).",
+)
+@click.option(
+    "--scheduler",
+    default=None,
+    metavar="ADDRESS",
+    help="Solve on a Dask cluster: its scheduler's address (tcp://host:8786).",
+)
+@click.option(
+    "--redo-failed",
+    is_flag=True,
+    help="Solve again the instances whose result in the output file is an error.",
+)
+@click.option(
+    "--progress/--no-progress",
+    default=None,
+    help="Progress bar on stderr (default: when stderr is a terminal).",
+)
 @needs("slidelab.batch", "slidelab.batch.run")
-def batch_command(input_file, output, goal, blank_first, size, method, heuristic, partition, weight,
-                  time_limit, max_states, max_memory, workers, scheduler, redo_failed, progress):
+def batch_command(
+    input_file,
+    output,
+    goal,
+    blank_first,
+    size,
+    method,
+    heuristic,
+    partition,
+    weight,
+    time_limit,
+    max_states,
+    max_memory,
+    workers,
+    scheduler,
+    redo_failed,
+    progress,
+):
     """Solve every instance of INPUT (a file, or - for standard input), one per line.
 
     A line holds a board, optionally followed by '; GOAL' and '; ID' (or fields
@@ -55,8 +98,18 @@ def batch_command(input_file, output, goal, blank_first, size, method, heuristic
         if scheduler is not None and workers is not None:
             raise SlidelabError("--workers is for local processes; a Dask cluster has its own")
         max_bytes = parse_bytes(max_memory) if max_memory is not None else None
-        options = _check_search_options(method, heuristic, weight, time_limit, max_states,
-                                        max_bytes, partition, goal, blank_first, size)
+        options = _check_search_options(
+            method,
+            heuristic,
+            weight,
+            time_limit,
+            max_states,
+            max_bytes,
+            partition,
+            goal,
+            blank_first,
+            size,
+        )
         instances = read_instances(_batch_lines(input_file), size)
         if output is not None and input_file != "-" and _same_file(input_file, output):
             raise SlidelabError("the output file is the input file")
@@ -64,14 +117,20 @@ def batch_command(input_file, output, goal, blank_first, size, method, heuristic
     except SlidelabError as exc:
         _fail(str(exc))
     if results is not None and not results.resumable:
-        click.echo(f"note: {output} is not a regular file: the results are written there"
-                   " without resume (nothing is read back)", err=True)
+        click.echo(
+            f"note: {output} is not a regular file: the results are written there"
+            " without resume (nothing is read back)",
+            err=True,
+        )
     done = results.done if results is not None else {}
     todo = [i for i in instances if i.line not in done]
     workers = None if scheduler is not None else (workers or default_workers())
     show = sys.stderr.isatty() if progress is None else progress
-    where = f"the Dask cluster at {scheduler}" if scheduler else \
-        f"{min(workers, len(todo)) or workers} worker process{'es' if workers != 1 else ''}"
+    where = (
+        f"the Dask cluster at {scheduler}"
+        if scheduler
+        else f"{min(workers, len(todo)) or workers} worker process{'es' if workers != 1 else ''}"
+    )
     if show:
         earlier = f", {len(done):,} done in an earlier run" if done else ""
         doing = f"solving {len(todo):,} on {where}" if todo else "nothing left to solve"
@@ -83,8 +142,16 @@ def batch_command(input_file, output, goal, blank_first, size, method, heuristic
     began = time.perf_counter()
     records = None
     try:
-        records = solve_batch(todo, goal=goal, blank_first=blank_first, size=size, options=options,
-                              workers=workers, scheduler=scheduler, table_progress=bar.tables)
+        records = solve_batch(
+            todo,
+            goal=goal,
+            blank_first=blank_first,
+            size=size,
+            options=options,
+            workers=workers,
+            scheduler=scheduler,
+            table_progress=bar.tables,
+        )
         if results is not None:
             results.__enter__()
         for record in records:
@@ -115,8 +182,10 @@ def batch_command(input_file, output, goal, blank_first, size, method, heuristic
         echo(f"this run: {len(this_run):,} instances in {seconds:.1f} s on {where}{rate}")
     if interrupted:
         left = len(instances) - summary.instances
-        echo(f"interrupted with {left:,} instances left"
-             + ("; run the same command again to go on" if results is not None else ""))
+        echo(
+            f"interrupted with {left:,} instances left"
+            + ("; run the same command again to go on" if results is not None else "")
+        )
         sys.exit(130)
     sys.exit(FAILED if summary.failed or summary.mismatches else OK)
 

@@ -15,9 +15,15 @@ from .program import needs
 @click.command("check")
 @click.argument("board", required=False)
 @_goal_options
-@click.option("--fix", type=click.Choice(["swap", "mirror"]), default=None,
-              help="Print a solvable board instead: swap two tiles or mirror the board.")
-@click.option("--json", "as_json", is_flag=True, help='One {"solvable", "reason"} object per board.')
+@click.option(
+    "--fix",
+    type=click.Choice(["swap", "mirror"]),
+    default=None,
+    help="Print a solvable board instead: swap two tiles or mirror the board.",
+)
+@click.option(
+    "--json", "as_json", is_flag=True, help='One {"solvable", "reason"} object per board.'
+)
 @needs("slidelab.generate", "slidelab.solvability")
 def check_command(board, goal, blank_first, size, fix, as_json):
     """Say whether BOARD can reach the goal, and why."""

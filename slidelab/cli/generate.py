@@ -25,16 +25,32 @@ class _GenerateOption(click.Option):
 @click.argument("size", required=False)
 @click.option("--goal", metavar="BOARD", help="Goal to generate for (default: ordered).")
 @click.option("--blank-first", is_flag=True, help="Ordered goal with the blank first.")
-@click.option("-n", "count", type=int, default=1, show_default=True, cls=_GenerateOption,
-              help="How many positions (at most {MAX_BOARDS:,}); printed as they are made.")
+@click.option(
+    "-n",
+    "count",
+    type=int,
+    default=1,
+    show_default=True,
+    cls=_GenerateOption,
+    help="How many positions (at most {MAX_BOARDS:,}); printed as they are made.",
+)
 @click.option("--seed", type=int, default=None, help="Random seed (repeatable output).")
-@click.option("--moves", "-k", type=int, default=None, cls=_GenerateOption,
-              help="Random walk of K moves from the goal instead of a uniform random position"
-                   " (at most {MAX_WALK:,}).")
+@click.option(
+    "--moves",
+    "-k",
+    type=int,
+    default=None,
+    cls=_GenerateOption,
+    help="Random walk of K moves from the goal instead of a uniform random position"
+    " (at most {MAX_WALK:,}).",
+)
 @click.option("--format", "style", type=click.Choice(STYLES), default="slash", show_default=True)
-@click.option("--blank", default=None,
-              help=f"Symbol of the blank: one of {' '.join(sorted(BLANK_TOKENS))}"
-                   " (default 0; * in contest style).")
+@click.option(
+    "--blank",
+    default=None,
+    help=f"Symbol of the blank: one of {' '.join(sorted(BLANK_TOKENS))}"
+    " (default 0; * in contest style).",
+)
 @needs("slidelab._args", "slidelab.generate")
 def generate_command(size, goal, blank_first, count, seed, moves, style, blank):
     """Print random solvable positions of a SIZE (WxH) board, one per line."""
@@ -42,24 +58,39 @@ def generate_command(size, goal, blank_first, count, seed, moves, style, blank):
     from ..generate import MAX_BOARDS, MAX_WALK, iter_random_boards
 
     try:
-        _args.integer(count, "-n", minimum=0, maximum=MAX_BOARDS,
-                      why=" (the most positions one command makes)")
-        _args.integer(moves, "--moves", minimum=0, maximum=MAX_WALK, optional=True,
-                      why=" (the longest random walk; leave --moves out for a uniformly random"
-                          " position)")
+        _args.integer(
+            count,
+            "-n",
+            minimum=0,
+            maximum=MAX_BOARDS,
+            why=" (the most positions one command makes)",
+        )
+        _args.integer(
+            moves,
+            "--moves",
+            minimum=0,
+            maximum=MAX_WALK,
+            optional=True,
+            why=" (the longest random walk; leave --moves out for a uniformly random position)",
+        )
         if blank is not None and blank not in BLANK_TOKENS:
-            raise SlidelabError(f"--blank {blank!r} would not read back as the blank;"
-                                f" choose one of {' '.join(sorted(BLANK_TOKENS))}")
+            raise SlidelabError(
+                f"--blank {blank!r} would not read back as the blank;"
+                f" choose one of {' '.join(sorted(BLANK_TOKENS))}"
+            )
         if size is None and goal is None:
             raise SlidelabError("give a SIZE (e.g. 4x4) or --goal")
         # the size and goal are read by slidelab.puzzle.goal_board, as everywhere
-        boards = iter_random_boards(count, size, goal, moves=moves, blank_first=blank_first,
-                                    seed=seed)
+        boards = iter_random_boards(
+            count, size, goal, moves=moves, blank_first=blank_first, seed=seed
+        )
         for b in boards:  # each printed as soon as it is made
             click.echo(b.format(style, blank if blank is not None else "0"))
     except SlidelabError as exc:
         _fail(str(exc))
 
 
-generate_command.help += (f"\n\nSIZE is WxH: both sides at least 2, at most {MAX_BOARD_CELLS:,}"
-                          " cells in all (for example 181x181).")
+generate_command.help += (
+    f"\n\nSIZE is WxH: both sides at least 2, at most {MAX_BOARD_CELLS:,}"
+    " cells in all (for example 181x181)."
+)

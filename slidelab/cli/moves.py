@@ -16,14 +16,25 @@ def moves_group():
 
 
 def _notation_option(f):
-    return click.option("--notation", "notation", type=click.Choice(["tile", "blank"]),
-                        default="tile", show_default=True,
-                        help="How MOVES is written: tile directions (UDLR) or blank (udlr).")(f)
+    return click.option(
+        "--notation",
+        "notation",
+        type=click.Choice(["tile", "blank"]),
+        default="tile",
+        show_default=True,
+        help="How MOVES is written: tile directions (UDLR) or blank (udlr).",
+    )(f)
 
 
 def _to_option(f):
-    return click.option("--to", "to", type=click.Choice(["tile", "blank", "numbers"]), default="tile",
-                        show_default=True, help="How to write the result.")(f)
+    return click.option(
+        "--to",
+        "to",
+        type=click.Choice(["tile", "blank", "numbers"]),
+        default="tile",
+        show_default=True,
+        help="How to write the result.",
+    )(f)
 
 
 def _moves_action(action):
@@ -43,8 +54,11 @@ def moves_apply(board, moves, notation, size, style):
     """Print BOARD after MOVES."""
     from ..moves import apply_moves, parse_moves
 
-    _moves_action(lambda: click.echo(
-        apply_moves(Board(board, size), parse_moves(moves, notation)).format(style)))
+    _moves_action(
+        lambda: click.echo(
+            apply_moves(Board(board, size), parse_moves(moves, notation)).format(style)
+        )
+    )
 
 
 @moves_group.command("invert")
@@ -56,8 +70,9 @@ def moves_invert(moves, notation, to, board):
     """Print the moves that undo MOVES."""
     from ..moves import format_moves, invert, parse_moves
 
-    _moves_action(lambda: click.echo(
-        format_moves(invert(parse_moves(moves, notation)), to, board=board)))
+    _moves_action(
+        lambda: click.echo(format_moves(invert(parse_moves(moves, notation)), to, board=board))
+    )
 
 
 @moves_group.command("simplify")
@@ -69,8 +84,9 @@ def moves_simplify(moves, notation, to, board):
     """Merge runs (R R = R2) and cancel moves that undo each other (R L)."""
     from ..moves import format_moves, parse_moves, simplify
 
-    _moves_action(lambda: click.echo(
-        format_moves(simplify(parse_moves(moves, notation)), to, board=board)))
+    _moves_action(
+        lambda: click.echo(format_moves(simplify(parse_moves(moves, notation)), to, board=board))
+    )
 
 
 @moves_group.command("length")
@@ -83,6 +99,7 @@ def moves_length(moves, notation):
     def run():
         parsed = parse_moves(moves, notation)
         click.echo(f"{stm(parsed)} STM, {mtm(parsed)} MTM")
+
     _moves_action(run)
 
 

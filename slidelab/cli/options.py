@@ -11,7 +11,8 @@ from __future__ import annotations
 import itertools
 import json
 import sys
-from typing import TYPE_CHECKING, Iterator, Optional
+from collections.abc import Iterator
+from typing import TYPE_CHECKING
 
 import click
 
@@ -33,7 +34,7 @@ def _fail(message: str, code: int = BAD_INPUT):
 _MAX_LINE = 1 << 20
 
 
-def _inputs(board: Optional[str]) -> Iterator[tuple[Optional[int], str]]:
+def _inputs(board: str | None) -> Iterator[tuple[int | None, str]]:
     """(line number or None, text) for the argument, or each line of standard input
     (blank lines and ``#`` comments skipped)."""
     if board is not None:
@@ -48,17 +49,21 @@ def _inputs(board: Optional[str]) -> Iterator[tuple[Optional[int], str]]:
         if not line:
             break
         if len(line) > _MAX_LINE:
-            _fail(f"line {number} of standard input is over {_MAX_LINE:,} characters"
-                  " (one board per line)")
+            _fail(
+                f"line {number} of standard input is over {_MAX_LINE:,} characters"
+                " (one board per line)"
+            )
         text = line.strip()
         if text and not text.startswith("#"):
             read = True
             yield number, text
     if not read:
-        _fail("no positions read from standard input (one board per line; give BOARD or see --help)")
+        _fail(
+            "no positions read from standard input (one board per line; give BOARD or see --help)"
+        )
 
 
-def _where(number: Optional[int]) -> str:
+def _where(number: int | None) -> str:
     return f"line {number}: " if number is not None else ""
 
 
@@ -83,9 +88,14 @@ def _report_failure(record, message, number, as_json, outcome, code):
 
 def _goal_options(f):
     f = click.option("--size", metavar="WxH", help="Size of one-line boards (e.g. 4x3).")(f)
-    f = click.option("--blank-first", is_flag=True,
-                     help="Goal with the blank first (Korf's benchmark convention).")(f)
-    f = click.option("--goal", metavar="BOARD", help="Goal board (default: tiles in order, blank last).")(f)
+    f = click.option(
+        "--blank-first",
+        is_flag=True,
+        help="Goal with the blank first (Korf's benchmark convention).",
+    )(f)
+    f = click.option(
+        "--goal", metavar="BOARD", help="Goal board (default: tiles in order, blank last)."
+    )(f)
     return f
 
 
@@ -144,19 +154,41 @@ def _search_options(f):
     """The options that choose and limit a search (``solve`` and ``batch``)."""
     options = [
         click.option("--method", "-m", cls=_MethodOption, default="auto", show_default=True),
-        click.option("--heuristic", default=None, type=_HeuristicChoice(),
-                     help="For A* and IDA* (default manhattan; auto uses pdb on the 15-puzzle)."),
-        click.option("--partition", default=None,
-                     help="Pattern-database groups: 6-6-3, 7-8, full, auto or '1,2,3/4,5,...'."),
-        click.option("--weight", "-w", type=float, default=None,
-                     help="f = g + W*h: faster, at most W times optimal."),
-        click.option("--time-limit", type=float, default=None, metavar="SECONDS",
-                     help="Seconds of search for each board."),
-        click.option("--max-states", type=int, default=None,
-                     help="States a storing search may hold."),
-        click.option("--max-memory", default=None, metavar="BYTES",
-                     help="Memory a storing search may use (e.g. 2G, in 1024s; default three"
-                          " quarters of the memory available, at most half the RAM)."),
+        click.option(
+            "--heuristic",
+            default=None,
+            type=_HeuristicChoice(),
+            help="For A* and IDA* (default manhattan; auto uses pdb on the 15-puzzle).",
+        ),
+        click.option(
+            "--partition",
+            default=None,
+            help="Pattern-database groups: 6-6-3, 7-8, full, auto or '1,2,3/4,5,...'.",
+        ),
+        click.option(
+            "--weight",
+            "-w",
+            type=float,
+            default=None,
+            help="f = g + W*h: faster, at most W times optimal.",
+        ),
+        click.option(
+            "--time-limit",
+            type=float,
+            default=None,
+            metavar="SECONDS",
+            help="Seconds of search for each board.",
+        ),
+        click.option(
+            "--max-states", type=int, default=None, help="States a storing search may hold."
+        ),
+        click.option(
+            "--max-memory",
+            default=None,
+            metavar="BYTES",
+            help="Memory a storing search may use (e.g. 2G, in 1024s; default three"
+            " quarters of the memory available, at most half the RAM).",
+        ),
     ]
     for option in reversed(options):
         f = option(f)
@@ -164,13 +196,20 @@ def _search_options(f):
 
 
 #: how the command line names :func:`slidelab.solve`'s options, for its messages
-_OPTION_NAMES = {"method": "--method", "heuristic": "--heuristic", "weight": "--weight",
-                 "time_limit": "--time-limit", "max_states": "--max-states",
-                 "max_bytes": "--max-memory", "partition": "--partition"}
+_OPTION_NAMES = {
+    "method": "--method",
+    "heuristic": "--heuristic",
+    "weight": "--weight",
+    "time_limit": "--time-limit",
+    "max_states": "--max-states",
+    "max_bytes": "--max-memory",
+    "partition": "--partition",
+}
 
 
-def _check_search_options(method, heuristic, weight, time_limit, max_states, max_bytes, partition,
-                          goal, blank_first, size) -> SearchOptions:
+def _check_search_options(
+    method, heuristic, weight, time_limit, max_states, max_bytes, partition, goal, blank_first, size
+) -> SearchOptions:
     """The search options, checked once before any board is read (``solve`` and ``batch``), by
     the checks :func:`slidelab.solve` makes, named as on the command line."""
     from ..parse import parse_size
@@ -180,6 +219,13 @@ def _check_search_options(method, heuristic, weight, time_limit, max_states, max
         raise SlidelabError("give --goal or --blank-first, not both")
     if size is not None:
         parse_size(size)
-    return check_options(method=method, heuristic=heuristic, weight=weight, time_limit=time_limit,
-                         max_states=max_states, max_bytes=max_bytes, partition=partition,
-                         names=_OPTION_NAMES)
+    return check_options(
+        method=method,
+        heuristic=heuristic,
+        weight=weight,
+        time_limit=time_limit,
+        max_states=max_states,
+        max_bytes=max_bytes,
+        partition=partition,
+        names=_OPTION_NAMES,
+    )

@@ -16,7 +16,7 @@ import importlib
 import logging
 import signal
 import sys
-from typing import Callable, Optional
+from collections.abc import Callable
 
 import click
 
@@ -68,13 +68,14 @@ def end_startup(freeze: bool = True) -> None:
         gc.enable()
 
 
-def needs(*modules: str, missing: Optional[Callable[[ImportError], None]] = None):
+def needs(*modules: str, missing: Callable[[ImportError], None] | None = None):
     """Decorate a command's body: import ``modules`` (absolute names) first, then end start-up.
 
     The body still imports the names it uses (now cheap); this list is what is
     loaded while the collector is held.  ``missing`` is called with the
     ``ImportError`` when one of them cannot be imported (it should exit).
     """
+
     def decorate(body):
         @functools.wraps(body)
         def command(*args, **kwargs):
@@ -87,7 +88,9 @@ def needs(*modules: str, missing: Optional[Callable[[ImportError], None]] = None
                 missing(exc)
             end_startup()
             return body(*args, **kwargs)
+
         return command
+
     return decorate
 
 

@@ -42,8 +42,10 @@ class _ProgressLine:
             self.hinted = True
             if info.get("stronger_partition"):
                 name = info["stronger_partition"]
-                self._line(f"note: larger pattern databases would help: add --partition {name}"
-                           f" (built once and cached; see slidelab tables build --help)")
+                self._line(
+                    f"note: larger pattern databases would help: add --partition {name}"
+                    f" (built once and cached; see slidelab tables build --help)"
+                )
         if self.live:
             click.echo(f"\r{text:<70}", err=True, nl=False)
             self.shown = True
@@ -81,8 +83,9 @@ class _TableBar:
         if self.bar is not None and int(fraction * 1000) < self.done:
             self.close()  # the next table
         if self.bar is None:
-            self.bar = click.progressbar(length=1000, label="building tables", file=sys.stderr,
-                                         show_eta=True)
+            self.bar = click.progressbar(
+                length=1000, label="building tables", file=sys.stderr, show_eta=True
+            )
             self.bar.__enter__()
         step = int(fraction * 1000) - self.done
         if step > 0:
@@ -106,12 +109,18 @@ class _AnalysisBar:
 
     def __call__(self, info: dict):
         if self.bar is None:
-            self.bar = click.progressbar(length=int(info["total"]), label="searching",
-                                         file=sys.stderr, show_eta=True, show_pos=False)
+            self.bar = click.progressbar(
+                length=int(info["total"]),
+                label="searching",
+                file=sys.stderr,
+                show_eta=True,
+                show_pos=False,
+            )
             self.bar.__enter__()
         step = int(info["states"]) - self.shown
-        self.bar.label = (f"depth {info['depth']}: {info['states']:,} positions,"
-                          f" {info['rate'] / 1e6:.1f} M/s")
+        self.bar.label = (
+            f"depth {info['depth']}: {info['states']:,} positions, {info['rate'] / 1e6:.1f} M/s"
+        )
         if step > 0:
             self.bar.update(step)
             self.shown += step
@@ -131,8 +140,15 @@ class _BatchBar:
         if show:
             from tqdm import tqdm
 
-            self.bar = tqdm(total=total, initial=done, desc="solving", unit=" instances",
-                            file=sys.stderr, dynamic_ncols=True, smoothing=0.05)
+            self.bar = tqdm(
+                total=total,
+                initial=done,
+                desc="solving",
+                unit=" instances",
+                file=sys.stderr,
+                dynamic_ncols=True,
+                smoothing=0.05,
+            )
 
     def tables(self, fraction: float, message: str) -> None:
         if self.bar is not None:

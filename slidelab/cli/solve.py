@@ -9,8 +9,19 @@ import click
 
 from ..errors import SearchLimitError, SlidelabError, UnsolvableError
 from ..units import parse_bytes
-from .options import (BAD_INPUT, FAILED, _check_search_options, _fail, _goal_options, _inputs,
-                      _Outcome, _puzzle, _report_failure, _search_options, _SearchCommand)
+from .options import (
+    BAD_INPUT,
+    FAILED,
+    _check_search_options,
+    _fail,
+    _goal_options,
+    _inputs,
+    _Outcome,
+    _puzzle,
+    _report_failure,
+    _search_options,
+    _SearchCommand,
+)
 from .program import needs
 from .progress import _ProgressLine, _TableBar
 
@@ -19,17 +30,45 @@ from .progress import _ProgressLine, _TableBar
 @click.argument("board", required=False)
 @_goal_options
 @_search_options
-@click.option("--all", "all_solutions", is_flag=True,
-              help="List every distinct optimal solution (IDA*) and their count.")
+@click.option(
+    "--all",
+    "all_solutions",
+    is_flag=True,
+    help="List every distinct optimal solution (IDA*) and their count.",
+)
 @click.option("--limit", type=int, default=None, help="With --all: stop after N solutions.")
-@click.option("--progress/--no-progress", default=None,
-              help="Progress line on stderr (default: when stderr is a terminal).")
-@click.option("--notation", type=click.Choice(["tile", "blank", "numbers"]), default="tile",
-              show_default=True, help="How to write the solution (human output).")
+@click.option(
+    "--progress/--no-progress",
+    default=None,
+    help="Progress line on stderr (default: when stderr is a terminal).",
+)
+@click.option(
+    "--notation",
+    type=click.Choice(["tile", "blank", "numbers"]),
+    default="tile",
+    show_default=True,
+    help="How to write the solution (human output).",
+)
 @click.option("--json", "as_json", is_flag=True, help="One JSON object per board.")
 @needs("slidelab.search.solve")
-def solve_command(board, goal, blank_first, size, method, heuristic, partition, all_solutions,
-                  limit, progress, weight, time_limit, max_states, max_memory, notation, as_json):
+def solve_command(
+    board,
+    goal,
+    blank_first,
+    size,
+    method,
+    heuristic,
+    partition,
+    all_solutions,
+    limit,
+    progress,
+    weight,
+    time_limit,
+    max_states,
+    max_memory,
+    notation,
+    as_json,
+):
     """Find a solution of BOARD (shortest, unless a weight is given)."""
     from ..errors import SearchInterrupted
     from ..search.solve import solve, solve_all
@@ -39,8 +78,18 @@ def solve_command(board, goal, blank_first, size, method, heuristic, partition, 
         max_bytes = parse_bytes(max_memory) if max_memory is not None else None
         if limit is not None and not all_solutions:
             raise SlidelabError("--limit goes with --all")
-        options = _check_search_options(method, heuristic, weight, time_limit, max_states,
-                                        max_bytes, partition, goal, blank_first, size)
+        options = _check_search_options(
+            method,
+            heuristic,
+            weight,
+            time_limit,
+            max_states,
+            max_bytes,
+            partition,
+            goal,
+            blank_first,
+            size,
+        )
     except SlidelabError as exc:
         _fail(str(exc))
     show = sys.stderr.isatty() if progress is None else progress
@@ -52,16 +101,24 @@ def solve_command(board, goal, blank_first, size, method, heuristic, partition, 
             reporter.start()
         try:
             puzzle = _puzzle(text, goal, blank_first, size)
-            record = {"start": puzzle.start.format(), "goal": puzzle.goal.format(),
-                      "size": puzzle.size}
+            record = {
+                "start": puzzle.start.format(),
+                "goal": puzzle.goal.format(),
+                "size": puzzle.size,
+            }
             tables = _TableBar(live=show) if reporter else None
             if all_solutions:
-                solutions = solve_all(puzzle, limit=limit, heuristic=options.heuristic,
-                                      time_limit=options.time_limit, partition=options.partition,
-                                      progress=reporter, table_progress=tables)
+                solutions = solve_all(
+                    puzzle,
+                    limit=limit,
+                    heuristic=options.heuristic,
+                    time_limit=options.time_limit,
+                    partition=options.partition,
+                    progress=reporter,
+                    table_progress=tables,
+                )
             else:
-                solution = solve(puzzle, options=options, progress=reporter,
-                                 table_progress=tables)
+                solution = solve(puzzle, options=options, progress=reporter, table_progress=tables)
             if reporter:
                 reporter.clear()
             if tables:
@@ -99,8 +156,10 @@ def _show_all(solutions, notation, as_json):
     first = solutions[0]
     click.echo(f"start ({first.start.size}):\n{first.start.grid()}")
     click.echo(f"goal:\n{first.goal.grid()}")
-    click.echo(f"{len(solutions)} optimal solution{'s' if len(solutions) != 1 else ''}"
-               f" of {first.length} moves:")
+    click.echo(
+        f"{len(solutions)} optimal solution{'s' if len(solutions) != 1 else ''}"
+        f" of {first.length} moves:"
+    )
     for s in solutions:
         click.echo(s.format(notation) or "(already solved)")
     st = first.stats
@@ -114,9 +173,13 @@ def _show_solution(solution, notation):
     click.echo(f"start ({solution.start.size}):\n{solution.start.grid()}")
     click.echo(f"goal:\n{solution.goal.grid()}")
     plural = "" if solution.length == 1 else "s"
-    click.echo(f"solution: {solution.length} move{plural} ({solution.length_mtm} MTM), {status},"
-               f" method {solution.method}")
+    click.echo(
+        f"solution: {solution.length} move{plural} ({solution.length_mtm} MTM), {status},"
+        f" method {solution.method}"
+    )
     click.echo(solution.format(notation) or "(already solved)")
-    click.echo(f"expanded {s.expanded:,}  generated {s.generated:,}  stored {s.stored:,}"
-               f"  peak frontier {s.peak_frontier:,}  time {s.seconds:.3f} s")
+    click.echo(
+        f"expanded {s.expanded:,}  generated {s.generated:,}  stored {s.stored:,}"
+        f"  peak frontier {s.peak_frontier:,}  time {s.seconds:.3f} s"
+    )
     click.echo("")

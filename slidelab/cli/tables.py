@@ -30,14 +30,18 @@ def tables_list(as_json):
 
     rows = list_tables()
     if as_json:
-        click.echo(json.dumps([{k: (str(v) if k == "path" else v) for k, v in r.items()} for r in rows]))
+        click.echo(
+            json.dumps([{k: (str(v) if k == "path" else v) for k, v in r.items()} for r in rows])
+        )
         return
     click.echo(f"cache: {cache_dir()}")
     for r in rows:
         spec = r["spec"] or {}
         state = "ok" if r["valid"] else f"INVALID ({r['reason']})"
-        click.echo(f"{r['key']}  {spec.get('kind', '?')} {spec.get('board', '')}  {r['bytes']:,} bytes"
-                   f"  {state}\n    goal {spec.get('goal', '?')}")
+        click.echo(
+            f"{r['key']}  {spec.get('kind', '?')} {spec.get('board', '')}  {r['bytes']:,} bytes"
+            f"  {state}\n    goal {spec.get('goal', '?')}"
+        )
     if not rows:
         click.echo("(no tables)")
 
@@ -60,8 +64,10 @@ def tables_build(goal, blank_first, partition):
         bar.close()
     except SlidelabError as exc:
         _fail(str(exc))
-    click.echo(f"{db.heuristic().description} for goal {puzzle.goal}: ready"
-               f" ({sum(int(s) for s in db.layout.sizes):,} entries)")
+    click.echo(
+        f"{db.heuristic().description} for goal {puzzle.goal}: ready"
+        f" ({sum(int(s) for s in db.layout.sizes):,} entries)"
+    )
 
 
 @tables_group.command("clear")
@@ -79,8 +85,10 @@ def tables_clear(kind, yes):
         plural = "s" if len(tables) != 1 else ""
         if not yes:
             if not _can_ask():
-                _fail(f"not deleting {len(tables)} table{plural} ({total}) without"
-                      " confirmation: run on a terminal, or add --yes")
+                _fail(
+                    f"not deleting {len(tables)} table{plural} ({total}) without"
+                    " confirmation: run on a terminal, or add --yes"
+                )
             for t in tables:
                 click.echo(f"  {t['kind']} {t['board']}  {format_bytes(t['bytes'])}  {t['key']}")
             these = "this table" if len(tables) == 1 else f"these {len(tables)} tables"
@@ -94,12 +102,17 @@ def tables_clear(kind, yes):
     except SlidelabError as exc:
         _fail(str(exc))
     if not removing:
-        click.echo("nothing deleted" if asked else
-                   "no tables to delete" + (f" of kind {kind}" if kind else ""))
+        click.echo(
+            "nothing deleted"
+            if asked
+            else "no tables to delete" + (f" of kind {kind}" if kind else "")
+        )
         return
     total = format_bytes(sum(t["bytes"] for t in removing))
-    click.echo(f"deleted {count} table{'s' if count != 1 else ''} ({total}): "
-               + ", ".join(f"{t['kind']} {t['board']}".strip() for t in removing))
+    click.echo(
+        f"deleted {count} table{'s' if count != 1 else ''} ({total}): "
+        + ", ".join(f"{t['kind']} {t['board']}".strip() for t in removing)
+    )
 
 
 def _can_ask() -> bool:

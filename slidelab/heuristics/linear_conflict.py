@@ -114,5 +114,10 @@ def linear_conflict(puzzle: Puzzle) -> Heuristic:
         mds[0] = table_sum(table, codes)
         return (table, grow, gcol, dims, lcs, mds, seq, best), int(mds[0] + lcs[0].sum())
 
-    return Heuristic("linear-conflict", True, _lc_move, init,
-                     "Manhattan distance plus linear conflicts in rows and columns")
+    return Heuristic(
+        "linear-conflict",
+        True,
+        _lc_move,
+        init,
+        "Manhattan distance plus linear conflicts in rows and columns",
+    )

@@ -10,8 +10,9 @@ from .manhattan import manhattan_table, zero
 from .registry import HEURISTICS, heuristic_name
 
 
-def make_heuristic(puzzle: Puzzle, name: str = "manhattan", *, partition=None, progress=None,
-                   cache: bool = True) -> Heuristic:
+def make_heuristic(
+    puzzle: Puzzle, name: str = "manhattan", *, partition=None, progress=None, cache: bool = True
+) -> Heuristic:
     """The heuristic ``name`` for this puzzle, built by its registry entry (pattern databases are
     built or loaded: ``progress(fraction, message)`` is called meanwhile).
 
@@ -28,13 +29,18 @@ def make_heuristic(puzzle: Puzzle, name: str = "manhattan", *, partition=None, p
     cache = _args.boolean(cache, "cache")
     if partition is not None and "partition" not in spec.options:
         raise SlidelabError("a partition applies to the pdb heuristic only")
-    options = {"partition": partition, "progress": progress, "cache": cache} \
-        if "partition" in spec.options else {}
+    options = (
+        {"partition": partition, "progress": progress, "cache": cache}
+        if "partition" in spec.options
+        else {}
+    )
     try:
         return spec.load()(puzzle, **options)
     except MemoryError:
-        raise SearchLimitError(f"limit reached: out of memory making the {spec.name} heuristic"
-                               f" of a {puzzle.size} board") from None
+        raise SearchLimitError(
+            f"limit reached: out of memory making the {spec.name} heuristic"
+            f" of a {puzzle.size} board"
+        ) from None
 
 
 def heuristic_table(puzzle: Puzzle, name: str = "manhattan"):

@@ -39,8 +39,10 @@ def _check_table_size(puzzle: Puzzle, name: str) -> None:
     need = 4 * (len(puzzle.labels) + 1) * puzzle.width * puzzle.height
     allowed = default_max_bytes()
     if need > allowed:
-        raise SearchLimitError(f"limit reached: the {name} table of a {puzzle.size} board needs"
-                               f" {need:,} bytes, over the memory limit of {allowed:,} bytes")
+        raise SearchLimitError(
+            f"limit reached: the {name} table of a {puzzle.size} board needs"
+            f" {need:,} bytes, over the memory limit of {allowed:,} bytes"
+        )
 
 
 def table_sum(table: np.ndarray, codes) -> int:
@@ -67,8 +69,9 @@ def _table_heuristic(name, table, description):
 
 def manhattan(puzzle: Puzzle) -> Heuristic:
     """The Manhattan-distance heuristic of a puzzle."""
-    return _table_heuristic("manhattan", manhattan_table(puzzle),
-                            "sum of tile distances to their (nearest) goal cells")
+    return _table_heuristic(
+        "manhattan", manhattan_table(puzzle), "sum of tile distances to their (nearest) goal cells"
+    )
 
 
 def zero(puzzle: Puzzle) -> Heuristic:

@@ -21,8 +21,8 @@ Examples
 from __future__ import annotations
 
 import importlib
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable
 
 from .. import _args
 from ..errors import SlidelabError
@@ -65,22 +65,40 @@ class HeuristicSpec:
 
 
 #: every heuristic, by canonical name, in the order menus list them
-HEURISTICS: dict[str, HeuristicSpec] = {spec.name: spec for spec in (
-    HeuristicSpec("manhattan", "sum of the tiles' grid distances to their goal cells"
-                  " (nearest cell for repeated labels)",
-                  "slidelab.heuristics.manhattan:manhattan", aliases=("md", "taxicab")),
-    HeuristicSpec("linear-conflict", "Manhattan plus two moves per tile that must leave its"
-                  " goal row or column to let another pass",
-                  "slidelab.heuristics.linear_conflict:linear_conflict",
-                  aliases=("lc", "linear", "linearconflict")),
-    HeuristicSpec("pdb", "additive disjoint pattern databases, maximised with their reflection"
-                  " (built once and cached)", "slidelab.heuristics.pdb:pdb",
-                  boards="any board; tables up to a few hundred MB (7-8 on the 15-puzzle)",
-                  aliases=("pattern", "pattern-database", "pattern-databases"),
-                  options=("partition",)),
-    HeuristicSpec("zero", "no estimate: A* becomes uniform-cost search, IDA* iterative deepening",
-                  "slidelab.heuristics.manhattan:zero", aliases=("none",)),
-)}
+HEURISTICS: dict[str, HeuristicSpec] = {
+    spec.name: spec
+    for spec in (
+        HeuristicSpec(
+            "manhattan",
+            "sum of the tiles' grid distances to their goal cells"
+            " (nearest cell for repeated labels)",
+            "slidelab.heuristics.manhattan:manhattan",
+            aliases=("md", "taxicab"),
+        ),
+        HeuristicSpec(
+            "linear-conflict",
+            "Manhattan plus two moves per tile that must leave its"
+            " goal row or column to let another pass",
+            "slidelab.heuristics.linear_conflict:linear_conflict",
+            aliases=("lc", "linear", "linearconflict"),
+        ),
+        HeuristicSpec(
+            "pdb",
+            "additive disjoint pattern databases, maximised with their reflection"
+            " (built once and cached)",
+            "slidelab.heuristics.pdb:pdb",
+            boards="any board; tables up to a few hundred MB (7-8 on the 15-puzzle)",
+            aliases=("pattern", "pattern-database", "pattern-databases"),
+            options=("partition",),
+        ),
+        HeuristicSpec(
+            "zero",
+            "no estimate: A* becomes uniform-cost search, IDA* iterative deepening",
+            "slidelab.heuristics.manhattan:zero",
+            aliases=("none",),
+        ),
+    )
+}
 
 _BY_ALIAS = {alias: spec.name for spec in HEURISTICS.values() for alias in spec.aliases}
 

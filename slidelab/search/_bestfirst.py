@@ -55,7 +55,7 @@ CLOSED = 1
 NODE_MASK = (1 << 32) - 1
 
 
-@njit(cache=True, inline='always')
+@njit(cache=True, inline="always")
 def _hash(key, words):
     h = np.uint64(0x9E3779B97F4A7C15)
     for w in range(words):
@@ -65,7 +65,7 @@ def _hash(key, words):
     return h
 
 
-@njit(cache=True, inline='always')
+@njit(cache=True, inline="always")
 def _find(table, keys, key, words):
     """``(slot, node)``: the node holding ``key`` and its slot, or an empty slot and -1."""
     mask = np.uint64(table.shape[0] - 1)
@@ -80,7 +80,7 @@ def _find(table, keys, key, words):
         s = (s + 1) & m
 
 
-@njit(cache=True, inline='always')
+@njit(cache=True, inline="always")
 def _same_key(keys, i, key, words):
     """Whether node ``i`` holds ``key``."""
     for w in range(words):
@@ -102,14 +102,14 @@ def rehash(table, keys, n):
         table[s] = i
 
 
-@njit(cache=True, inline='always')
+@njit(cache=True, inline="always")
 def _before(hp, a, b):
     """Heap order: smaller f (its float bits, monotone for f >= 0), then larger
     ``g << 32 | node`` (deeper, then newer)."""
     return hp[a, 0] < hp[b, 0] or (hp[a, 0] == hp[b, 0] and hp[a, 1] > hp[b, 1])
 
 
-@njit(cache=True, inline='always')
+@njit(cache=True, inline="always")
 def _swap(hp, a, b):
     x0 = hp[a, 0]
     x1 = hp[a, 1]
@@ -119,7 +119,7 @@ def _swap(hp, a, b):
     hp[b, 1] = x1
 
 
-@njit(cache=True, inline='always')
+@njit(cache=True, inline="always")
 def _push(hp, size, f, t):
     """Push onto the 4-ary heap (a node's 4 children are adjacent in memory)."""
     i = size
@@ -135,7 +135,7 @@ def _push(hp, size, f, t):
     return size + 1
 
 
-@njit(cache=True, inline='always')
+@njit(cache=True, inline="always")
 def _pop(hp, size):
     size -= 1
     hp[0, 0] = hp[size, 0]
@@ -158,9 +158,35 @@ def _pop(hp, size):
 
 
 @njit(cache=True, nogil=True)  # long runs: other threads (a Dask worker's) go on
-def best_first_run(nbr, hdata, weight, goal_key, word_of, shift_of,
-                   keys, gs, parent, pdir, hs, flags, onstack, table, hp, fbox, fbits,
-                   board, snode, sdir, sh, chain, ckey, st, budget, max_nodes, bound):
+def best_first_run(
+    nbr,
+    hdata,
+    weight,
+    goal_key,
+    word_of,
+    shift_of,
+    keys,
+    gs,
+    parent,
+    pdir,
+    hs,
+    flags,
+    onstack,
+    table,
+    hp,
+    fbox,
+    fbits,
+    board,
+    snode,
+    sdir,
+    sh,
+    chain,
+    ckey,
+    st,
+    budget,
+    max_nodes,
+    bound,
+):
     """Run one slice of best-first search on ``f = g + weight * h``.
 
     ``board``, ``snode`` (node at each stack depth), ``sdir`` (blank direction

@@ -7,8 +7,6 @@ weighted path's windows) both search through :func:`run_kernel`.
 
 from __future__ import annotations
 
-from typing import Optional
-
 import numpy as np
 
 from ..errors import SearchLimitError
@@ -18,7 +16,6 @@ from ..solution import Stats
 from ..units import format_bytes
 from . import _bestfirst as bf
 from ._common import Limits, out_of_memory
-
 
 #: expansions per kernel slice (limits and progress are checked between slices)
 SLICE = 1 << 14
@@ -114,10 +111,21 @@ class WindowCapped(Exception):
     """A search run with ``cap`` stored more nodes than that (internal to polishing)."""
 
 
-def run_kernel(start: np.ndarray, goal: np.ndarray, nbr: np.ndarray, packing: Packing,
-               heur: Heuristic, weight: float, limits: Limits, method: str, stats: Stats, *,
-               cap: Optional[int] = None, shorter_than: Optional[int] = None,
-               warm: bool = False) -> Optional[list[int]]:
+def run_kernel(
+    start: np.ndarray,
+    goal: np.ndarray,
+    nbr: np.ndarray,
+    packing: Packing,
+    heur: Heuristic,
+    weight: float,
+    limits: Limits,
+    method: str,
+    stats: Stats,
+    *,
+    cap: int | None = None,
+    shorter_than: int | None = None,
+    warm: bool = False,
+) -> list[int] | None:
     """Blank directions of the path the kernel finds from ``start`` to ``goal`` (label codes).
 
     The run's counts are added to ``stats`` (``stored`` and ``peak_frontier``
@@ -161,11 +169,35 @@ def run_kernel(start: np.ndarray, goal: np.ndarray, nbr: np.ndarray, packing: Pa
     base = (stats.expanded, stats.generated, stats.stored, stats.peak_frontier)
 
     def run(budget):
-        return bf.best_first_run(nbr, stack.hdata, weight, goal_key, packing.word_of,
-                                 packing.shift_of, nodes.keys, nodes.gs, nodes.parent, nodes.pdir,
-                                 nodes.hs, nodes.flags, nodes.onstack, nodes.table, nodes.hp,
-                                 fbox, fbits, board, stack.snode, stack.sdir, stack.sh, stack.chain,
-                                 ckey, st, budget, max_nodes, bound)
+        return bf.best_first_run(
+            nbr,
+            stack.hdata,
+            weight,
+            goal_key,
+            packing.word_of,
+            packing.shift_of,
+            nodes.keys,
+            nodes.gs,
+            nodes.parent,
+            nodes.pdir,
+            nodes.hs,
+            nodes.flags,
+            nodes.onstack,
+            nodes.table,
+            nodes.hp,
+            fbox,
+            fbits,
+            board,
+            stack.snode,
+            stack.sdir,
+            stack.sh,
+            stack.chain,
+            ckey,
+            st,
+            budget,
+            max_nodes,
+            bound,
+        )
 
     if warm:
         run(0)  # load (or compile) the kernel outside the search time
@@ -182,7 +214,7 @@ def run_kernel(start: np.ndarray, goal: np.ndarray, nbr: np.ndarray, packing: Pa
         status = run(SLICE)
         update()
         if status == bf.FOUND:
-            return stack.sdir[:int(st[bf.S_DEPTH])].tolist()
+            return stack.sdir[: int(st[bf.S_DEPTH])].tolist()
         if status == bf.EXHAUSTED:
             if shorter_than is not None:
                 return None
@@ -199,18 +231,20 @@ def run_kernel(start: np.ndarray, goal: np.ndarray, nbr: np.ndarray, packing: Pa
                 raise SearchLimitError(
                     f"limit reached: {method} stored {n:,} states ({size:,} open) and needs"
                     f" {format_bytes(need)} to go on, over the memory limit of {format_bytes(allowed)}",
-                    stats)
+                    stats,
+                )
             try:
                 if grow_nodes:
                     nodes.grow_nodes(n)
                 else:
                     nodes.grow_heap(size)
             except MemoryError:
-                raise out_of_memory(method, f"{n:,} states ({size:,} open), {need:,} bytes",
-                                    stats) from None
+                raise out_of_memory(
+                    method, f"{n:,} states ({size:,} open), {need:,} bytes", stats
+                ) from None
         elif status == bf.DEEP:
             depth = int(st[bf.S_DEPTH])
-            nodes.onstack[stack.snode[1:depth + 1]] = -1
+            nodes.onstack[stack.snode[1 : depth + 1]] = -1
             try:
                 stack = _Stack(heur, start, 2 * (stack.snode.shape[0] - 1))
             except MemoryError:

@@ -5,8 +5,8 @@ from __future__ import annotations
 import functools
 import inspect
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Callable, Optional
 
 from .. import _args
 from ..errors import SearchLimitError
@@ -17,11 +17,13 @@ from ..solution import Stats
 from ..units import format_bytes
 
 
-def out_of_memory(method: str, what: str, stats: Optional[Stats] = None) -> SearchLimitError:
+def out_of_memory(method: str, what: str, stats: Stats | None = None) -> SearchLimitError:
     """The error for an allocation the operating system refused (a ``MemoryError``)."""
-    return SearchLimitError(f"limit reached: {method} could not get the memory for {what}"
-                            f" (out of memory; give a smaller --max-memory or free some)",
-                            stats if stats is not None else Stats())
+    return SearchLimitError(
+        f"limit reached: {method} could not get the memory for {what}"
+        f" (out of memory; give a smaller --max-memory or free some)",
+        stats if stats is not None else Stats(),
+    )
 
 
 @dataclass
@@ -47,16 +49,17 @@ class Limits:
         would speed it up.
     """
 
-    time_limit: Optional[float] = None
-    max_states: Optional[int] = None
-    max_bytes: Optional[int] = None
-    progress: Optional[Callable[[dict], None]] = None
+    time_limit: float | None = None
+    max_states: int | None = None
+    max_bytes: int | None = None
+    progress: Callable[[dict], None] | None = None
     context: dict = field(default_factory=dict)
     started: float = field(default_factory=time.perf_counter)
 
     def __post_init__(self):
-        self.time_limit = _args.number(self.time_limit, "time_limit", positive=True, finite=False,
-                                       optional=True)
+        self.time_limit = _args.number(
+            self.time_limit, "time_limit", positive=True, finite=False, optional=True
+        )
         self.max_states = _args.integer(self.max_states, "max_states", positive=True, optional=True)
         self.max_bytes = _args.integer(self.max_bytes, "max_bytes", positive=True, optional=True)
         _args.callback(self.progress, "progress")
@@ -74,24 +77,38 @@ class Limits:
         """Report progress; raise :class:`SearchLimitError` past a limit."""
         stats.seconds = self.elapsed()
         if self.progress is not None:
-            self.progress({"method": method, **self.context, **info, "expanded": stats.expanded,
-                           "generated": stats.generated, "stored": stats.stored,
-                           "seconds": stats.seconds})
+            self.progress(
+                {
+                    "method": method,
+                    **self.context,
+                    **info,
+                    "expanded": stats.expanded,
+                    "generated": stats.generated,
+                    "stored": stats.stored,
+                    "seconds": stats.seconds,
+                }
+            )
         if self.time_limit is not None and stats.seconds > self.time_limit:
             raise SearchLimitError(
                 f"limit reached: {method} stopped at the {self.time_limit:g} s time limit"
-                f" after {stats.expanded:,} expansions", stats)
+                f" after {stats.expanded:,} expansions",
+                stats,
+            )
         if self.max_states is not None and stats.stored > self.max_states:
             raise SearchLimitError(
                 f"limit reached: {method} stored {stats.stored:,} states,"
-                f" over the limit of {self.max_states:,}", stats)
+                f" over the limit of {self.max_states:,}",
+                stats,
+            )
 
     def need_bytes(self, amount: int, what: str, method: str) -> None:
         """Refuse up front an allocation over the memory limit."""
         if amount > self.bytes_allowed:
             raise SearchLimitError(
                 f"limit reached: {method} needs {format_bytes(amount)} for {what},"
-                f" over the memory limit of {format_bytes(self.bytes_allowed)}", Stats())
+                f" over the memory limit of {format_bytes(self.bytes_allowed)}",
+                Stats(),
+            )
 
 
 def search_entry(method: str):

@@ -72,7 +72,7 @@ def symmetries(width: int, height: int) -> list[np.ndarray]:
     """
     r, c = np.divmod(np.arange(width * height), width)
     out = []
-    for transpose in ((False, True) if width == height else (False,)):
+    for transpose in (False, True) if width == height else (False,):
         for flip_r in (False, True):
             for flip_c in (False, True):
                 rr = height - 1 - r if flip_r else r
@@ -86,7 +86,7 @@ def symmetries(width: int, height: int) -> list[np.ndarray]:
 def _cells_to_dirs(cells, width: int) -> list[int]:
     """Blank directions (0 up, 1 down, 2 left, 3 right) of a sequence of blank cells."""
     step = {-width: 0, width: 1, -1: 2, 1: 3}
-    return [step[b - a] for a, b in zip(cells, cells[1:])]
+    return [step[b - a] for a, b in zip(cells, cells[1:], strict=False)]
 
 
 class Polisher:
@@ -98,8 +98,14 @@ class Polisher:
     :class:`~slidelab.search._bestfirst_run.WindowCapped` past ``cap`` stored nodes).
     """
 
-    def __init__(self, puzzle: Puzzle, search, window: int = WINDOW,
-                 window_nodes: int = WINDOW_NODES, max_passes: int = MAX_PASSES):
+    def __init__(
+        self,
+        puzzle: Puzzle,
+        search,
+        window: int = WINDOW,
+        window_nodes: int = WINDOW_NODES,
+        max_passes: int = MAX_PASSES,
+    ):
         self.puzzle = puzzle
         self.search = search
         self.window = window
@@ -127,7 +133,7 @@ class Polisher:
     def _boards(self, start, cells):
         boards = [np.array(start, dtype=np.int64)]
         board = boards[0].copy()
-        for a, b in zip(cells, cells[1:]):
+        for a, b in zip(cells, cells[1:], strict=False):
             board[a] = board[b]
             board[b] = 0
             boards.append(board.copy())
@@ -181,7 +187,7 @@ class Polisher:
             return None
         if not anchor_at_end:
             found = found[::-1]
-        return cells[:i] + found + cells[j + 1:]
+        return cells[:i] + found + cells[j + 1 :]
 
     def polish(self, start, dirs: list[int]) -> list[int]:
         """A path no longer than ``dirs`` (blank directions from ``start``).
@@ -239,8 +245,16 @@ class Polisher:
             self.size = min(self.size, (k - i) * 3 // 4)  # over the node budget
 
 
-def polish_path(puzzle: Puzzle, dirs: list[int], heur: Heuristic, limits: Limits, method: str,
-                stats: Stats, budget: int = POLISH_NODES, **options) -> list[int]:
+def polish_path(
+    puzzle: Puzzle,
+    dirs: list[int],
+    heur: Heuristic,
+    limits: Limits,
+    method: str,
+    stats: Stats,
+    budget: int = POLISH_NODES,
+    **options,
+) -> list[int]:
     """``dirs`` with windows replaced by optimal sub-paths (never longer); work added to ``stats``.
 
     Stops early, keeping what it has, when the time limit is reached or the
@@ -250,15 +264,27 @@ def polish_path(puzzle: Puzzle, dirs: list[int], heur: Heuristic, limits: Limits
         return dirs
     packing = Packing(puzzle)
     goal, nbr = puzzle.goal_codes, puzzle.neighbours
-    window_limits = Limits(limits.time_limit, limits.max_states, limits.max_bytes,
-                           started=limits.started)
+    window_limits = Limits(
+        limits.time_limit, limits.max_states, limits.max_bytes, started=limits.started
+    )
     spent_before = stats.expanded
 
     def search(start, cap, shorter_than):
         if stats.expanded - spent_before > budget:
             raise _Spent()
-        return run_kernel(start, goal, nbr, packing, heur, 1.0, window_limits, method, stats,
-                          cap=cap, shorter_than=shorter_than)
+        return run_kernel(
+            start,
+            goal,
+            nbr,
+            packing,
+            heur,
+            1.0,
+            window_limits,
+            method,
+            stats,
+            cap=cap,
+            shorter_than=shorter_than,
+        )
 
     polisher = Polisher(puzzle, search, **options)
     try:

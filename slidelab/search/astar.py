@@ -17,7 +17,7 @@ state); it is kept for priorities the kernel does not offer.
 from __future__ import annotations
 
 import heapq
-from typing import Callable, Optional
+from collections.abc import Callable
 
 import numpy as np
 
@@ -37,9 +37,15 @@ CHECK_EVERY = 4096
 
 
 @search_entry("best-first")
-def best_first_search(puzzle: Puzzle, f: Callable[[int, int], float], *, heuristic="manhattan",
-                      limits: Optional[Limits] = None, method: str = "best-first",
-                      optimal: bool = False) -> Solution:
+def best_first_search(
+    puzzle: Puzzle,
+    f: Callable[[int, int], float],
+    *,
+    heuristic="manhattan",
+    limits: Limits | None = None,
+    method: str = "best-first",
+    optimal: bool = False,
+) -> Solution:
     """Expand nodes in order of ``f(g, h)`` until the goal is taken off the open list."""
     if not callable(f):
         raise _args.ArgumentError(f"f must be a function of (g, h), got {_args.show(f)}")
@@ -110,7 +116,9 @@ def best_first_search(puzzle: Puzzle, f: Callable[[int, int], float], *, heurist
             if stats.stored > memory_cap:
                 raise SearchLimitError(
                     f"limit reached: {method} stored {stats.stored:,} states, about"
-                    f" {format_bytes(stats.stored * BYTES_PER_STATE)}, over the memory limit", stats)
+                    f" {format_bytes(stats.stored * BYTES_PER_STATE)}, over the memory limit",
+                    stats,
+                )
     raise AssertionError("best-first search ran out of states without reaching the goal")
 
 
@@ -122,17 +130,29 @@ def _check_polish_options(options) -> None:
     from ._polish import Polisher
 
     _args.instance(options, "polish_options", dict, optional=True)
-    known = ["budget"] + [name for name in inspect.signature(Polisher.__init__).parameters
-                          if name not in ("self", "puzzle", "search")]
+    known = ["budget"] + [
+        name
+        for name in inspect.signature(Polisher.__init__).parameters
+        if name not in ("self", "puzzle", "search")
+    ]
     for key, value in (options or {}).items():
         if key not in known:
-            raise SlidelabError(f"polish_options has an unknown key {_args.show(key)};"
-                                f" choose from {', '.join(known)}")
+            raise SlidelabError(
+                f"polish_options has an unknown key {_args.show(key)};"
+                f" choose from {', '.join(known)}"
+            )
         _args.integer(value, f"polish_options[{key!r}]", positive=True)
 
 
-def _kernel_search(puzzle: Puzzle, limits: Limits, heur: Heuristic, weight: float, method: str,
-                   polish: bool = False, polish_options: Optional[dict] = None) -> Solution:
+def _kernel_search(
+    puzzle: Puzzle,
+    limits: Limits,
+    heur: Heuristic,
+    weight: float,
+    method: str,
+    polish: bool = False,
+    polish_options: dict | None = None,
+) -> Solution:
     """Best-first search on ``f = g + weight * h`` by the compiled kernel.
 
     The solution is optimal with ``weight`` 1 and an admissible heuristic, and
@@ -142,15 +162,25 @@ def _kernel_search(puzzle: Puzzle, limits: Limits, heur: Heuristic, weight: floa
     polish = _args.boolean(polish, "polish")
     _check_polish_options(polish_options)
     stats = Stats()
-    path = run_kernel(puzzle.start_codes, puzzle.goal_codes, puzzle.neighbours, Packing(puzzle),
-                      heur, weight, limits, method, stats, warm=True)
+    path = run_kernel(
+        puzzle.start_codes,
+        puzzle.goal_codes,
+        puzzle.neighbours,
+        Packing(puzzle),
+        heur,
+        weight,
+        limits,
+        method,
+        stats,
+        warm=True,
+    )
     if polish and weight != 1:
         path = polish_path(puzzle, path, heur, limits, method, stats, **(polish_options or {}))
     return make_solution(puzzle, path, weight == 1 and heur.admissible, method, stats)
 
 
 @search_entry("astar")
-def astar(puzzle: Puzzle, *, heuristic="manhattan", limits: Optional[Limits] = None) -> Solution:
+def astar(puzzle: Puzzle, *, heuristic="manhattan", limits: Limits | None = None) -> Solution:
     """A*: ``f = g + h``; optimal with an admissible heuristic.
 
     Examples
@@ -163,9 +193,15 @@ def astar(puzzle: Puzzle, *, heuristic="manhattan", limits: Optional[Limits] = N
 
 
 @search_entry("weighted-astar")
-def weighted_astar(puzzle: Puzzle, *, heuristic="manhattan", weight: float = 1.5,
-                   limits: Optional[Limits] = None, polish: bool = True,
-                   polish_options: Optional[dict] = None) -> Solution:
+def weighted_astar(
+    puzzle: Puzzle,
+    *,
+    heuristic="manhattan",
+    weight: float = 1.5,
+    limits: Limits | None = None,
+    polish: bool = True,
+    polish_options: dict | None = None,
+) -> Solution:
     """Weighted A*: ``f = g + weight * h``; length at most ``weight`` times optimal.
 
     With ``polish`` (the default) windows of the path are then replaced by
@@ -178,5 +214,6 @@ def weighted_astar(puzzle: Puzzle, *, heuristic="manhattan", weight: float = 1.5
     >>> weighted_astar(Puzzle("1 2 3/4 5 6/0 7 8"), weight=2).length
     2
     """
-    return _kernel_search(puzzle, limits, heuristic, weight, "weighted-astar", polish,
-                          polish_options)
+    return _kernel_search(
+        puzzle, limits, heuristic, weight, "weighted-astar", polish, polish_options
+    )

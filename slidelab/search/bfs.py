@@ -14,8 +14,6 @@ expands both sides with the same kernel.
 
 from __future__ import annotations
 
-from typing import Optional
-
 import time
 
 import numpy as np
@@ -132,8 +130,21 @@ class Space:
         root = np.array([ROOT], dtype=np.uint8)  # rank 0 is a root: an empty path
         _trace(0, root, self.nbr, self.counts, self.total, self.state)
         none = np.empty(0, dtype=np.int64)
-        _expand(none, 0, 0, none, 0, self.via, SIDE_START, self.nbr, self.counts, self.total,
-                self.state, np.full(3, -1, dtype=np.int64), True)
+        _expand(
+            none,
+            0,
+            0,
+            none,
+            0,
+            self.via,
+            SIDE_START,
+            self.nbr,
+            self.counts,
+            self.total,
+            self.state,
+            np.full(3, -1, dtype=np.int64),
+            True,
+        )
         limits.started += time.perf_counter() - began
 
     def rank(self, codes) -> int:
@@ -161,8 +172,9 @@ class Frontier:
         self.depth = 0
 
 
-def expand_layer(space: Space, front: Frontier, stats: Stats, limits: Limits, method: str,
-                 finish: bool = False):
+def expand_layer(
+    space: Space, front: Frontier, stats: Stats, limits: Limits, method: str, finish: bool = False
+):
     """Expand one layer; return a meeting ``(parent, direction, child)`` or None.
 
     The layer is cut short at a meeting unless ``finish`` is set.
@@ -174,8 +186,21 @@ def expand_layer(space: Space, front: Frontier, stats: Stats, limits: Limits, me
     n_out, lo = 0, 0
     while lo < len(layer):
         hi = min(len(layer), lo + CHUNK)
-        new_lo, n_out, gen = _expand(layer, lo, hi, out, n_out, space.via, front.side, space.nbr,
-                                     space.counts, space.total, space.state, meet, not finish)
+        new_lo, n_out, gen = _expand(
+            layer,
+            lo,
+            hi,
+            out,
+            n_out,
+            space.via,
+            front.side,
+            space.nbr,
+            space.counts,
+            space.total,
+            space.state,
+            meet,
+            not finish,
+        )
         stats.expanded += new_lo - lo
         stats.generated += gen
         stats.stored = base + n_out
@@ -193,7 +218,7 @@ def expand_layer(space: Space, front: Frontier, stats: Stats, limits: Limits, me
 
 
 @search_entry("bfs")
-def bfs(puzzle: Puzzle, *, limits: Optional[Limits] = None) -> Solution:
+def bfs(puzzle: Puzzle, *, limits: Limits | None = None) -> Solution:
     """Shortest solution by breadth-first search from the start.
 
     Visits states in order of distance and stops at the end of the layer in

@@ -11,8 +11,6 @@ root of what a one-sided search stores.
 
 from __future__ import annotations
 
-from typing import Optional
-
 from ..puzzle import Puzzle
 from ..solution import Solution, Stats, make_solution
 from ._common import Limits, search_entry
@@ -20,7 +18,7 @@ from .bfs import ROOT, SIDE_GOAL, SIDE_START, Frontier, Space, expand_layer
 
 
 @search_entry("bidirectional")
-def bidirectional_bfs(puzzle: Puzzle, *, limits: Optional[Limits] = None) -> Solution:
+def bidirectional_bfs(puzzle: Puzzle, *, limits: Limits | None = None) -> Solution:
     """Shortest solution by breadth-first search from both ends; proven optimal.
 
     Examples

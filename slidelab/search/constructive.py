@@ -26,8 +26,6 @@ repeated label needs no such care: it is searched over labels.
 
 from __future__ import annotations
 
-from typing import Optional
-
 from collections import Counter, defaultdict, deque
 from itertools import product
 
@@ -47,7 +45,7 @@ FINAL_CELLS = 9
 
 
 @search_entry("constructive")
-def constructive(puzzle: Puzzle, *, limits: Optional[Limits] = None) -> Solution:
+def constructive(puzzle: Puzzle, *, limits: Limits | None = None) -> Solution:
     """A solution for any board, row by row and column by column; not optimal.
 
     Parameters
@@ -251,16 +249,27 @@ class _Builder:
                 repeats_after -= 1
         cost = self.distance
         if self.repeats and not repeats_after:
-            options = [combo for combo in product(*(sorted(self.pool[label]) for label in labels))
-                       if len(set(combo)) == len(combo)]
-            options.sort(key=lambda combo: sum(cost(self.pos[t], g) for t, g in zip(combo, targets)))
+            options = [
+                combo
+                for combo in product(*(sorted(self.pool[label]) for label in labels))
+                if len(set(combo)) == len(combo)
+            ]
+            options.sort(
+                key=lambda combo: sum(
+                    cost(self.pos[t], g) for t, g in zip(combo, targets, strict=False)
+                )
+            )
             chosen = next(list(combo) for combo in options if self.solvable_with(combo, targets))
         else:
             chosen = []
-            for g, label in zip(targets, labels):
-                chosen.append(min((t for t in self.pool[label] if t not in chosen),
-                                  key=lambda t: (cost(self.pos[t], g), t)))
-        for tile, label in zip(chosen, labels):
+            for g, label in zip(targets, labels, strict=False):
+                chosen.append(
+                    min(
+                        (t for t in self.pool[label] if t not in chosen),
+                        key=lambda t: (cost(self.pos[t], g), t),
+                    )
+                )
+        for tile, label in zip(chosen, labels, strict=False):
             self.pool[label].discard(tile)
             self.unplaced[label] -= 1
         self.repeats = repeats_after
@@ -272,9 +281,12 @@ class _Builder:
         Called only when every other unplaced goal label is unique, so the rest
         of the assignment is forced; the usual parity rule then decides.
         """
-        bound = dict(zip(tiles, targets))
-        home = {self.goal[g]: g for g in range(self.n)
-                if not self.solved[g] and self.goal[g] != 0 and g not in targets}
+        bound = dict(zip(tiles, targets, strict=False))
+        home = {
+            self.goal[g]: g
+            for g in range(self.n)
+            if not self.solved[g] and self.goal[g] != 0 and g not in targets
+        }
         perm = []
         for cell, tile in enumerate(self.cells):
             if tile == 0:
@@ -301,8 +313,12 @@ class _Builder:
         if self.pos[a] != t1 or self.pos[b] != t2:
             self.move_tile(a, t1)
             if self.pos[b] != t2:
-                window = [line.cell(i, j) for i in range(3) for j in range(max(0, w - 3), w)
-                          if i > 0 or j >= w - 2]
+                window = [
+                    line.cell(i, j)
+                    for i in range(3)
+                    for j in range(max(0, w - 3), w)
+                    if i > 0 or j >= w - 2
+                ]
                 if self.pos[b] not in window:
                     # With t1 held, t2 is a dead end: bring b just below it.
                     self.free[t1] = False
@@ -374,11 +390,11 @@ class _Builder:
                 ends = [((r0, c), (1, 0)), ((r1 - 1, c), (-1, 0))]
                 inward, length, depth = (0, inward), height, width
             # start the line at the end nearer the blank
-            origin, along = min(ends, key=lambda e: self.distance(
-                self.blank, e[0][0] * self.width + e[0][1]))
+            origin, along = min(
+                ends, key=lambda e: self.distance(self.blank, e[0][0] * self.width + e[0][1])
+            )
             self.solve_line(_Line(origin, along, inward, length, depth, self.width))
-            limits.check(stats, METHOD, lines=self.lines_solved,
-                         region=f"{c1 - c0}x{r1 - r0}")
+            limits.check(stats, METHOD, lines=self.lines_solved, region=f"{c1 - c0}x{r1 - r0}")
         return r0, r1, c0, c1
 
     def finish(self, region, limits: Limits, stats: Stats) -> None:

@@ -15,12 +15,10 @@ loses none).
 
 from __future__ import annotations
 
-from typing import Optional
-
 import numpy as np
 
-from .._jit import njit
 from .. import _args
+from .._jit import njit
 from ..errors import SearchInterrupted, SlidelabError
 from ..heuristics import Heuristic
 from ..heuristics.dispatch import heuristic_move
@@ -112,8 +110,15 @@ def _ida_run(board, nbr, goal, weight, bound, path, tried, hs, st, next_bound, b
     return status
 
 
-def _iterate(puzzle: Puzzle, limits: Limits, heur: Heuristic, weight: float, method: str,
-             all_solutions: bool, max_solutions: Optional[int]):
+def _iterate(
+    puzzle: Puzzle,
+    limits: Limits,
+    heur: Heuristic,
+    weight: float,
+    method: str,
+    all_solutions: bool,
+    max_solutions: int | None,
+):
     """Yield solutions (blank-direction lists); stop after the first unless ``all_solutions``."""
     board = puzzle.start_codes.copy()
     goal = puzzle.goal_codes
@@ -126,7 +131,7 @@ def _iterate(puzzle: Puzzle, limits: Limits, heur: Heuristic, weight: float, met
     warmed = False
     per_depth = 10 + 8 * (puzzle.width + puzzle.height + 8)  # path, tried, h, heuristic rows
     while True:
-        size = int(min(bound, 2 ** 62)) + 2  # the depth is at most the bound on g + weight * h
+        size = int(min(bound, 2**62)) + 2  # the depth is at most the bound on g + weight * h
         limits.need_bytes(size * per_depth, f"a path of up to {size - 2:,} moves", method)
         hdata, h0 = heur.prepare(board, size)
         path = np.zeros(size, np.int8)
@@ -135,24 +140,51 @@ def _iterate(puzzle: Puzzle, limits: Limits, heur: Heuristic, weight: float, met
         st[:3] = (0, board.tolist().index(0), h0)
         next_bound = np.array([np.inf])
         if not warmed:  # load (or compile) the kernel outside the search time
-            _ida_run(board, nbr, goal, float(weight), float(bound), path, tried, hs, st,
-                     next_bound, 0, hdata)
+            _ida_run(
+                board,
+                nbr,
+                goal,
+                float(weight),
+                float(bound),
+                path,
+                tried,
+                hs,
+                st,
+                next_bound,
+                0,
+                hdata,
+            )
             limits.started += limits.elapsed()
             warmed = True
         while True:
             try:
-                status = _ida_run(board, nbr, goal, float(weight), float(bound), path, tried, hs,
-                                  st, next_bound, BUDGET, hdata)
+                status = _ida_run(
+                    board,
+                    nbr,
+                    goal,
+                    float(weight),
+                    float(bound),
+                    path,
+                    tried,
+                    hs,
+                    st,
+                    next_bound,
+                    BUDGET,
+                    hdata,
+                )
             except KeyboardInterrupt:
                 stats.seconds = limits.elapsed()
                 raise SearchInterrupted(
                     f"interrupted: {method} searched to bound {bound:g} (no solution shorter"
-                    f" than {bound:g}) after {stats.expanded:,} expansions", stats, bound) from None
+                    f" than {bound:g}) after {stats.expanded:,} expansions",
+                    stats,
+                    bound,
+                ) from None
             stats.expanded, stats.generated = int(st[3]), int(st[4])
             stats.stored = stats.peak_frontier = max(stats.stored, int(st[0]) + 1)
             if status == FOUND:
                 stats.seconds = limits.elapsed()
-                yield path[:st[0]].tolist(), stats
+                yield path[: st[0]].tolist(), stats
                 found += 1
                 if not all_solutions or (max_solutions is not None and found >= max_solutions):
                     return
@@ -177,8 +209,9 @@ def _setup(puzzle, limits, heuristic, weight):
 
 
 @search_entry("idastar")
-def idastar(puzzle: Puzzle, *, heuristic="manhattan", weight: float = 1.0,
-            limits: Optional[Limits] = None) -> Solution:
+def idastar(
+    puzzle: Puzzle, *, heuristic="manhattan", weight: float = 1.0, limits: Limits | None = None
+) -> Solution:
     """Shortest solution by IDA* (optimal with weight 1 and an admissible heuristic).
 
     With ``weight > 1`` this is weighted IDA*: faster, at most ``weight`` times
@@ -197,8 +230,13 @@ def idastar(puzzle: Puzzle, *, heuristic="manhattan", weight: float = 1.0,
 
 
 @search_entry("idastar")
-def idastar_all(puzzle: Puzzle, *, heuristic="manhattan", max_solutions: Optional[int] = None,
-                limits: Optional[Limits] = None) -> list[Solution]:
+def idastar_all(
+    puzzle: Puzzle,
+    *,
+    heuristic="manhattan",
+    max_solutions: int | None = None,
+    limits: Limits | None = None,
+) -> list[Solution]:
     """Every distinct optimal solution (up to ``max_solutions``), by IDA*.
 
     Examples
@@ -210,7 +248,9 @@ def idastar_all(puzzle: Puzzle, *, heuristic="manhattan", max_solutions: Optiona
     max_solutions = _args.integer(max_solutions, "max_solutions", minimum=1, optional=True)
     heur, method, optimal, _ = _setup(puzzle, limits, heuristic, 1.0)
     if not optimal:
-        raise SlidelabError(f"listing all optimal solutions needs an admissible heuristic, not {heur.name}")
+        raise SlidelabError(
+            f"listing all optimal solutions needs an admissible heuristic, not {heur.name}"
+        )
     out = []
     for path, stats in _iterate(puzzle, limits, heur, 1.0, method, True, max_solutions):
         out.append(make_solution(puzzle, path, True, method, Stats(**stats.as_dict())))

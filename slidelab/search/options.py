@@ -10,7 +10,7 @@ which options is declared in :mod:`slidelab.search.registry`.
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass
-from typing import Any, Optional, Union
+from typing import Any
 
 from .. import _args
 from ..errors import SlidelabError
@@ -18,7 +18,7 @@ from ..heuristics.registry import heuristic_name
 from .registry import METHODS, method_name
 
 #: a partition: text (``6-6-3``, ``7-8``, ``full``, ``auto``, ``"1,2,3/4,5,..."``) or groups of tiles
-Partition = Union[str, tuple, list, None]
+Partition = str | tuple | list | None
 
 
 @dataclass(frozen=True)
@@ -46,16 +46,17 @@ class SearchOptions:
     Examples
     --------
     >>> check_options(method="A*", weight=2)
-    SearchOptions(method='astar', heuristic=None, weight=2.0, partition=None, time_limit=None, max_states=None, max_bytes=None)
+    SearchOptions(method='astar', heuristic=None, weight=2.0, partition=None, time_limit=None,
+                  max_states=None, max_bytes=None)
     """
 
     method: str = "auto"
-    heuristic: Optional[str] = None
-    weight: Optional[float] = None
+    heuristic: str | None = None
+    weight: float | None = None
     partition: Any = None
-    time_limit: Optional[float] = None
-    max_states: Optional[int] = None
-    max_bytes: Optional[int] = None
+    time_limit: float | None = None
+    max_states: int | None = None
+    max_bytes: int | None = None
 
     def as_dict(self) -> dict:
         """The options as keyword arguments of :func:`slidelab.solve`."""
@@ -66,8 +67,17 @@ class SearchOptions:
 OPTION_NAMES = tuple(SearchOptions.__dataclass_fields__)
 
 
-def check_options(*, method="auto", heuristic=None, weight=None, partition=None, time_limit=None,
-                  max_states=None, max_bytes=None, names: Optional[dict] = None) -> SearchOptions:
+def check_options(
+    *,
+    method="auto",
+    heuristic=None,
+    weight=None,
+    partition=None,
+    time_limit=None,
+    max_states=None,
+    max_bytes=None,
+    names: dict | None = None,
+) -> SearchOptions:
     """The options of :func:`slidelab.solve` that do not depend on the board, checked and canonical.
 
     The weight must be a finite number of at least 1; the limits positive
@@ -96,20 +106,24 @@ def check_options(*, method="auto", heuristic=None, weight=None, partition=None,
     if heuristic is not None:
         heuristic = heuristic_name(_args.text(heuristic, name("heuristic", "heuristic")))
     weight = _args.number(weight, name("weight", "weight"), minimum=1, optional=True)
-    time_limit = _args.number(time_limit, name("time_limit", "time_limit"), positive=True,
-                              finite=False, optional=True)
-    max_states = _args.integer(max_states, name("max_states", "max_states"), positive=True,
-                               optional=True)
-    max_bytes = _args.integer(max_bytes, name("max_bytes", "max_bytes"), positive=True,
-                              optional=True)
+    time_limit = _args.number(
+        time_limit, name("time_limit", "time_limit"), positive=True, finite=False, optional=True
+    )
+    max_states = _args.integer(
+        max_states, name("max_states", "max_states"), positive=True, optional=True
+    )
+    max_bytes = _args.integer(
+        max_bytes, name("max_bytes", "max_bytes"), positive=True, optional=True
+    )
     partition = _check_partition(partition, name("partition", "partition"))
     # a partition is checked against each board whatever the method (see solve), so a typo in
     # it is named even where it would not be used
     for option, value in (("heuristic", heuristic), ("weight", weight)):
         if value is not None and option not in METHODS[method].options:
             takers = ", ".join(m.name for m in METHODS.values() if option in m.options)
-            raise SlidelabError(f"method {method} takes no {name(option, option)}"
-                                f" (methods that do: {takers})")
+            raise SlidelabError(
+                f"method {method} takes no {name(option, option)} (methods that do: {takers})"
+            )
     return SearchOptions(method, heuristic, weight, partition, time_limit, max_states, max_bytes)
 
 
@@ -122,15 +136,19 @@ def _check_partition(partition, name: str):
     groups = list(_args.items(partition, name, what=what))
     for i, group in enumerate(groups):
         if isinstance(group, (str, bytes)) or not isinstance(group, (list, tuple)):
-            raise _args.ArgumentError(f"{name}[{i}] must be a list of tiles, got {_args.show(group)}")
+            raise _args.ArgumentError(
+                f"{name}[{i}] must be a list of tiles, got {_args.show(group)}"
+            )
         for label in group:
             if not isinstance(label, str) and not _args.is_integer(label):
-                raise _args.ArgumentError(f"{name}[{i}] names {_args.show(label)}, which is not a"
-                                          " tile label (text or a whole number)")
+                raise _args.ArgumentError(
+                    f"{name}[{i}] names {_args.show(label)}, which is not a"
+                    " tile label (text or a whole number)"
+                )
     return tuple(tuple(group) for group in groups)
 
 
-def options_of(options: Optional[SearchOptions], **given) -> SearchOptions:
+def options_of(options: SearchOptions | None, **given) -> SearchOptions:
     """``options`` if given (then no other option may be), else :func:`check_options` of ``given``
     (the keyword options of :func:`slidelab.solve` and the other front doors)."""
     if options is None:

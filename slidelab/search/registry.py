@@ -22,8 +22,8 @@ Examples
 from __future__ import annotations
 
 import importlib
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable, Optional
 
 from .. import _args
 from ..errors import SlidelabError
@@ -60,11 +60,11 @@ class Method:
 
     name: str
     summary: str
-    function: Optional[str]
+    function: str | None
     optimal: bool
     aliases: tuple[str, ...] = ()
     options: tuple[str, ...] = ()
-    tables: Optional[str] = None
+    tables: str | None = None
 
     def load(self) -> Callable:
         """The method's function (its module is imported now)."""
@@ -75,29 +75,73 @@ class Method:
 
 
 #: every method, by canonical name, in the order help and menus list them
-METHODS: dict[str, Method] = {m.name: m for m in (
-    Method("auto", "picks a proven-optimal method for the board (fast methods past the"
-           " 15-puzzle)", None, True, options=SHAPING_OPTIONS),
-    Method("bfs", "breadth-first search (optimal; one byte per arrangement)",
-           "slidelab.search.bfs:bfs", True, aliases=("breadth-first",)),
-    Method("bidirectional", "breadth-first search from both ends (optimal)",
-           "slidelab.search.bidirectional:bidirectional_bfs", True,
-           aliases=("bibfs", "bidirectional-bfs", "bi-bfs")),
-    Method("astar", "A* (optimal with an admissible heuristic; with --weight, weighted A*)",
-           "slidelab.search.astar:astar", True, aliases=("a*",), options=SHAPING_OPTIONS,
-           tables="heuristic"),
-    Method("weighted-astar", "weighted A* (at most --weight times optimal; default 1.5)",
-           "slidelab.search.astar:weighted_astar", False, aliases=("wastar", "weighted-a*"),
-           options=SHAPING_OPTIONS, tables="heuristic"),
-    Method("idastar", "IDA* (optimal; with --weight > 1, bounded suboptimal)",
-           "slidelab.search.idastar:idastar", True, aliases=("ida*", "ida"),
-           options=SHAPING_OPTIONS, tables="heuristic"),
-    Method("constructive", "row-by-row reduction, exact finish (fast, any size, not optimal)",
-           "slidelab.search.constructive:constructive", False),
-    Method("table", "distance table of the goal (optimal, no search; built once and cached)",
-           "slidelab.search.table:solve_by_table", True, aliases=("distance-table",),
-           tables="distance"),
-)}
+METHODS: dict[str, Method] = {
+    m.name: m
+    for m in (
+        Method(
+            "auto",
+            "picks a proven-optimal method for the board (fast methods past the 15-puzzle)",
+            None,
+            True,
+            options=SHAPING_OPTIONS,
+        ),
+        Method(
+            "bfs",
+            "breadth-first search (optimal; one byte per arrangement)",
+            "slidelab.search.bfs:bfs",
+            True,
+            aliases=("breadth-first",),
+        ),
+        Method(
+            "bidirectional",
+            "breadth-first search from both ends (optimal)",
+            "slidelab.search.bidirectional:bidirectional_bfs",
+            True,
+            aliases=("bibfs", "bidirectional-bfs", "bi-bfs"),
+        ),
+        Method(
+            "astar",
+            "A* (optimal with an admissible heuristic; with --weight, weighted A*)",
+            "slidelab.search.astar:astar",
+            True,
+            aliases=("a*",),
+            options=SHAPING_OPTIONS,
+            tables="heuristic",
+        ),
+        Method(
+            "weighted-astar",
+            "weighted A* (at most --weight times optimal; default 1.5)",
+            "slidelab.search.astar:weighted_astar",
+            False,
+            aliases=("wastar", "weighted-a*"),
+            options=SHAPING_OPTIONS,
+            tables="heuristic",
+        ),
+        Method(
+            "idastar",
+            "IDA* (optimal; with --weight > 1, bounded suboptimal)",
+            "slidelab.search.idastar:idastar",
+            True,
+            aliases=("ida*", "ida"),
+            options=SHAPING_OPTIONS,
+            tables="heuristic",
+        ),
+        Method(
+            "constructive",
+            "row-by-row reduction, exact finish (fast, any size, not optimal)",
+            "slidelab.search.constructive:constructive",
+            False,
+        ),
+        Method(
+            "table",
+            "distance table of the goal (optimal, no search; built once and cached)",
+            "slidelab.search.table:solve_by_table",
+            True,
+            aliases=("distance-table",),
+            tables="distance",
+        ),
+    )
+}
 
 _BY_ALIAS = {alias: m.name for m in METHODS.values() for alias in m.aliases}
 
@@ -110,7 +154,7 @@ def method_name(name: str) -> str:
     >>> method_name("dfs")
     Traceback (most recent call last):
     ...
-    slidelab.errors.SlidelabError: unknown method 'dfs'; choose from auto, bfs, bidirectional, astar, weighted-astar, idastar, constructive, table
+    slidelab.errors.SlidelabError: unknown method 'dfs'; choose from auto, bfs, bidirectional, astar, ...
     """
     key = _args.text(name, "method").strip().lower()
     key = _BY_ALIAS.get(key, key)

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import inspect
 import time
-from typing import Callable, NamedTuple, Optional
+from collections.abc import Callable
+from typing import NamedTuple
 
 from .. import _args
 from ..errors import UnsolvableError
@@ -14,9 +15,9 @@ from ..puzzle import Puzzle
 from ..solution import Solution
 from ..solvability import check
 from ._common import Limits
+from .idastar import idastar_all
 from .options import SearchOptions, options_of
 from .registry import METHODS, Method
-from .idastar import idastar_all
 
 #: weight of ``weighted-astar`` when none is given
 DEFAULT_WEIGHT = 1.5
@@ -48,12 +49,23 @@ def choose_method(puzzle: Puzzle) -> tuple[str, str]:
     return "constructive", "manhattan"
 
 
-def solve(start, goal=None, *, method: str = "auto", heuristic: Optional[str] = None,
-          weight: Optional[float] = None, partition=None, time_limit: Optional[float] = None,
-          max_states: Optional[int] = None, max_bytes: Optional[int] = None,
-          blank_first: bool = False, size=None, options: Optional[SearchOptions] = None,
-          progress: Optional[Callable[[dict], None]] = None,
-          table_progress: Optional[Callable[[float, str], None]] = None) -> Solution:
+def solve(
+    start,
+    goal=None,
+    *,
+    method: str = "auto",
+    heuristic: str | None = None,
+    weight: float | None = None,
+    partition=None,
+    time_limit: float | None = None,
+    max_states: int | None = None,
+    max_bytes: int | None = None,
+    blank_first: bool = False,
+    size=None,
+    options: SearchOptions | None = None,
+    progress: Callable[[dict], None] | None = None,
+    table_progress: Callable[[float, str], None] | None = None,
+) -> Solution:
     """Solve a position; the solution is replayed and checked before it is returned.
 
     Parameters
@@ -116,9 +128,16 @@ def solve(start, goal=None, *, method: str = "auto", heuristic: Optional[str] = 
     >>> solve("0 1 2/3 4 5/6 7 8", "3 1 2/4 7 5/6 0 8", method="idastar").length
     3
     """
-    options = options_of(options, method=method, heuristic=heuristic, weight=weight,
-                         partition=partition, time_limit=time_limit, max_states=max_states,
-                         max_bytes=max_bytes)
+    options = options_of(
+        options,
+        method=method,
+        heuristic=heuristic,
+        weight=weight,
+        partition=partition,
+        time_limit=time_limit,
+        max_states=max_states,
+        max_bytes=max_bytes,
+    )
     _args.callback(progress, "progress")
     _args.callback(table_progress, "table_progress")
     puzzle = _puzzle(start, goal, blank_first, size)
@@ -143,8 +162,7 @@ class _Plan(NamedTuple):
     def keywords(self) -> dict:
         """The weight, for the method functions that take one."""
         function = self.method.load()
-        return {"weight": self.weight} if "weight" in inspect.signature(function).parameters \
-            else {}
+        return {"weight": self.weight} if "weight" in inspect.signature(function).parameters else {}
 
 
 def _plan(puzzle: Puzzle, options: SearchOptions) -> _Plan:
@@ -170,20 +188,25 @@ def _plan(puzzle: Puzzle, options: SearchOptions) -> _Plan:
 
 def _check_partition_fits(puzzle: Puzzle, partition) -> None:
     """Refuse a partition whose groups do not fit the puzzle ("junk", "1,2/3", "7-8" on a 3x3)."""
-    if partition is not None and not (isinstance(partition, str)
-                                      and partition.strip().lower() in ("auto", "full")):
+    if partition is not None and not (
+        isinstance(partition, str) and partition.strip().lower() in ("auto", "full")
+    ):
         from ..heuristics.pdb import parse_partition
 
         parse_partition(puzzle, partition)
 
 
-def _tables(plan: _Plan, puzzle: Puzzle, options: SearchOptions, limits: Limits,
-            table_progress) -> dict:
+def _tables(
+    plan: _Plan, puzzle: Puzzle, options: SearchOptions, limits: Limits, table_progress
+) -> dict:
     """What the method needs built before its clock starts (its entry's ``tables``): the heuristic
     or the goal's distance table, as keyword arguments of its function."""
     if plan.method.tables == "heuristic":
-        return {"heuristic": _search_heuristic(puzzle, plan.heuristic, options.partition, limits,
-                                               table_progress)}
+        return {
+            "heuristic": _search_heuristic(
+                puzzle, plan.heuristic, options.partition, limits, table_progress
+            )
+        }
     if plan.method.tables == "distance":
         from ..analysis.table import goal_table
 
@@ -209,10 +232,16 @@ def _puzzle(start, goal, blank_first, size) -> Puzzle:
     return Puzzle(start, goal, blank_first=_args.boolean(blank_first, "blank_first"), size=size)
 
 
-def prepare(puzzle: Puzzle, *, method: str = "auto", heuristic: Optional[str] = None,
-            weight: Optional[float] = None, partition=None,
-            options: Optional[SearchOptions] = None,
-            table_progress: Optional[Callable[[float, str], None]] = None) -> str:
+def prepare(
+    puzzle: Puzzle,
+    *,
+    method: str = "auto",
+    heuristic: str | None = None,
+    weight: float | None = None,
+    partition=None,
+    options: SearchOptions | None = None,
+    table_progress: Callable[[float, str], None] | None = None,
+) -> str:
     """Build (or load) and cache the tables :func:`solve` would use; return the method.
 
     Takes the options of :func:`solve`.  A batch calls it once per goal before
@@ -225,17 +254,28 @@ def prepare(puzzle: Puzzle, *, method: str = "auto", heuristic: Optional[str] = 
     'idastar'
     """
     _args.instance(puzzle, "puzzle", Puzzle)
-    options = options_of(options, method=method, heuristic=heuristic, weight=weight,
-                         partition=partition)
+    options = options_of(
+        options, method=method, heuristic=heuristic, weight=weight, partition=partition
+    )
     _args.callback(table_progress, "table_progress")
     plan = _plan(puzzle, options)
     _tables(plan, puzzle, options, Limits(), table_progress)
     return plan.method.name
 
 
-def solve_all(start, goal=None, *, limit: Optional[int] = None, heuristic: Optional[str] = None,
-              blank_first: bool = False, size=None, time_limit: Optional[float] = None,
-              partition=None, progress=None, table_progress=None) -> list[Solution]:
+def solve_all(
+    start,
+    goal=None,
+    *,
+    limit: int | None = None,
+    heuristic: str | None = None,
+    blank_first: bool = False,
+    size=None,
+    time_limit: float | None = None,
+    partition=None,
+    progress=None,
+    table_progress=None,
+) -> list[Solution]:
     """Every distinct optimal solution (at most ``limit``), by IDA*; each is replayed.
 
     Examples
@@ -245,8 +285,9 @@ def solve_all(start, goal=None, *, limit: Optional[int] = None, heuristic: Optio
     (4, 16)
     """
     limit = _args.integer(limit, "limit", minimum=1, optional=True)
-    options = options_of(None, method="idastar", heuristic=heuristic, time_limit=time_limit,
-                         partition=partition)
+    options = options_of(
+        None, method="idastar", heuristic=heuristic, time_limit=time_limit, partition=partition
+    )
     _args.callback(progress, "progress")
     _args.callback(table_progress, "table_progress")
     puzzle = _puzzle(start, goal, blank_first, size)
@@ -256,8 +297,11 @@ def solve_all(start, goal=None, *, limit: Optional[int] = None, heuristic: Optio
         raise UnsolvableError(verdict.reason)
     heuristic = options.heuristic
     if heuristic is None:
-        heuristic = "pdb" if puzzle.width * puzzle.height <= AUTO_OPTIMAL_CELLS and not puzzle.has_repeats \
+        heuristic = (
+            "pdb"
+            if puzzle.width * puzzle.height <= AUTO_OPTIMAL_CELLS and not puzzle.has_repeats
             else "manhattan"
+        )
     limits = Limits(options.time_limit, None, None, progress)
     heur = _search_heuristic(puzzle, heuristic, options.partition, limits, table_progress)
     solutions = idastar_all(puzzle, heuristic=heur, max_solutions=limit, limits=limits)

@@ -8,8 +8,6 @@ builds or loads the table before its clock starts and passes it in.
 
 from __future__ import annotations
 
-from typing import Optional
-
 from ..analysis.table import DistanceTable, goal_table
 from ..puzzle import Puzzle
 from ..solution import Solution
@@ -17,8 +15,9 @@ from ._common import Limits, search_entry
 
 
 @search_entry("table")
-def solve_by_table(puzzle: Puzzle, *, table: Optional[DistanceTable] = None,
-                   limits: Optional[Limits] = None) -> Solution:
+def solve_by_table(
+    puzzle: Puzzle, *, table: DistanceTable | None = None, limits: Limits | None = None
+) -> Solution:
     """An optimal solution of ``puzzle`` from the distance table of its goal.
 
     ``table`` defaults to the goal's table, built and cached first if needed

@@ -14,8 +14,9 @@ def create_app(**kwargs):
     return make(**kwargs)
 
 
-def serve(host: str = "127.0.0.1", port: int = 8000, workers: int = 2,
-          log_level: str = "warning") -> None:
+def serve(
+    host: str = "127.0.0.1", port: int = 8000, workers: int = 2, log_level: str = "warning"
+) -> None:
     """Run the page and its API on ``host:port`` until interrupted."""
     import uvicorn
 

@@ -38,7 +38,6 @@ import asyncio
 import dataclasses
 from contextlib import asynccontextmanager
 from importlib import resources
-from typing import Optional
 
 from fastapi import FastAPI, Request
 from fastapi.responses import FileResponse, JSONResponse
@@ -94,7 +93,7 @@ def _capped(board, what: str = "board"):
     return board
 
 
-def _puzzle(board: str, goal: Optional[str], blank_first: bool, size: Optional[str]):
+def _puzzle(board: str, goal: str | None, blank_first: bool, size: str | None):
     from ..puzzle import Puzzle
 
     if goal is not None and blank_first:
@@ -107,7 +106,7 @@ def _puzzle(board: str, goal: Optional[str], blank_first: bool, size: Optional[s
     return puzzle
 
 
-def _goal(spec: str, size: Optional[str] = None, blank_first: bool = False):
+def _goal(spec: str, size: str | None = None, blank_first: bool = False):
     """A goal board (its labels may repeat) from board text or a size ``WxH``."""
     from ..puzzle import goal_board
 
@@ -132,9 +131,16 @@ def _cells(board) -> list:
 # the application
 
 
-def create_app(*, workers: Optional[int] = None, max_body: int = MAX_BODY,
-               max_time_limit: Optional[float] = None, grace: Optional[float] = None,
-               prestart: bool = True, cheap: Lane = CHEAP, hard: Lane = HARD) -> FastAPI:
+def create_app(
+    *,
+    workers: int | None = None,
+    max_body: int = MAX_BODY,
+    max_time_limit: float | None = None,
+    grace: float | None = None,
+    prestart: bool = True,
+    cheap: Lane = CHEAP,
+    hard: Lane = HARD,
+) -> FastAPI:
     """The application.
 
     ``workers``, ``max_time_limit``: the hard lane's workers and time limit (default: those of
@@ -144,13 +150,18 @@ def create_app(*, workers: Optional[int] = None, max_body: int = MAX_BODY,
     first job.
     """
     hard = dataclasses.replace(
-        hard, workers=hard.workers if workers is None else workers,
-        time_limit=hard.time_limit if max_time_limit is None else max_time_limit)
+        hard,
+        workers=hard.workers if workers is None else workers,
+        time_limit=hard.time_limit if max_time_limit is None else max_time_limit,
+    )
     if grace is not None:
         cheap, hard = (dataclasses.replace(lane, grace=grace) for lane in (cheap, hard))
-    lanes = Lanes({"cheap": cheap, "hard": hard},
-                  {"cheap": CHEAP_WARM_UP, "hard": HARD_WARM_UP} if prestart else
-                  {"cheap": WARM_UP, "hard": WARM_UP})
+    lanes = Lanes(
+        {"cheap": cheap, "hard": hard},
+        {"cheap": CHEAP_WARM_UP, "hard": HARD_WARM_UP}
+        if prestart
+        else {"cheap": WARM_UP, "hard": WARM_UP},
+    )
     analyses: dict = {}  # goal -> its analysis (the same goal is analysed once)
 
     @asynccontextmanager
@@ -166,9 +177,14 @@ def create_app(*, workers: Optional[int] = None, max_body: int = MAX_BODY,
             await lanes.close(pools)
 
     # no /docs or /redoc: their pages load scripts from a CDN, and the page must work offline
-    app = FastAPI(title="slidelab", version=__version__, lifespan=lifespan, docs_url=None,
-                  redoc_url=None,
-                  description="Solve, check, generate and analyse sliding-tile puzzles.")
+    app = FastAPI(
+        title="slidelab",
+        version=__version__,
+        lifespan=lifespan,
+        docs_url=None,
+        redoc_url=None,
+        description="Solve, check, generate and analyse sliding-tile puzzles.",
+    )
     app.add_middleware(BodyLimit, limit=max_body)
     errors.install(app)
 
@@ -182,8 +198,11 @@ def create_app(*, workers: Optional[int] = None, max_body: int = MAX_BODY,
     async def status_endpoint(request: Request):
         """Whether the workers have started and warmed up (``ready``), and each lane's load."""
         out = lanes.status(request.app)
-        return {"ready": all(lane["ready"] for lane in out.values()), "version": __version__,
-                "lanes": out}
+        return {
+            "ready": all(lane["ready"] for lane in out.values()),
+            "version": __version__,
+            "lanes": out,
+        }
 
     @app.get("/api/methods", response_model=MethodsOut)
     async def methods_endpoint():
@@ -197,10 +216,18 @@ def create_app(*, workers: Optional[int] = None, max_body: int = MAX_BODY,
 
         puzzle = _puzzle(body.board, body.goal, body.blank_first, body.size)
         verdict = check(puzzle)
-        return {"solvable": verdict.solvable, "reason": verdict.reason,
-                "start": puzzle.start.format(), "goal": puzzle.goal.format(), "size": puzzle.size,
-                "width": puzzle.width, "height": puzzle.height, "repeats": puzzle.has_repeats,
-                "cells": _cells(puzzle.start), "goal_cells": _cells(puzzle.goal)}
+        return {
+            "solvable": verdict.solvable,
+            "reason": verdict.reason,
+            "start": puzzle.start.format(),
+            "goal": puzzle.goal.format(),
+            "size": puzzle.size,
+            "width": puzzle.width,
+            "height": puzzle.height,
+            "repeats": puzzle.has_repeats,
+            "cells": _cells(puzzle.start),
+            "goal_cells": _cells(puzzle.goal),
+        }
 
     @app.post("/api/generate", response_model=GenerateOut)
     async def generate_endpoint(body: GenerateIn, request: Request):
@@ -220,16 +247,28 @@ def create_app(*, workers: Optional[int] = None, max_body: int = MAX_BODY,
         steps = body.n * (body.moves if body.moves is not None else goal.width * goal.height)
         name = "cheap" if steps <= CHEAP_MAX_STEPS else "hard"
         pool, client = lanes.admit(request, name)
-        job = pool.submit("generate", {"goal": goal.format(), "n": body.n, "moves": body.moves,
-                                       "seed": body.seed, "format": body.format},
-                          lanes[name].time_limit, owner=client)
+        job = pool.submit(
+            "generate",
+            {
+                "goal": goal.format(),
+                "n": body.n,
+                "moves": body.moves,
+                "seed": body.seed,
+                "format": body.format,
+            },
+            lanes[name].time_limit,
+            owner=client,
+        )
         await lanes.wait(job, request, pool, name)
         if job.status != DONE:
             raise job_error(job)
         return job.result
 
-    @app.post("/api/solve", response_model=SolveOut,
-              responses={202: {"model": SolveStarted, "description": "Started (wait: false)"}})
+    @app.post(
+        "/api/solve",
+        response_model=SolveOut,
+        responses={202: {"model": SolveStarted, "description": "Started (wait: false)"}},
+    )
     async def solve_endpoint(body: SolveIn, request: Request):
         """Solve a position in a worker process, within ``time_limit`` seconds."""
         from ..solvability import check
@@ -237,8 +276,9 @@ def create_app(*, workers: Optional[int] = None, max_body: int = MAX_BODY,
         if body.time_limit > hard.time_limit:
             raise ApiError(422, f"time_limit: at most {hard.time_limit:g} seconds")
         try:
-            options = check_options(method=body.method, heuristic=body.heuristic,
-                                    weight=body.weight)
+            options = check_options(
+                method=body.method, heuristic=body.heuristic, weight=body.weight
+            )
         except SlidelabError as exc:
             raise input_error(str(exc)) from None
         puzzle = _puzzle(body.board, body.goal, body.blank_first, body.size)
@@ -259,14 +299,14 @@ def create_app(*, workers: Optional[int] = None, max_body: int = MAX_BODY,
             raise job_error(job)
         return {**job.result, "id": job.id}
 
-    @app.get("/api/solve/{solve_id}", response_model=SolveView,
-             response_model_exclude_unset=True)
+    @app.get("/api/solve/{solve_id}", response_model=SolveView, response_model_exclude_unset=True)
     async def solve_status(solve_id: str, request: Request):
         """A solve's status (queued, running, done, failed, cancelled), progress and result."""
         return lanes.find(request, solve_id)[1].view()
 
-    @app.delete("/api/solve/{solve_id}", response_model=SolveView,
-                response_model_exclude_unset=True)
+    @app.delete(
+        "/api/solve/{solve_id}", response_model=SolveView, response_model_exclude_unset=True
+    )
     async def solve_cancel(solve_id: str, request: Request):
         """Cancel a solve: its worker process is stopped.  Answers with the solve's status."""
         pool, job = lanes.find(request, solve_id)
@@ -286,8 +326,11 @@ def create_app(*, workers: Optional[int] = None, max_body: int = MAX_BODY,
         goal = _goal(body.goal, body.size, body.blank_first)
         states = Puzzle(goal, goal).n_arrangements
         if states > MAX_ANALYZE_STATES:
-            raise ApiError(400, f"{goal.size} goal: {states:,} arrangements, over the"
-                                f" {MAX_ANALYZE_STATES:,} the server analyses")
+            raise ApiError(
+                400,
+                f"{goal.size} goal: {states:,} arrangements, over the"
+                f" {MAX_ANALYZE_STATES:,} the server analyses",
+            )
         key = goal.format()
         if key in analyses:
             return analyses[key]

@@ -46,6 +46,7 @@ class BodyLimit:
         await self.app(scope, replay, send)
 
     async def _refuse(self, send):
-        response = JSONResponse({"error": f"request body over {self.limit:,} bytes"},
-                                status_code=413)
+        response = JSONResponse(
+            {"error": f"request body over {self.limit:,} bytes"}, status_code=413
+        )
         await response({"type": "http"}, None, send)

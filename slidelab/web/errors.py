@@ -11,7 +11,6 @@ same one-line shape.
 from __future__ import annotations
 
 import re
-from typing import Optional
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
@@ -23,7 +22,7 @@ class ApiError(Exception):
     """An answer other than 2xx: ``status``, the one-line ``message``, response ``headers``
     and ``extra`` fields of the body besides ``"error"``."""
 
-    def __init__(self, status: int, message: str, headers: Optional[dict] = None, **extra):
+    def __init__(self, status: int, message: str, headers: dict | None = None, **extra):
         super().__init__(message)
         self.status, self.message, self.headers, self.extra = status, message, headers, extra
 
@@ -33,11 +32,23 @@ def one_line(text: str) -> str:
 
 
 #: command-line options named in the shared messages, and the API fields that do their work
-_FIELDS = {"size": "size", "goal": "goal", "weight": "weight", "method": "method",
-           "heuristic": "heuristic", "time-limit": "time_limit", "blank-first": "blank_first",
-           "seed": "seed", "moves": "moves", "format": "format"}
-_OPTION = re.compile(r"--(" + "|".join(sorted(map(re.escape, _FIELDS), key=len, reverse=True))
-                     + r")\b(?:[ =]([^\s),;]+))?")
+_FIELDS = {
+    "size": "size",
+    "goal": "goal",
+    "weight": "weight",
+    "method": "method",
+    "heuristic": "heuristic",
+    "time-limit": "time_limit",
+    "blank-first": "blank_first",
+    "seed": "seed",
+    "moves": "moves",
+    "format": "format",
+}
+_OPTION = re.compile(
+    r"--("
+    + "|".join(sorted(map(re.escape, _FIELDS), key=len, reverse=True))
+    + r")\b(?:[ =]([^\s),;]+))?"
+)
 
 
 def input_error(message: str, status: int = 400, **extra) -> ApiError:
@@ -76,8 +87,9 @@ def install(app: FastAPI) -> None:
 
     @app.exception_handler(ApiError)
     async def api_error(request: Request, exc: ApiError):
-        return JSONResponse({"error": exc.message, **exc.extra}, status_code=exc.status,
-                            headers=exc.headers)
+        return JSONResponse(
+            {"error": exc.message, **exc.extra}, status_code=exc.status, headers=exc.headers
+        )
 
     @app.exception_handler(RequestValidationError)
     async def invalid_request(request: Request, exc: RequestValidationError):
@@ -88,10 +100,14 @@ def install(app: FastAPI) -> None:
                 continue
             where = ".".join(str(p) for p in e.get("loc", ()) if p != "body") or "body"
             problems.append(f"{where}: {e.get('msg', 'invalid')}")
-        return JSONResponse({"error": one_line("; ".join(problems) or "invalid request")},
-                            status_code=422)
+        return JSONResponse(
+            {"error": one_line("; ".join(problems) or "invalid request")}, status_code=422
+        )
 
     @app.exception_handler(StarletteHTTPException)
     async def http_error(request: Request, exc: StarletteHTTPException):
-        return JSONResponse({"error": one_line(exc.detail)}, status_code=exc.status_code,
-                            headers=getattr(exc, "headers", None))
+        return JSONResponse(
+            {"error": one_line(exc.detail)},
+            status_code=exc.status_code,
+            headers=getattr(exc, "headers", None),
+        )

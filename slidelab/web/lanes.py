@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import asyncio
 from dataclasses import dataclass
-from typing import Optional
 
 from fastapi import FastAPI, Request
 
@@ -49,8 +48,7 @@ class Lane:
 #: quick work: boards of at most CHEAP_MAX_CELLS cells, generations of at most CHEAP_MAX_STEPS
 CHEAP = Lane(workers=2, queue=32, per_client=8, time_limit=2.0, grace=5.0, nice=0, retry_after=1)
 #: everything else: the 15-puzzle and larger, long random walks
-HARD = Lane(workers=2, queue=8, per_client=2, time_limit=60.0, grace=20.0, nice=10,
-            retry_after=10)
+HARD = Lane(workers=2, queue=8, per_client=2, time_limit=60.0, grace=20.0, nice=10, retry_after=10)
 #: a board of at most this many cells is cheap (the 8-puzzle: 181,440 positions; every method
 #: solves any of them in well under a second) except by IDA* without a heuristic (seconds)
 CHEAP_MAX_CELLS = 9
@@ -65,17 +63,20 @@ MAX_ANALYZE_STATES = 2_000_000
 DEFAULT_TIME_LIMIT = 10.0
 MAX_TIME_LIMIT = HARD.time_limit
 #: memory a solve may use (the searches that store states refuse to go past it)
-MAX_SOLVE_BYTES = 2 * 1024 ** 3
+MAX_SOLVE_BYTES = 2 * 1024**3
 
 
-def is_cheap(cells: int, method: Optional[str] = "auto", heuristic: Optional[str] = None) -> bool:
+def is_cheap(cells: int, method: str | None = "auto", heuristic: str | None = None) -> bool:
     """The lane rule for solves and analyses: at most CHEAP_MAX_CELLS cells, and not IDA*
     without a heuristic (it searches the whole space again for each bound).  Names are read
     as the registries read them (aliases too); an unknown name is left to
     :func:`~slidelab.search.options.check_options` to refuse."""
     try:
-        uninformed_ida = (method_name(method or "auto") == "idastar" and heuristic is not None
-                          and heuristic_name(heuristic) == "zero")
+        uninformed_ida = (
+            method_name(method or "auto") == "idastar"
+            and heuristic is not None
+            and heuristic_name(heuristic) == "zero"
+        )
     except SlidelabError:
         uninformed_ida = False
     return cells <= CHEAP_MAX_CELLS and not uninformed_ida
@@ -95,8 +96,10 @@ def _warm_up_solves(board: str = _SMALL) -> tuple:
             pairs += [(method.name, h) for h in HEURISTICS if is_cheap(cells, method.name, h)]
         else:
             pairs.append((method.name, None))
-    return tuple(("solve", {"board": board, "options": check_options(method=m, heuristic=h)})
-                 for m, h in pairs)
+    return tuple(
+        ("solve", {"board": board, "options": check_options(method=m, heuristic=h)})
+        for m, h in pairs
+    )
 
 
 #: what the cheap lane's workers do when they start, before they say they are ready: load the
@@ -139,9 +142,11 @@ class Lanes:
         pools = getattr(app.state, "pools", None)
         if pools is None:
             pools = app.state.pools = {
-                name: WorkerPool(lane.workers, grace=lane.grace, nice=lane.nice,
-                                 warm_up=self.warm_ups[name])
-                for name, lane in self.lanes.items()}
+                name: WorkerPool(
+                    lane.workers, grace=lane.grace, nice=lane.nice, warm_up=self.warm_ups[name]
+                )
+                for name, lane in self.lanes.items()
+            }
         return pools
 
     def admit(self, request: Request, name: str):
@@ -151,13 +156,21 @@ class Lanes:
         retry = {"Retry-After": str(lane.retry_after)}
         mine = pool.active(client)
         if mine >= lane.per_client:
-            raise ApiError(429, f"too many {name} jobs: you have {mine} waiting or running, the"
-                                f" most one client may have; wait for one to finish or cancel it",
-                           headers=retry, lane=name)
+            raise ApiError(
+                429,
+                f"too many {name} jobs: you have {mine} waiting or running, the"
+                f" most one client may have; wait for one to finish or cancel it",
+                headers=retry,
+                lane=name,
+            )
         if pool.active() >= lane.workers + lane.queue:
-            raise ApiError(429, f"the server is busy: {pool.active()} {name} jobs running or"
-                                f" waiting, the most it holds; retry in {lane.retry_after} s",
-                           headers=retry, lane=name)
+            raise ApiError(
+                429,
+                f"the server is busy: {pool.active()} {name} jobs running or"
+                f" waiting, the most it holds; retry in {lane.retry_after} s",
+                headers=retry,
+                lane=name,
+            )
         return pool, client
 
     def find(self, request: Request, solve_id: str):
@@ -190,9 +203,15 @@ class Lanes:
         out = {}
         for name, pool in self.pools(app).items():
             lane = self.lanes[name]
-            out[name] = {"ready": pool.ready(), "workers": lane.workers, "active": pool.active(),
-                         "waiting": pool.waiting(), "queue": lane.queue,
-                         "per_client": lane.per_client, "time_limit": lane.time_limit}
+            out[name] = {
+                "ready": pool.ready(),
+                "workers": lane.workers,
+                "active": pool.active(),
+                "waiting": pool.waiting(),
+                "queue": lane.queue,
+                "per_client": lane.per_client,
+                "time_limit": lane.time_limit,
+            }
         return out
 
     @staticmethod

@@ -10,7 +10,7 @@ registries (:mod:`slidelab.search.registry`, :mod:`slidelab.heuristics.registry`
 
 from __future__ import annotations
 
-from typing import Literal, Optional, Union
+from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -29,38 +29,42 @@ class _Body(BaseModel):
 
 class PuzzleIn(_Body):
     board: str = Field(max_length=MAX_BODY, description="Start board, in any accepted format.")
-    goal: Optional[str] = Field(None, max_length=MAX_BODY,
-                                description="Goal board or size WxH (default: tiles in order,"
-                                            " blank last).")
+    goal: str | None = Field(
+        None,
+        max_length=MAX_BODY,
+        description="Goal board or size WxH (default: tiles in order, blank last).",
+    )
     blank_first: bool = Field(False, description="Ordered goal with the blank first.")
-    size: Optional[str] = Field(None, max_length=20, description="WxH, for one-line boards.")
+    size: str | None = Field(None, max_length=20, description="WxH, for one-line boards.")
 
 
 class SolveIn(PuzzleIn):
     method: str = Field("auto", max_length=40, description="A name from GET /api/methods.")
-    heuristic: Optional[str] = Field(None, max_length=40,
-                                     description="A name from GET /api/methods (default: the"
-                                                 " method's).")
-    weight: Optional[float] = Field(None, ge=1, le=1000)
-    time_limit: float = Field(DEFAULT_TIME_LIMIT, gt=0, le=MAX_TIME_LIMIT,
-                              description="Seconds of search.")
+    heuristic: str | None = Field(
+        None, max_length=40, description="A name from GET /api/methods (default: the method's)."
+    )
+    weight: float | None = Field(None, ge=1, le=1000)
+    time_limit: float = Field(
+        DEFAULT_TIME_LIMIT, gt=0, le=MAX_TIME_LIMIT, description="Seconds of search."
+    )
     wait: bool = Field(True, description="Answer with the solution (true) or a solve id at once.")
 
 
 class GenerateIn(_Body):
-    size: Optional[str] = Field(None, max_length=20, description="WxH (ordered goal).")
-    goal: Optional[str] = Field(None, max_length=MAX_BODY)
+    size: str | None = Field(None, max_length=20, description="WxH (ordered goal).")
+    goal: str | None = Field(None, max_length=MAX_BODY)
     blank_first: bool = False
     n: int = Field(1, ge=1, le=100, description="How many positions.")
-    seed: Optional[int] = Field(None, ge=0, le=2 ** 63 - 1)
-    moves: Optional[int] = Field(None, ge=0, le=100_000,
-                                 description="Random walk of this many moves instead of uniform.")
+    seed: int | None = Field(None, ge=0, le=2**63 - 1)
+    moves: int | None = Field(
+        None, ge=0, le=100_000, description="Random walk of this many moves instead of uniform."
+    )
     format: Literal[STYLES] = "slash"  # type: ignore[valid-type]
 
 
 class AnalyzeIn(_Body):
     goal: str = Field(max_length=MAX_BODY, description="Goal board, or a size WxH.")
-    size: Optional[str] = Field(None, max_length=20)
+    size: str | None = Field(None, max_length=20)
     blank_first: bool = False
 
 
@@ -68,7 +72,7 @@ class AnalyzeIn(_Body):
 # response bodies
 
 #: a cell: a tile's number or letter label, 0 for the blank
-Cell = Union[int, str]
+Cell = int | str
 
 
 class CheckOut(BaseModel):
@@ -128,9 +132,9 @@ class SolveView(BaseModel):
     status: Literal["queued", "running", "done", "failed", "cancelled"]
     progress: dict = Field(description="The search's latest progress message.")
     elapsed: float
-    result: Optional[SolveRecord] = None
-    error: Optional[str] = None
-    error_kind: Optional[str] = None
+    result: SolveRecord | None = None
+    error: str | None = None
+    error_kind: str | None = None
 
 
 class AnalyzeOut(BaseModel):
@@ -162,8 +166,9 @@ class MethodInfo(BaseModel):
     name: str
     summary: str
     aliases: list[str]
-    optimal: bool = Field(description="Its solutions are proven shortest (weight 1, an"
-                                      " admissible heuristic).")
+    optimal: bool = Field(
+        description="Its solutions are proven shortest (weight 1, an admissible heuristic)."
+    )
     options: list[str] = Field(description="Which of heuristic, partition, weight it takes.")
 
 
@@ -179,12 +184,23 @@ class MethodsOut(BaseModel):
     heuristics: list[HeuristicInfo]
 
     @classmethod
-    def from_registries(cls) -> "MethodsOut":
+    def from_registries(cls) -> MethodsOut:
         """The methods and heuristics as their registries declare them, in their order."""
         return cls(
-            methods=[MethodInfo(name=m.name, summary=m.summary, aliases=list(m.aliases),
-                                optimal=m.optimal, options=list(m.options))
-                     for m in METHODS.values()],
-            heuristics=[HeuristicInfo(name=h.name, summary=h.summary, aliases=list(h.aliases),
-                                      admissible=h.admissible)
-                        for h in HEURISTICS.values()])
+            methods=[
+                MethodInfo(
+                    name=m.name,
+                    summary=m.summary,
+                    aliases=list(m.aliases),
+                    optimal=m.optimal,
+                    options=list(m.options),
+                )
+                for m in METHODS.values()
+            ],
+            heuristics=[
+                HeuristicInfo(
+                    name=h.name, summary=h.summary, aliases=list(h.aliases), admissible=h.admissible
+                )
+                for h in HEURISTICS.values()
+            ],
+        )

@@ -27,26 +27,49 @@ from __future__ import annotations
 
 from ...puzzle import Puzzle
 from ..base import Heuristic
-from .build import (MAX_BUILD_BYTES, build_by_scan, build_bytes, build_group_table,
-                    check_build_size)
-from .layout import (AUTO_BUILD_STATES, DEFAULT_PARTITION, GroupLayout, auto_partition,
-                     group_goal_text, parse_partition, reflection, stronger_partition)
+from .build import MAX_BUILD_BYTES, build_by_scan, build_bytes, build_group_table, check_build_size
+from .layout import (
+    AUTO_BUILD_STATES,
+    DEFAULT_PARTITION,
+    GroupLayout,
+    auto_partition,
+    group_goal_text,
+    parse_partition,
+    reflection,
+    stronger_partition,
+)
 from .lookup import PatternDatabase
 
 #: format of the cached tables (the cache rebuilds tables of another format)
 PDB_FORMAT = 1
 
-__all__ = ["AUTO_BUILD_STATES", "DEFAULT_PARTITION", "GroupLayout", "MAX_BUILD_BYTES", "PDB_FORMAT",
-           "PatternDatabase", "auto_partition", "build_by_scan", "build_bytes", "build_group_table",
-           "check_build_size", "group_goal_text", "parse_partition", "pattern_database", "pdb",
-           "reflection", "stronger_partition"]
+__all__ = [
+    "AUTO_BUILD_STATES",
+    "DEFAULT_PARTITION",
+    "GroupLayout",
+    "MAX_BUILD_BYTES",
+    "PDB_FORMAT",
+    "PatternDatabase",
+    "auto_partition",
+    "build_by_scan",
+    "build_bytes",
+    "build_group_table",
+    "check_build_size",
+    "group_goal_text",
+    "parse_partition",
+    "pattern_database",
+    "pdb",
+    "reflection",
+    "stronger_partition",
+]
 
 
 _LOADED: dict = {}
 
 
-def pattern_database(puzzle: Puzzle, partition=None, *, progress=None, cache: bool = True,
-                     reflect: bool = True) -> PatternDatabase:
+def pattern_database(
+    puzzle: Puzzle, partition=None, *, progress=None, cache: bool = True, reflect: bool = True
+) -> PatternDatabase:
     """Build (or load from the cache) the pattern databases of a partition.
 
     Tables already loaded in this process are reused.
@@ -71,14 +94,19 @@ def _group_table(puzzle, codes, i, count, progress, cache):
         def inner(fraction, message):
             if report is not None:
                 report(fraction, f"table {i + 1}/{count}: {message}")
+
         return build_group_table(puzzle, codes, inner)
 
     if not cache:
         return build(progress)
     from ...cache import load_or_build
 
-    spec = {"kind": "pdb", "board": puzzle.size, "goal": group_goal_text(puzzle, codes),
-            "version": PDB_FORMAT}
+    spec = {
+        "kind": "pdb",
+        "board": puzzle.size,
+        "goal": group_goal_text(puzzle, codes),
+        "version": PDB_FORMAT,
+    }
     return load_or_build(spec, build, progress)
 
 

@@ -12,7 +12,7 @@ every group tile next to the region.  Both give the same table (tested).
 
 from __future__ import annotations
 
-from typing import Callable, Optional, Sequence
+from collections.abc import Callable, Sequence
 
 import numpy as np
 
@@ -41,11 +41,13 @@ def check_build_size(puzzle: Puzzle, codes: Sequence[int]) -> None:
     if size > MAX_BUILD_BYTES:
         raise SlidelabError(
             f"building the table of group {group_goal_text(puzzle, codes)!r} needs {size:,}"
-            f" bytes (over {MAX_BUILD_BYTES:,}); choose smaller groups (e.g. --partition auto)")
+            f" bytes (over {MAX_BUILD_BYTES:,}); choose smaller groups (e.g. --partition auto)"
+        )
 
 
-def build_group_table(puzzle: Puzzle, codes: Sequence[int],
-                      progress: Optional[Callable[[float, str], None]] = None) -> np.ndarray:
+def build_group_table(
+    puzzle: Puzzle, codes: Sequence[int], progress: Callable[[float, str], None] | None = None
+) -> np.ndarray:
     """The pattern database of one group: ``uint8`` per placement of its tiles.
 
     Groups of distinct tiles go to the two-bit parallel builder
@@ -58,8 +60,9 @@ def build_group_table(puzzle: Puzzle, codes: Sequence[int],
     return build_by_scan(puzzle, codes, progress)
 
 
-def build_by_scan(puzzle: Puzzle, codes: Sequence[int],
-                  progress: Optional[Callable[[float, str], None]] = None) -> np.ndarray:
+def build_by_scan(
+    puzzle: Puzzle, codes: Sequence[int], progress: Callable[[float, str], None] | None = None
+) -> np.ndarray:
     """One byte per (placement, blank cell), one scan of the array per layer; any labels."""
     n = puzzle.width * puzzle.height
     counts = puzzle.label_counts
@@ -70,7 +73,7 @@ def build_by_scan(puzzle: Puzzle, codes: Sequence[int],
         sub_counts[j + 1] = counts[code]
     sub_counts[m + 1] = 1
     layout = GroupLayout([list(range(1, m + 2))], sub_counts, n, m + 2)
-    k = int(sub_counts[1:m + 1].sum())
+    k = int(sub_counts[1 : m + 1].sum())
     free_cells = n - k
     total = layout.sizes[0]
     dist = np.full(total, UNSEEN, dtype=np.uint8)
@@ -83,8 +86,20 @@ def build_by_scan(puzzle: Puzzle, codes: Sequence[int],
     seen, earlier, combo = layout.scratch()
     ident = np.arange(n)
     sig = np.arange(m + 2)
-    start = _group_index(ab, ident, sig, 0, layout.gof, layout.gpos, layout.gm, layout.binom,
-                         layout.mult, seen, earlier, combo)
+    start = _group_index(
+        ab,
+        ident,
+        sig,
+        0,
+        layout.gof,
+        layout.gpos,
+        layout.gm,
+        layout.binom,
+        layout.mult,
+        seen,
+        earlier,
+        combo,
+    )
     dist[start] = 0
     taken = np.zeros(n, np.bool_)
     slots = np.zeros(n, np.int64)
@@ -95,9 +110,29 @@ def build_by_scan(puzzle: Puzzle, codes: Sequence[int],
     while True:
         if d >= 126:
             raise SlidelabError("pattern database distances exceed 126 moves")
-        new = _build_layer(dist, d, puzzle.neighbours, layout.gof, layout.gpos, layout.gm,
-                           layout.gcnt, layout.gavail, layout.binom, layout.mult, seen, earlier,
-                           combo, ab, taken, slots, inreg, stack, prefix, m + 1, free_cells)
+        new = _build_layer(
+            dist,
+            d,
+            puzzle.neighbours,
+            layout.gof,
+            layout.gpos,
+            layout.gm,
+            layout.gcnt,
+            layout.gavail,
+            layout.binom,
+            layout.mult,
+            seen,
+            earlier,
+            combo,
+            ab,
+            taken,
+            slots,
+            inreg,
+            stack,
+            prefix,
+            m + 1,
+            free_cells,
+        )
         reached += new
         if progress is not None:
             progress(min(1.0, reached / total), f"depth {d + 1}, {reached:,} of {total:,} states")
@@ -113,8 +148,29 @@ def build_by_scan(puzzle: Puzzle, codes: Sequence[int],
 
 
 @njit(cache=True)
-def _build_layer(dist, d, nbr, gof, gpos, gm, gcnt, gavail, binom, mult, seen, earlier, combo,
-                 ab, taken, slots, inreg, stack, prefix, blank_code, free_cells):
+def _build_layer(
+    dist,
+    d,
+    nbr,
+    gof,
+    gpos,
+    gm,
+    gcnt,
+    gavail,
+    binom,
+    mult,
+    seen,
+    earlier,
+    combo,
+    ab,
+    taken,
+    slots,
+    inreg,
+    stack,
+    prefix,
+    blank_code,
+    free_cells,
+):
     """Expand every open state at cost ``d``; return how many states were newly reached."""
     n = ab.shape[0]
     ident = np.arange(n)
@@ -169,7 +225,9 @@ def _build_layer(dist, d, nbr, gof, gpos, gm, gcnt, gavail, binom, mult, seen, e
                     continue
                 ab[q] = ab[p]
                 ab[p] = blank_code
-                s3 = _group_index(ab, ident, sig, 0, gof, gpos, gm, binom, mult, seen, earlier, combo)
+                s3 = _group_index(
+                    ab, ident, sig, 0, gof, gpos, gm, binom, mult, seen, earlier, combo
+                )
                 ab[p] = ab[q]
                 ab[q] = 0
                 if dist[s3] == 255:

@@ -41,7 +41,7 @@ a third faster that way.
 from __future__ import annotations
 
 import math
-from typing import Callable, Optional, Sequence
+from collections.abc import Callable, Sequence
 
 import numba
 import numpy as np
@@ -68,7 +68,7 @@ CHUNKS = 64
 # small kernels
 
 
-@njit(cache=True, inline='always')
+@njit(cache=True, inline="always")
 def _flood(cell, free, w, not_first, not_last):
     """The connected region of ``free`` cells (a bit mask) containing ``cell``."""
     r = np.int64(1) << cell
@@ -79,7 +79,7 @@ def _flood(cell, free, w, not_first, not_last):
         r = g
 
 
-@njit(cache=True, inline='always')
+@njit(cache=True, inline="always")
 def _moved(p, j, t, to, w, tile_at, mult):
     """Index of placement ``p`` after tile ``j`` moves from cell ``t`` to the neighbour ``to``.
 
@@ -105,7 +105,7 @@ def _moved(p, j, t, to, w, tile_at, mult):
     return p + q if to > t else p - q
 
 
-@njit(cache=True, inline='always')
+@njit(cache=True, inline="always")
 def _slots_loop(region, free):
     """The region's slots as a mask with bit ``2 s`` set for each slot ``s``."""
     out = np.int64(0)
@@ -117,7 +117,7 @@ def _slots_loop(region, free):
     return out
 
 
-@njit(cache=True, inline='always')
+@njit(cache=True, inline="always")
 def _select_loop(free, s):
     """The cell of slot ``s``: the ``s``-th set bit of ``free``."""
     for _ in range(s):
@@ -125,12 +125,12 @@ def _select_loop(free, s):
     return lowest_bit(free)
 
 
-@njit(cache=True, inline='always')
+@njit(cache=True, inline="always")
 def _slots_bmi2(region, free):
     return pdep(pext(region, free), np.int64(0x5555555555555555))
 
 
-@njit(cache=True, inline='always')
+@njit(cache=True, inline="always")
 def _select_bmi2(free, s):
     return lowest_bit(pdep(np.int64(1) << s, free))
 
@@ -140,13 +140,13 @@ _slots = _slots_bmi2 if HAS_BMI2 else _slots_loop
 _select = _select_bmi2 if HAS_BMI2 else _select_loop
 
 
-@njit(cache=True, inline='always')
+@njit(cache=True, inline="always")
 def _code_at(word, free, cell):
     """Code of ``cell`` in a placement's word (``free``: the placement's empty cells)."""
     return (word >> (2 * popcount(free & ((np.int64(1) << cell) - 1)))) & 3
 
 
-@njit(cache=True, inline='always')
+@njit(cache=True, inline="always")
 def _block_prefix(block, k, n, pos):
     """Positions of tiles ``0 .. k-3`` in ``pos`` for a block; returns their cell mask."""
     rem = block
@@ -163,7 +163,7 @@ def _block_prefix(block, k, n, pos):
     return occ
 
 
-@njit(cache=True, inline='always')
+@njit(cache=True, inline="always")
 def _prefix_cells(block, k, n, pos, tile_at):
     """:func:`_block_prefix`, also filling ``tile_at`` (cell -> tile, -1 when empty)."""
     occ = _block_prefix(block, k, n, pos)
@@ -174,9 +174,10 @@ def _prefix_cells(block, k, n, pos, tile_at):
     return occ
 
 
-@njit(cache=True, inline='always')
+@njit(cache=True, inline="always")
 def _first_placement(blk, k, n, pos, tile_at):
-    """Start walking block ``blk``: its first placement in ``pos`` and ``tile_at``; returns the mask of tiles ``0 .. k-3``.
+    """Start walking block ``blk``: its first placement in ``pos`` and ``tile_at``; returns the
+    mask of tiles ``0 .. k-3``.
 
     The placements of a block share the cells of tiles ``0 .. k-3`` and are
     numbered by the cells of the last two (``pos[k-2]``, then ``pos[k-1]``, in
@@ -194,20 +195,20 @@ def _first_placement(blk, k, n, pos, tile_at):
     return occ0
 
 
-@njit(cache=True, inline='always')
+@njit(cache=True, inline="always")
 def _next_placement(occ0, k, full, pos, tile_at):
     """Step ``pos`` and ``tile_at`` to the block's next placement (index + 1); False after the last."""
     a = pos[k - 2]
     b = pos[k - 1]
     tile_at[b] = -1
-    rest = full & ~(occ0 | (np.int64(1) << a)) & ~((np.int64(2) << b) - 1)   # free cells after b
+    rest = full & ~(occ0 | (np.int64(1) << a)) & ~((np.int64(2) << b) - 1)  # free cells after b
     if rest != 0:
         b = lowest_bit(rest)
         pos[k - 1] = b
         tile_at[b] = k - 1
         return True
     tile_at[a] = -1
-    rest = full & ~occ0 & ~((np.int64(2) << a) - 1)                           # free cells after a
+    rest = full & ~occ0 & ~((np.int64(2) << a) - 1)  # free cells after a
     if rest == 0:
         return False
     a = lowest_bit(rest)
@@ -219,7 +220,7 @@ def _next_placement(occ0, k, full, pos, tile_at):
     return True
 
 
-@njit(cache=True, inline='always')
+@njit(cache=True, inline="always")
 def _mirror_mask(mask, scell):
     """The cells of ``mask`` moved by the symmetry ``scell``."""
     out = np.int64(0)
@@ -231,7 +232,7 @@ def _mirror_mask(mask, scell):
     return out
 
 
-@njit(cache=True, inline='always')
+@njit(cache=True, inline="always")
 def _mirror_index(pos, k, mult, scell, stile, spos):
     """Index of the symmetric placement: tile ``stile[j]`` on cell ``scell[pos[j]]``."""
     for j in range(k):
@@ -239,7 +240,7 @@ def _mirror_index(pos, k, mult, scell, stile, spos):
     return _index(spos, k, mult)
 
 
-@njit(cache=True, inline='always')
+@njit(cache=True, inline="always")
 def _md(pos, k, md):
     total = 0
     for j in range(k):
@@ -247,7 +248,7 @@ def _md(pos, k, md):
     return total
 
 
-@njit(cache=True, inline='always')
+@njit(cache=True, inline="always")
 def _set_nibble(nib, p, value):
     byte = p >> 1
     if p & 1:
@@ -261,8 +262,27 @@ def _set_nibble(nib, p, value):
 
 
 @njit(cache=True, parallel=True)
-def _push_layer(words, nib, d, flags_cur, flags_next, block, k, n, w, not_first, not_last,
-                nbmask, mult, md, low, scell, stile, sym, chunks):
+def _push_layer(
+    words,
+    nib,
+    d,
+    flags_cur,
+    flags_next,
+    block,
+    k,
+    n,
+    w,
+    not_first,
+    not_last,
+    nbmask,
+    mult,
+    md,
+    low,
+    scell,
+    stile,
+    sym,
+    chunks,
+):
     """Expand every open region forward; returns (new regions, new cells, new placements, overflow).
 
     Threads write anywhere, so a region is claimed with an atomic OR: bits only
@@ -293,11 +313,14 @@ def _push_layer(words, nib, d, flags_cur, flags_next, block, k, n, w, not_first,
             for p in range(blk * block, (blk + 1) * block):
                 open_ = _with_code(np.int64(words[p]), cur, low)
                 if open_ != 0:
-                    free = full & ~(occ0 | (np.int64(1) << pos[k - 2]) | (np.int64(1) << pos[k - 1]))
+                    free = full & ~(
+                        occ0 | (np.int64(1) << pos[k - 2]) | (np.int64(1) << pos[k - 1])
+                    )
                     md_p = _md(pos, k, md)
                     while open_ != 0:
-                        region = _flood(_select(free, lowest_bit(open_) >> 1), free, w,
-                                        not_first, not_last)
+                        region = _flood(
+                            _select(free, lowest_bit(open_) >> 1), free, w, not_first, not_last
+                        )
                         open_ &= ~_slots(region, free)
                         for j in range(k):
                             t = pos[j]
@@ -345,8 +368,27 @@ def _push_layer(words, nib, d, flags_cur, flags_next, block, k, n, w, not_first,
 
 
 @njit(cache=True, parallel=True)
-def _pull_layer(words, nib, d, done, flags_next, block, k, n, w, not_first, not_last,
-                nbmask, mult, md, low, scell, stile, sym, chunks):
+def _pull_layer(
+    words,
+    nib,
+    d,
+    done,
+    flags_next,
+    block,
+    k,
+    n,
+    w,
+    not_first,
+    not_last,
+    nbmask,
+    mult,
+    md,
+    low,
+    scell,
+    stile,
+    sym,
+    chunks,
+):
     """Every unreached region looks for an open neighbour; returns (regions, cells, placements, overflow)."""
     cur = 1 + (d & 1)
     nxt = 3 - cur
@@ -379,11 +421,14 @@ def _pull_layer(words, nib, d, done, flags_next, block, k, n, w, not_first, not_
                     words[p] = low * 3  # not stored: its mirror is; closed from now on
                     unseen = 0
                 if unseen != 0:
-                    free = full & ~(occ0 | (np.int64(1) << pos[k - 2]) | (np.int64(1) << pos[k - 1]))
+                    free = full & ~(
+                        occ0 | (np.int64(1) << pos[k - 2]) | (np.int64(1) << pos[k - 1])
+                    )
                     y = x
                     while unseen != 0:
-                        region = _flood(_select(free, lowest_bit(unseen) >> 1), free, w,
-                                        not_first, not_last)
+                        region = _flood(
+                            _select(free, lowest_bit(unseen) >> 1), free, w, not_first, not_last
+                        )
                         rs = _slots(region, free)
                         unseen &= ~rs
                         found = False
@@ -469,8 +514,13 @@ def suitable(puzzle: Puzzle, codes: Sequence[int]) -> bool:
     n = puzzle.width * puzzle.height
     k = len(codes)
     counts = puzzle.label_counts
-    return (all(int(counts[c]) == 1 for c in codes) and k >= 2 and n - k >= 2 and n <= 62
-            and 2 * (n - k) <= 62)
+    return (
+        all(int(counts[c]) == 1 for c in codes)
+        and k >= 2
+        and n - k >= 2
+        and n <= 62
+        and 2 * (n - k) <= 62
+    )
 
 
 def build_bytes(n: int, k: int) -> int:
@@ -495,10 +545,12 @@ def _symmetry(w: int, h: int, goal_pos: np.ndarray, region: int):
     """
     n = w * h
     cells = range(n)
-    candidates = [[(c // w) * w + (w - 1 - c % w) for c in cells],        # left-right
-                  [(h - 1 - c // w) * w + c % w for c in cells]]          # top-bottom
+    candidates = [
+        [(c // w) * w + (w - 1 - c % w) for c in cells],  # left-right
+        [(h - 1 - c // w) * w + c % w for c in cells],
+    ]  # top-bottom
     if w == h:
-        candidates.append([(c % w) * w + c // w for c in cells])          # main diagonal
+        candidates.append([(c % w) * w + c // w for c in cells])  # main diagonal
         candidates.append([(w - 1 - c % w) * w + (h - 1 - c // w) for c in cells])
     tile_at = {int(cell): j for j, cell in enumerate(goal_pos)}
     for scell in candidates:
@@ -509,10 +561,13 @@ def _symmetry(w: int, h: int, goal_pos: np.ndarray, region: int):
     return None
 
 
-def build_distinct_table(puzzle: Puzzle, codes: Sequence[int],
-                         progress: Optional[Callable[[float, str], None]] = None,
-                         log: Optional[Callable[[dict], None]] = None,
-                         symmetry: bool = True) -> np.ndarray:
+def build_distinct_table(
+    puzzle: Puzzle,
+    codes: Sequence[int],
+    progress: Callable[[float, str], None] | None = None,
+    log: Callable[[dict], None] | None = None,
+    symmetry: bool = True,
+) -> np.ndarray:
     """The pattern database of a group of distinct tiles: ``uint8`` per placement.
 
     ``codes`` are the group's label codes, in the order that fixes the table's
@@ -522,12 +577,14 @@ def build_distinct_table(puzzle: Puzzle, codes: Sequence[int],
     one state of each mirror pair (see :func:`_symmetry`).
     """
     if not suitable(puzzle, codes):
-        raise SlidelabError("this builder needs a group of 2 or more distinct tiles and 2 free cells")
+        raise SlidelabError(
+            "this builder needs a group of 2 or more distinct tiles and 2 free cells"
+        )
     w, h = puzzle.width, puzzle.height
     n, k = w * h, len(codes)
     e = n - k
     layout = GroupLayout([codes], puzzle.label_counts, n, len(puzzle.labels) + 1)
-    placements = layout.sizes[0]           # n (n-1) ... (n-k+1): the group index of the lookups
+    placements = layout.sizes[0]  # n (n-1) ... (n-k+1): the group index of the lookups
     mult = np.ascontiguousarray(layout.mult[0, :k])
     block = (e + 2) * (e + 1)
     goal = puzzle.goal_codes
@@ -560,8 +617,21 @@ def build_distinct_table(puzzle: Puzzle, codes: Sequence[int],
     words[start] = int(_slots(region, free))  # depth 0: code 1, the blank's region at the goal
     mirror = _symmetry(w, h, goal_pos, region) if symmetry else None
     scell, stile = mirror if mirror is not None else (np.arange(n), np.arange(k))
-    geometry = (block, k, n, w, not_first, not_last, nbmask, mult, md, low, scell, stile,
-                mirror is not None)
+    geometry = (
+        block,
+        k,
+        n,
+        w,
+        not_first,
+        not_last,
+        nbmask,
+        mult,
+        md,
+        low,
+        scell,
+        stile,
+        mirror is not None,
+    )
     previous_chunksize = numba.set_parallel_chunksize(1)  # hand out chunks dynamically
     try:
         _layers(words, nib, start, geometry, progress, log)
@@ -591,19 +661,37 @@ def _layers(words, nib, start, geometry, progress, log):
     def on_layer(depth, pull, result, seconds):
         regions, cells, new, overflow = result
         if overflow:
-            raise SlidelabError("pattern database values exceed the group's Manhattan distance"
-                                " by more than 30 moves; use smaller groups")
+            raise SlidelabError(
+                "pattern database values exceed the group's Manhattan distance"
+                " by more than 30 moves; use smaller groups"
+            )
         reached[0] += int(new)
         if log is not None:
-            log({"depth": depth, "mirror": bool(sym), "mode": "pull" if pull else "push",
-                 "regions": int(regions), "cells": int(cells),
-                 "placements": int(new), "seconds": seconds})
+            log(
+                {
+                    "depth": depth,
+                    "mirror": bool(sym),
+                    "mode": "pull" if pull else "push",
+                    "regions": int(regions),
+                    "cells": int(cells),
+                    "placements": int(new),
+                    "seconds": seconds,
+                }
+            )
         if progress is not None:
-            seen = min(placements, 2 * reached[0]) if sym else reached[0]  # mirror pairs stored once
+            seen = (
+                min(placements, 2 * reached[0]) if sym else reached[0]
+            )  # mirror pairs stored once
             progress(seen / placements, f"depth {depth}, {seen:,} of {placements:,} placements")
 
     # The search ends with an empty layer.  With two free cells some placements can be
     # unreachable (parity); they keep the Manhattan distance, a value no search ever looks up.
-    breadth_first(placements // block, start // block, expand, close, on_layer=on_layer,
-                  unseen=placements * (n - k) // (2 if sym else 1),  # about half are stored with a mirror
-                  pull_ratio=PULL_RATIO)
+    breadth_first(
+        placements // block,
+        start // block,
+        expand,
+        close,
+        on_layer=on_layer,
+        unseen=placements * (n - k) // (2 if sym else 1),  # about half are stored with a mirror
+        pull_ratio=PULL_RATIO,
+    )

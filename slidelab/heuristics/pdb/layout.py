@@ -33,7 +33,7 @@ from __future__ import annotations
 
 import math
 import re
-from typing import Optional, Sequence
+from collections.abc import Sequence
 
 import numpy as np
 
@@ -47,6 +47,7 @@ AUTO_BUILD_STATES = 60_000_000
 
 
 # ranking a group's placement
+
 
 @njit(cache=True)
 def _group_index(board, view, sigma, g, gof, gpos, gm, binom, mult, seen, earlier, combo):
@@ -111,7 +112,7 @@ def _group_unrank(idx, g, gm, gcnt, gavail, binom, mult, out, taken, slots):
                 taken[c] = True
 
 
-@njit(cache=True, inline='always')
+@njit(cache=True, inline="always")
 def placement_index(pos, k, mult):
     """Rank of distinct tiles on cells ``pos[0 .. k-1]`` (tile 0 most significant; cells < 63)."""
     occ = np.int64(0)
@@ -123,7 +124,7 @@ def placement_index(pos, k, mult):
     return idx
 
 
-@njit(cache=True, inline='always')
+@njit(cache=True, inline="always")
 def _compact_index(key, m, bits, mult, g):
     """Perfect-hash rank of a distinct-tile group from its packed cell positions."""
     mask = (1 << bits) - 1
@@ -136,7 +137,6 @@ def _compact_index(key, m, bits, mult, g):
                 c -= 1
         idx += c * mult[g, j]
     return idx
-
 
 
 class GroupLayout:
@@ -155,8 +155,14 @@ class GroupLayout:
         for the build).
     """
 
-    def __init__(self, groups: Sequence[Sequence[int]], counts, n: int, n_codes: int,
-                 extra_last: bool = False):
+    def __init__(
+        self,
+        groups: Sequence[Sequence[int]],
+        counts,
+        n: int,
+        n_codes: int,
+        extra_last: bool = False,
+    ):
         self.n = n
         labels = [list(g) + ([-1] if extra_last else []) for g in groups]
         width = max(len(g) for g in labels)
@@ -198,7 +204,6 @@ class GroupLayout:
         return (np.zeros(w, np.int64), np.zeros(w, np.int64), np.zeros(w, np.int64))
 
 
-
 # partitions
 
 
@@ -224,16 +229,22 @@ def _corner_transform(puzzle: Puzzle):
 
 
 _NAMED = {
-    (4, 4, "6-6-3"): [[(1, 0), (1, 1), (2, 0), (2, 1), (3, 0), (3, 1)],
-                      [(1, 2), (1, 3), (2, 2), (2, 3), (3, 2), (3, 3)],
-                      [(0, 1), (0, 2), (0, 3)]],
-    (4, 4, "7-8"): [[(0, 1), (0, 2), (0, 3), (1, 0), (1, 1), (1, 2), (1, 3)],
-                    [(2, 0), (2, 1), (2, 2), (2, 3), (3, 0), (3, 1), (3, 2), (3, 3)]],
+    (4, 4, "6-6-3"): [
+        [(1, 0), (1, 1), (2, 0), (2, 1), (3, 0), (3, 1)],
+        [(1, 2), (1, 3), (2, 2), (2, 3), (3, 2), (3, 3)],
+        [(0, 1), (0, 2), (0, 3)],
+    ],
+    (4, 4, "7-8"): [
+        [(0, 1), (0, 2), (0, 3), (1, 0), (1, 1), (1, 2), (1, 3)],
+        [(2, 0), (2, 1), (2, 2), (2, 3), (3, 0), (3, 1), (3, 2), (3, 3)],
+    ],
     # Korf and Felner's partition of the 24-puzzle
-    (5, 5, "6-6-6-6"): [[(0, 1), (0, 2), (1, 0), (1, 1), (1, 2), (2, 2)],
-                        [(0, 3), (0, 4), (1, 3), (1, 4), (2, 3), (2, 4)],
-                        [(2, 0), (2, 1), (3, 0), (3, 1), (4, 0), (4, 1)],
-                        [(3, 2), (3, 3), (3, 4), (4, 2), (4, 3), (4, 4)]],
+    (5, 5, "6-6-6-6"): [
+        [(0, 1), (0, 2), (1, 0), (1, 1), (1, 2), (2, 2)],
+        [(0, 3), (0, 4), (1, 3), (1, 4), (2, 3), (2, 4)],
+        [(2, 0), (2, 1), (3, 0), (3, 1), (4, 0), (4, 1)],
+        [(3, 2), (3, 3), (3, 4), (4, 2), (4, 3), (4, 4)],
+    ],
 }
 DEFAULT_PARTITION = {(4, 4): "6-6-3", (5, 5): "6-6-6-6"}
 
@@ -293,12 +304,16 @@ def parse_partition(puzzle: Puzzle, partition) -> list[list[int]]:
             if to_cell is None:
                 raise SlidelabError(f"partition {name} needs the goal's blank in a corner")
             goal = puzzle.goal_codes
-            groups = [[int(goal[to_cell(r, c)]) for r, c in cells] for cells in _NAMED[(w, h, name)]]
+            groups = [
+                [int(goal[to_cell(r, c)]) for r, c in cells] for cells in _NAMED[(w, h, name)]
+            ]
             if puzzle.has_repeats:
                 raise SlidelabError(f"partition {name} is for distinct tiles; use auto")
             return groups
         if re.fullmatch(r"[\d-]+", name) and "-" in name:
-            raise SlidelabError(f"no partition {name} for a {w}x{h} board; use auto, full or explicit groups")
+            raise SlidelabError(
+                f"no partition {name} for a {w}x{h} board; use auto, full or explicit groups"
+            )
         partition = [g.split(",") for g in name.split("/")]
     groups = []
     for g in partition:
@@ -320,7 +335,7 @@ def parse_partition(puzzle: Puzzle, partition) -> list[list[int]]:
     return groups
 
 
-def stronger_partition(puzzle: Puzzle, partition=None) -> Optional[str]:
+def stronger_partition(puzzle: Puzzle, partition=None) -> str | None:
     """The name of this board's strongest named partition, when ``partition`` is weaker.
 
     Named partitions with fewer, larger groups give larger tables and better
@@ -377,4 +392,6 @@ def group_goal_text(puzzle: Puzzle, codes: Sequence[int]) -> str:
     for v in goal:
         v = int(v)
         cells.append("0" if v == 0 else (str(names[v]) if v in keep else "?"))
-    return "/".join(" ".join(cells[r * puzzle.width:(r + 1) * puzzle.width]) for r in range(puzzle.height))
+    return "/".join(
+        " ".join(cells[r * puzzle.width : (r + 1) * puzzle.width]) for r in range(puzzle.height)
+    )

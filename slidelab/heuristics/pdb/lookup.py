@@ -21,7 +21,7 @@ from ..dispatch import register
 from .layout import GroupLayout, _compact_index, _group_index, reflection
 
 
-@njit(cache=True, inline='always')
+@njit(cache=True, inline="always")
 def _best_side(vals, row, groups, reflected):
     """Sum of the groups' values, or the larger of the two sums with the reflection."""
     total = 0
@@ -37,21 +37,40 @@ def _best_side(vals, row, groups, reflected):
 
 @njit(cache=True)
 def _pdb_move(data, board, depth, h, tile, frm, to):
-    tables, gof, gpos, gm, binom, mult, vals, seen, earlier, combo, ident, refl, sigma, \
-        ident_sigma, flags = data
+    (
+        tables,
+        gof,
+        gpos,
+        gm,
+        binom,
+        mult,
+        vals,
+        seen,
+        earlier,
+        combo,
+        ident,
+        refl,
+        sigma,
+        ident_sigma,
+        flags,
+    ) = data
     groups = gm.shape[0]
     cols = vals.shape[1]
     for i in range(cols):
         vals[depth + 1, i] = vals[depth, i]
     g = gof[tile]
     if g >= 0:
-        idx = _group_index(board, ident, ident_sigma, g, gof, gpos, gm, binom, mult, seen, earlier, combo)
+        idx = _group_index(
+            board, ident, ident_sigma, g, gof, gpos, gm, binom, mult, seen, earlier, combo
+        )
         vals[depth + 1, g] = tables[g][idx]
     if flags[0] != 0:
         t2 = sigma[tile]
         g2 = gof[t2]
         if g2 >= 0:
-            idx = _group_index(board, refl, sigma, g2, gof, gpos, gm, binom, mult, seen, earlier, combo)
+            idx = _group_index(
+                board, refl, sigma, g2, gof, gpos, gm, binom, mult, seen, earlier, combo
+            )
             vals[depth + 1, groups + g2] = tables[g2][idx]
     return _best_side(vals, depth + 1, groups, flags[0])
 
@@ -59,7 +78,7 @@ def _pdb_move(data, board, depth, h, tile, frm, to):
 register(15, _pdb_move)
 
 
-@njit(cache=True, inline='always')
+@njit(cache=True, inline="always")
 def _pdb_distinct_move(data, board, depth, h, tile, frm, to):
     """Distinct tiles: each group's tile positions packed in one integer, updated in O(1)."""
     tables, gof, gpos, gm, mult, keys, vals, refl, sigma, flags = data
@@ -96,8 +115,13 @@ def _readonly(table: np.ndarray) -> np.ndarray:
 class PatternDatabase:
     """Tables for a partition of a puzzle's tiles, ready for the search kernels."""
 
-    def __init__(self, puzzle: Puzzle, groups: list[list[int]], tables: list[np.ndarray],
-                 use_reflection: bool = True):
+    def __init__(
+        self,
+        puzzle: Puzzle,
+        groups: list[list[int]],
+        tables: list[np.ndarray],
+        use_reflection: bool = True,
+    ):
         self.puzzle = puzzle
         self.groups = groups
         n = puzzle.width * puzzle.height
@@ -105,7 +129,9 @@ class PatternDatabase:
         self.layout = GroupLayout(groups, puzzle.label_counts, n, k + 1)
         for g, table in enumerate(tables):
             if table.shape[0] != self.layout.sizes[g]:
-                raise SlidelabError(f"table {g} has {table.shape[0]} entries, expected {self.layout.sizes[g]}")
+                raise SlidelabError(
+                    f"table {g} has {table.shape[0]} entries, expected {self.layout.sizes[g]}"
+                )
         # a tuple of read-only arrays of one type, indexed by group in the kernels: no copy,
         # so tables memory-mapped from the cache stay shared between processes
         self.tables = tuple(_readonly(t) for t in tables)
@@ -123,16 +149,57 @@ class PatternDatabase:
         vals = np.zeros((max_depth + 2, 2 * G), dtype=np.int64)
         seen, earlier, combo = L.scratch()
         for g in range(G):
-            vals[0, g] = self.tables[g][_group_index(
-                codes, self.ident, self.ident_sigma, g, L.gof, L.gpos, L.gm, L.binom, L.mult,
-                seen, earlier, combo)]
+            vals[0, g] = self.tables[g][
+                _group_index(
+                    codes,
+                    self.ident,
+                    self.ident_sigma,
+                    g,
+                    L.gof,
+                    L.gpos,
+                    L.gm,
+                    L.binom,
+                    L.mult,
+                    seen,
+                    earlier,
+                    combo,
+                )
+            ]
             if self.reflected:
-                vals[0, G + g] = self.tables[g][_group_index(
-                    codes, self.refl, self.sigma, g, L.gof, L.gpos, L.gm, L.binom, L.mult,
-                    seen, earlier, combo)]
+                vals[0, G + g] = self.tables[g][
+                    _group_index(
+                        codes,
+                        self.refl,
+                        self.sigma,
+                        g,
+                        L.gof,
+                        L.gpos,
+                        L.gm,
+                        L.binom,
+                        L.mult,
+                        seen,
+                        earlier,
+                        combo,
+                    )
+                ]
         flags = np.array([1 if self.reflected else 0], dtype=np.int64)
-        data = (self.tables, L.gof, L.gpos, L.gm, L.binom, L.mult, vals, seen, earlier,
-                combo, self.ident, self.refl, self.sigma, self.ident_sigma, flags)
+        data = (
+            self.tables,
+            L.gof,
+            L.gpos,
+            L.gm,
+            L.binom,
+            L.mult,
+            vals,
+            seen,
+            earlier,
+            combo,
+            self.ident,
+            self.refl,
+            self.sigma,
+            self.ident_sigma,
+            flags,
+        )
         return data, int(_best_side(vals, 0, G, flags[0]))
 
     def distinct_data(self, codes: np.ndarray, max_depth: int):
@@ -155,11 +222,11 @@ class PatternDatabase:
                 keys[0, side * G + g] += cell << (bits * int(L.gpos[t]))
             for g in range(G):
                 keys_g = int(keys[0, side * G + g])
-                vals[0, side * G + g] = self.tables[g][_compact_index(
-                    keys_g, int(L.gm[g]), bits, L.mult, g)]
+                vals[0, side * G + g] = self.tables[g][
+                    _compact_index(keys_g, int(L.gm[g]), bits, L.mult, g)
+                ]
         flags = np.array([1 if self.reflected else 0, bits], dtype=np.int64)
-        data = (self.tables, L.gof, L.gpos, L.gm, L.mult, keys, vals, self.refl,
-                self.sigma, flags)
+        data = (self.tables, L.gof, L.gpos, L.gm, L.mult, keys, vals, self.refl, self.sigma, flags)
         return data, int(_best_side(vals, 0, G, flags[0]))
 
     @property
@@ -174,7 +241,9 @@ class PatternDatabase:
 
     def heuristic(self) -> Heuristic:
         sizes = "-".join(str(sum(int(self.puzzle.label_counts[c]) for c in g)) for g in self.groups)
-        desc = f"additive pattern databases {sizes}" + (" with reflection" if self.reflected else "")
+        desc = f"additive pattern databases {sizes}" + (
+            " with reflection" if self.reflected else ""
+        )
         if self.fast:
             return Heuristic("pdb", True, _pdb_distinct_move, self.distinct_data, desc)
         return Heuristic("pdb", True, _pdb_move, self.data, desc)
