@@ -20,11 +20,11 @@ Examples
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Callable
 from dataclasses import dataclass
 
 from .. import _args
+from .._lazy import load
 from ..errors import SlidelabError
 
 
@@ -60,8 +60,7 @@ class HeuristicSpec:
 
     def load(self) -> Callable:
         """The builder function (its module is imported now)."""
-        module, _, attr = self.builder.partition(":")
-        return getattr(importlib.import_module(module), attr)
+        return load(self.builder)
 
 
 #: every heuristic, by canonical name, in the order menus list them

@@ -21,11 +21,11 @@ Examples
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Callable
 from dataclasses import dataclass
 
 from .. import _args
+from .._lazy import load
 from ..errors import SlidelabError
 
 #: the options that shape a search (limits apply to every method)
@@ -70,8 +70,7 @@ class Method:
         """The method's function (its module is imported now)."""
         if self.function is None:
             raise SlidelabError(f"{self.name} picks a method per board; it has no function")
-        module, _, attr = self.function.partition(":")
-        return getattr(importlib.import_module(module), attr)
+        return load(self.function)
 
 
 #: every method, by canonical name, in the order help and menus list them
