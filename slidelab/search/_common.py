@@ -55,6 +55,7 @@ class Limits:
     progress: Callable[[dict], None] | None = None
     context: dict = field(default_factory=dict)
     started: float = field(default_factory=time.perf_counter)
+    _default_bytes: int | None = field(default=None, init=False, repr=False, compare=False)
 
     def __post_init__(self):
         self.time_limit = _args.number(
@@ -68,7 +69,13 @@ class Limits:
 
     @property
     def bytes_allowed(self) -> int:
-        return self.max_bytes if self.max_bytes is not None else default_max_bytes()
+        """``max_bytes``, or the default budget, read from the memory available when first asked
+        (once per search: IDA* asks at every bound)."""
+        if self.max_bytes is not None:
+            return self.max_bytes
+        if self._default_bytes is None:
+            self._default_bytes = default_max_bytes()
+        return self._default_bytes
 
     def elapsed(self) -> float:
         return time.perf_counter() - self.started
