@@ -18,7 +18,7 @@ from . import _args
 from .board import Board
 from .errors import ArgumentError, SlidelabError
 from .geometry import neighbour_table
-from .parse import is_size, parse_size
+from .parse import parse_size
 from .puzzle import Puzzle, goal_board
 from .solvability import check
 
@@ -48,7 +48,7 @@ def _goal(size, goal, blank_first) -> Board:
     :func:`slidelab.puzzle.goal_board`), which must agree when both are given."""
     blank_first = _args.boolean(blank_first, "blank_first")
     if goal is not None:
-        goal = goal_board(goal, blank_first=blank_first and is_size(goal))
+        goal = goal_board(goal, blank_first=blank_first)
         if size is not None and parse_size(size) != (goal.width, goal.height):
             raise SlidelabError(f"size {size} does not match the {goal.size} goal")
         return goal
