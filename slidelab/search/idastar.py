@@ -130,34 +130,34 @@ def _iterate(
     found = 0
     warmed = False
     per_depth = 10 + 8 * (puzzle.width + puzzle.height + 8)  # path, tried, h, heuristic rows
-    while True:
-        size = int(min(bound, 2**62)) + 2  # the depth is at most the bound on g + weight * h
-        limits.need_bytes(size * per_depth, f"a path of up to {size - 2:,} moves", method)
-        hdata, h0 = heur.prepare(board, size)
-        path = np.zeros(size, np.int8)
-        tried = np.zeros(size, np.int8)
-        hs = np.zeros(size, np.int64)
-        st[:3] = (0, board.tolist().index(0), h0)
-        next_bound = np.array([np.inf])
-        if not warmed:  # load (or compile) the kernel outside the search time
-            _ida_run(
-                board,
-                nbr,
-                goal,
-                float(weight),
-                float(bound),
-                path,
-                tried,
-                hs,
-                st,
-                next_bound,
-                0,
-                hdata,
-            )
-            limits.started += limits.elapsed()
-            warmed = True
+    try:  # an interruption anywhere in the loop (kernel, progress line) says how far it got
         while True:
-            try:
+            size = int(min(bound, 2**62)) + 2  # the depth is at most the bound on g + weight * h
+            limits.need_bytes(size * per_depth, f"a path of up to {size - 2:,} moves", method)
+            hdata, h0 = heur.prepare(board, size)
+            path = np.zeros(size, np.int8)
+            tried = np.zeros(size, np.int8)
+            hs = np.zeros(size, np.int64)
+            st[:3] = (0, board.tolist().index(0), h0)
+            next_bound = np.array([np.inf])
+            if not warmed:  # load (or compile) the kernel outside the search time
+                _ida_run(
+                    board,
+                    nbr,
+                    goal,
+                    float(weight),
+                    float(bound),
+                    path,
+                    tried,
+                    hs,
+                    st,
+                    next_bound,
+                    0,
+                    hdata,
+                )
+                limits.started += limits.elapsed()
+                warmed = True
+            while True:
                 status = _ida_run(
                     board,
                     nbr,
@@ -172,33 +172,33 @@ def _iterate(
                     BUDGET,
                     hdata,
                 )
-            except KeyboardInterrupt:
-                stats.seconds = limits.elapsed()
-                raise SearchInterrupted(
-                    f"interrupted: {method} searched to bound {bound:g} (no solution shorter"
-                    f" than {bound:g}) after {stats.expanded:,} expansions",
-                    stats,
-                    bound,
-                ) from None
-            stats.expanded, stats.generated = int(st[3]), int(st[4])
-            stats.stored = stats.peak_frontier = max(stats.stored, int(st[0]) + 1)
-            if status == FOUND:
-                stats.seconds = limits.elapsed()
-                yield path[: st[0]].tolist(), stats
-                found += 1
-                if not all_solutions or (max_solutions is not None and found >= max_solutions):
-                    return
-                tried[st[0]] = 4  # resume past this goal node
-                continue
-            if status == EXHAUSTED:
-                break
-            limits.check(stats, method, bound=bound, depth=int(st[0]))
-        if found:
-            return
-        if not np.isfinite(next_bound[0]):
-            raise AssertionError("IDA* exhausted the space without reaching the goal")
-        bound = float(next_bound[0])
-        limits.check(stats, method, bound=bound)
+                stats.expanded, stats.generated = int(st[3]), int(st[4])
+                stats.stored = stats.peak_frontier = max(stats.stored, int(st[0]) + 1)
+                if status == FOUND:
+                    stats.seconds = limits.elapsed()
+                    yield path[: st[0]].tolist(), stats
+                    found += 1
+                    if not all_solutions or (max_solutions is not None and found >= max_solutions):
+                        return
+                    tried[st[0]] = 4  # resume past this goal node
+                    continue
+                if status == EXHAUSTED:
+                    break
+                limits.check(stats, method, bound=bound, depth=int(st[0]))
+            if found:
+                return
+            if not np.isfinite(next_bound[0]):
+                raise AssertionError("IDA* exhausted the space without reaching the goal")
+            bound = float(next_bound[0])
+            limits.check(stats, method, bound=bound)
+    except KeyboardInterrupt:
+        stats.seconds = limits.elapsed()
+        raise SearchInterrupted(
+            f"interrupted: {method} searched to bound {bound:g} (no solution shorter"
+            f" than {bound:g}) after {stats.expanded:,} expansions",
+            stats,
+            bound,
+        ) from None
 
 
 def _setup(puzzle, limits, heuristic, weight):
