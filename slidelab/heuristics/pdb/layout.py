@@ -129,13 +129,12 @@ def _compact_index(key, m, bits, mult, g):
     """Perfect-hash rank of a distinct-tile group from its packed cell positions."""
     mask = (1 << bits) - 1
     idx = 0
+    occ = 0  # cells of the earlier tiles: a tile's rank skips those below its own cell
     for j in range(m):
         p = (key >> (bits * j)) & mask
-        c = p
-        for i in range(j):
-            if ((key >> (bits * i)) & mask) < p:
-                c -= 1
-        idx += c * mult[g, j]
+        below = (1 << p) - 1
+        idx += (p - popcount(occ & below)) * mult[g, j]
+        occ |= 1 << p
     return idx
 
 
