@@ -1,13 +1,23 @@
-"""How much memory this process may use: the default budget of every storing search and table.
+"""What this process may use of the machine: memory (the default budget of every storing search
+and table) and cores.
 
 Searches (A*, BFS), heuristic tables and the state-space analysis all take
-:func:`default_max_bytes` as their memory limit when none is given.  It sits
-here, below them all, so that each can use it without importing the others.
+:func:`default_max_bytes` as their memory limit when none is given; a stream of
+solves and a batch run as many at once as :func:`usable_cores` says.  Both sit
+here, below them all, so that each can use them without importing the others.
 """
 
 from __future__ import annotations
 
 import os
+
+
+def usable_cores() -> int:
+    """The cores this process may run on (its CPU affinity where the system tells it)."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # pragma: no cover - not on Linux
+        return os.cpu_count() or 1
 
 
 def physical_memory() -> int:

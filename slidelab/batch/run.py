@@ -19,13 +19,13 @@ Results come back as they finish, in any order; each carries its ``line``.
 from __future__ import annotations
 
 import dataclasses
-import os
 import secrets
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import FIRST_COMPLETED, wait
 
 from .. import _args
 from ..errors import SlidelabError
+from ..memory import usable_cores
 from ..parse import parse_size
 from ..puzzle import Puzzle
 from ..search.options import SearchOptions, options_of
@@ -39,11 +39,8 @@ CONNECT_TIMEOUT = 20
 
 
 def default_workers() -> int:
-    """The cores this process may run on."""
-    try:
-        return len(os.sched_getaffinity(0))
-    except AttributeError:  # not on Linux
-        return os.cpu_count() or 1
+    """The cores this process may run on (:func:`slidelab.memory.usable_cores`)."""
+    return usable_cores()
 
 
 def solve_batch(

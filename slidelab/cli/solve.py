@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import sys
+from collections import deque
 
 import click
 
@@ -50,7 +51,7 @@ from .progress import _ProgressLine, _TableBar
     help="How to write the solution (human output).",
 )
 @click.option("--json", "as_json", is_flag=True, help="One JSON object per board.")
-@needs("slidelab.search.solve")
+@needs("slidelab.search.many")
 def solve_command(
     board,
     goal,
@@ -71,7 +72,7 @@ def solve_command(
 ):
     """Find a solution of BOARD (shortest, unless a weight is given)."""
     from ..errors import SearchInterrupted
-    from ..search.solve import solve, solve_all
+    from ..search.many import solve_many
 
     outcome = _Outcome()
     try:
@@ -95,55 +96,79 @@ def solve_command(
     show = sys.stderr.isatty() if progress is None else progress
     # --no-progress: silence; otherwise a live line on a terminal, a line now and then elsewhere
     reporter = _ProgressLine(live=show) if progress is not False else None
-    for number, text in _inputs(board):
-        record = {"start": text}
+    tables = _TableBar(live=show) if reporter else None
+    lines: deque = deque()  # (line number, record) of each position given to the solver, in order
+
+    def positions():
+        for number, text in _inputs(board):
+            try:
+                puzzle = _puzzle(text, goal, blank_first, size)
+            except SlidelabError as exc:
+                lines.append((number, {"start": text}))
+                yield exc
+                continue
+            record = {"start": puzzle.start.format(), "goal": puzzle.goal.format()}
+            lines.append((number, {**record, "size": puzzle.size}))
+            yield puzzle
+
+    if all_solutions:
+        results = _every_solution(positions(), limit, options, reporter, tables)
+    else:
+        # a stream of boards is solved on every core, answers in input order
+        workers = 1 if board is not None else None
+        results = solve_many(
+            positions(), options=options, workers=workers, progress=reporter, table_progress=tables
+        )
+    if reporter:
+        reporter.start()
+    for result in results:
+        number, record = lines.popleft()
+        if reporter:
+            reporter.clear()
+        if tables:
+            tables.close()
+        if isinstance(result, SearchInterrupted):
+            _report_failure(record, str(result), number, as_json, outcome, 130)
+            break
+        if isinstance(result, (UnsolvableError, SearchLimitError)):
+            _report_failure(record, str(result), number, as_json, outcome, FAILED)
+        elif isinstance(result, SlidelabError):
+            _report_failure(record, str(result), number, as_json, outcome, BAD_INPUT)
+        elif all_solutions:
+            _show_all(result, notation, as_json)
+        elif as_json:
+            click.echo(json.dumps(result.as_dict()))
+        else:
+            _show_solution(result, notation)
         if reporter:
             reporter.start()
-        try:
-            puzzle = _puzzle(text, goal, blank_first, size)
-            record = {
-                "start": puzzle.start.format(),
-                "goal": puzzle.goal.format(),
-                "size": puzzle.size,
-            }
-            tables = _TableBar(live=show) if reporter else None
-            if all_solutions:
-                solutions = solve_all(
-                    puzzle,
-                    limit=limit,
-                    heuristic=options.heuristic,
-                    time_limit=options.time_limit,
-                    partition=options.partition,
-                    progress=reporter,
-                    table_progress=tables,
-                )
-            else:
-                solution = solve(puzzle, options=options, progress=reporter, table_progress=tables)
-            if reporter:
-                reporter.clear()
-            if tables:
-                tables.close()
-        except SearchInterrupted as exc:
-            if reporter:
-                reporter.clear()
-            _report_failure(record, str(exc), number, as_json, outcome, 130)
-            break
-        except UnsolvableError as exc:
-            _report_failure(record, str(exc), number, as_json, outcome, FAILED)
-            continue
-        except SearchLimitError as exc:
-            _report_failure(record, str(exc), number, as_json, outcome, FAILED)
-            continue
-        except SlidelabError as exc:
-            _report_failure(record, str(exc), number, as_json, outcome, BAD_INPUT)
-            continue
-        if all_solutions:
-            _show_all(solutions, notation, as_json)
-        elif as_json:
-            click.echo(json.dumps(solution.as_dict()))
-        else:
-            _show_solution(solution, notation)
     sys.exit(outcome.code)
+
+
+def _every_solution(positions, limit, options, reporter, tables):
+    """For each position, its list of every optimal solution (or the error), one at a time."""
+    from ..errors import SearchInterrupted
+    from ..search.solve import solve_all
+
+    for puzzle in positions:
+        if isinstance(puzzle, BaseException):
+            yield puzzle
+            continue
+        try:
+            yield solve_all(
+                puzzle,
+                limit=limit,
+                heuristic=options.heuristic,
+                time_limit=options.time_limit,
+                partition=options.partition,
+                progress=reporter,
+                table_progress=tables,
+            )
+        except SearchInterrupted as exc:
+            yield exc
+            return
+        except SlidelabError as exc:
+            yield exc
 
 
 def _show_all(solutions, notation, as_json):

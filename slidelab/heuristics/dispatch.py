@@ -2,7 +2,12 @@
 
 Search kernels call :func:`heuristic_move`; numba picks the implementation
 while compiling, from the length of the ``data`` tuple, which each heuristic
-registers.  Passing the move function itself as a kernel argument would work
+registers.  A heuristic that can stop early may also register a *bounded* move:
+:func:`heuristic_move_within` lets a kernel that prunes every child whose
+estimate exceeds some value (IDA*) say so, and the heuristic may then return as
+soon as it knows (pattern databases with reflection skip the second lookup
+when the first already exceeds it); for the others it is the plain move.
+Passing the move function itself as a kernel argument would work
 too, but numba cannot cache kernels that take functions as arguments, so
 every process would recompile them; this way the specialised kernels are
 cached on disk like any other.
@@ -13,13 +18,21 @@ from __future__ import annotations
 from numba.extending import overload
 
 _MOVES: dict[int, object] = {}
+_BOUNDED: dict[int, object] = {}
 
 
-def register(arity: int, move) -> None:
-    """Use ``move`` for data tuples of length ``arity`` (one heuristic per length)."""
+def register(arity: int, move, bounded=None) -> None:
+    """Use ``move`` (and ``bounded``, if given) for data tuples of length ``arity``.
+
+    One heuristic per length.  ``bounded(data, board, depth, h, tile, frm, to,
+    enough)`` returns what ``move`` returns, or any value above ``enough`` once
+    the estimate is known to be above it.
+    """
     if _MOVES.get(arity, move) is not move:
         raise ValueError(f"a heuristic already uses data tuples of length {arity}")
     _MOVES[arity] = move
+    if bounded is not None:
+        _BOUNDED[arity] = bounded
 
 
 def heuristic_move(data, board, depth, h, tile, frm, to):
@@ -35,5 +48,35 @@ def _heuristic_move(data, board, depth, h, tile, frm, to):
 
     def impl(data, board, depth, h, tile, frm, to):
         return move(data, board, depth, h, tile, frm, to)
+
+    return impl
+
+
+def heuristic_move_within(data, board, depth, h, tile, frm, to, enough):
+    """:func:`heuristic_move`, for a caller that prunes any estimate above ``enough``: the
+    result is exact up to ``enough``, and above it once it is known to be (compiled code only).
+
+    The row the move writes for depth ``depth + 1`` is then complete only when the
+    result is at most ``enough``: only such a child may be expanded.
+    """
+    raise NotImplementedError("heuristic_move_within is called from compiled kernels only")
+
+
+@overload(heuristic_move_within)
+def _heuristic_move_within(data, board, depth, h, tile, frm, to, enough):
+    arity = len(data.types)
+    bounded = _BOUNDED.get(arity)
+    if bounded is None:
+        move = _MOVES.get(arity)
+        if move is None:
+            return None
+
+        def plain(data, board, depth, h, tile, frm, to, enough):
+            return move(data, board, depth, h, tile, frm, to)
+
+        return plain
+
+    def impl(data, board, depth, h, tile, frm, to, enough):
+        return bounded(data, board, depth, h, tile, frm, to, enough)
 
     return impl

@@ -21,7 +21,7 @@ from .. import _args
 from .._jit import njit
 from ..errors import SearchInterrupted, SlidelabError
 from ..heuristics import Heuristic
-from ..heuristics.dispatch import heuristic_move
+from ..heuristics.dispatch import heuristic_move_within
 from ..puzzle import Puzzle
 from ..solution import Solution, Stats, make_solution
 from ._common import Limits, search_entry
@@ -88,7 +88,10 @@ def _ida_run(board, nbr, goal, weight, bound, path, tried, hs, st, next_bound, b
         t = board[nb]
         board[blank] = t
         board[nb] = 0
-        nh = heuristic_move(hdata, board, depth, h, t, nb, blank)
+        # a child with weight * h over limit - (depth + 1) is pruned: its exact h is not needed
+        nh = heuristic_move_within(
+            hdata, board, depth, h, t, nb, blank, (limit - depth - 1) / weight
+        )
         f = (depth + 1) + weight * nh
         if f > limit:
             board[nb] = t

@@ -56,6 +56,10 @@ class Method:
         What is built or loaded before its clock starts: ``"heuristic"`` (the
         heuristic, passed as ``heuristic=``) or ``"distance"`` (the goal's
         distance table, passed as ``table=``).
+    stores : bool
+        A *storing* search: its memory grows with the states it keeps (BFS,
+        bidirectional BFS, A*), so ``max_states`` and ``max_bytes`` bound it, and
+        :func:`~.many.solve_many` runs one at a time.  The others keep a path.
     """
 
     name: str
@@ -65,6 +69,7 @@ class Method:
     aliases: tuple[str, ...] = ()
     options: tuple[str, ...] = ()
     tables: str | None = None
+    stores: bool = False
 
     def load(self) -> Callable:
         """The method's function (its module is imported now)."""
@@ -90,6 +95,7 @@ METHODS: dict[str, Method] = {
             "slidelab.search.bfs:bfs",
             True,
             aliases=("breadth-first",),
+            stores=True,
         ),
         Method(
             "bidirectional",
@@ -97,6 +103,7 @@ METHODS: dict[str, Method] = {
             "slidelab.search.bidirectional:bidirectional_bfs",
             True,
             aliases=("bibfs", "bidirectional-bfs", "bi-bfs"),
+            stores=True,
         ),
         Method(
             "astar",
@@ -106,6 +113,7 @@ METHODS: dict[str, Method] = {
             aliases=("a*",),
             options=SHAPING_OPTIONS,
             tables="heuristic",
+            stores=True,
         ),
         Method(
             "weighted-astar",
@@ -115,6 +123,7 @@ METHODS: dict[str, Method] = {
             aliases=("wastar", "weighted-a*"),
             options=SHAPING_OPTIONS,
             tables="heuristic",
+            stores=True,
         ),
         Method(
             "idastar",

@@ -79,8 +79,12 @@ register(15, _pdb_move)
 
 
 @njit(cache=True, inline="always")
-def _pdb_distinct_move(data, board, depth, h, tile, frm, to):
-    """Distinct tiles: each group's tile positions packed in one integer, updated in O(1)."""
+def _pdb_distinct_within(data, board, depth, h, tile, frm, to, enough):
+    """Distinct tiles: each group's tile positions packed in one integer, updated in O(1).
+
+    The reflected side is looked up only when the board's own sum is at most
+    ``enough`` (see :func:`~slidelab.heuristics.dispatch.heuristic_move_within`).
+    """
     tables, gof, gpos, gm, mult, keys, vals, refl, sigma, flags = data
     groups = gm.shape[0]
     bits = flags[1]
@@ -92,17 +96,27 @@ def _pdb_distinct_move(data, board, depth, h, tile, frm, to):
         key = keys[depth, g] + (to - frm) * (1 << (bits * gpos[tile]))
         keys[depth + 1, g] = key
         vals[depth + 1, g] = tables[g][_compact_index(key, gm[g], bits, mult, g)]
-    if flags[0] != 0:
-        t2 = sigma[tile]
-        g2 = gof[t2]
-        if g2 >= 0:
-            key = keys[depth, groups + g2] + (refl[to] - refl[frm]) * (1 << (bits * gpos[t2]))
-            keys[depth + 1, groups + g2] = key
-            vals[depth + 1, groups + g2] = tables[g2][_compact_index(key, gm[g2], bits, mult, g2)]
-    return _best_side(vals, depth + 1, groups, flags[0])
+    if flags[0] == 0:
+        return _best_side(vals, depth + 1, groups, 0)
+    own = _best_side(vals, depth + 1, groups, 0)
+    if own > enough:
+        return own
+    t2 = sigma[tile]
+    g2 = gof[t2]
+    if g2 >= 0:
+        key = keys[depth, groups + g2] + (refl[to] - refl[frm]) * (1 << (bits * gpos[t2]))
+        keys[depth + 1, groups + g2] = key
+        vals[depth + 1, groups + g2] = tables[g2][_compact_index(key, gm[g2], bits, mult, g2)]
+    return _best_side(vals, depth + 1, groups, 1)
 
 
-register(10, _pdb_distinct_move)
+@njit(cache=True, inline="always")
+def _pdb_distinct_move(data, board, depth, h, tile, frm, to):
+    """:func:`_pdb_distinct_within` with both sides always looked up."""
+    return _pdb_distinct_within(data, board, depth, h, tile, frm, to, np.inf)
+
+
+register(10, _pdb_distinct_move, _pdb_distinct_within)
 
 
 def _readonly(table: np.ndarray) -> np.ndarray:

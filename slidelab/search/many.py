@@ -1,0 +1,214 @@
+"""``solve_many``: a stream of positions solved on every core, answers in input order.
+
+The compiled search kernels release the GIL, so threads of one process run them
+side by side and share its tables (pattern databases memory-mapped once, not
+once per process).  Each position is read and its tables are built or loaded in
+the calling thread (one table build at a time, with its progress bar), then its
+search goes to a pool of ``workers`` threads; answers come back in the order the
+positions came in, each as soon as it and those before it are done, and only a
+few positions are read ahead, so a stream from a pipe is answered as it flows.
+The storing searches (:attr:`~.registry.Method.stores`: BFS, bidirectional BFS,
+A*), whose memory grows with the search, run one at a time beside the others.
+
+Ctrl-C (a ``KeyboardInterrupt`` in the calling thread) while it waits for an
+answer stops every running search at its next progress check; the answers
+finished before it come out, then the first interrupted one as a
+:class:`~slidelab.errors.SearchInterrupted`, and the stream ends.  Elsewhere
+(building tables, or with one worker, where everything runs in the calling
+thread) the ``KeyboardInterrupt`` is the caller's, as with :func:`~.solve.solve`;
+a search that turns it into a ``SearchInterrupted`` (IDA* says how far it got)
+ends the stream the same way.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import deque
+from collections.abc import Callable, Iterable, Iterator
+from concurrent.futures import Future, ThreadPoolExecutor, wait
+
+from .. import _args
+from ..errors import SearchInterrupted, SlidelabError
+from ..memory import usable_cores
+from ..puzzle import Puzzle
+from ..solution import Solution
+from .options import SearchOptions, options_of
+from .registry import METHODS
+from .solve import prepare, solve
+
+#: positions read ahead per worker thread
+READ_AHEAD = 2
+#: seconds between looks at the stop flag while the calling thread waits
+_POLL = 0.2
+
+
+def solve_many(
+    puzzles: Iterable[Puzzle | BaseException],
+    *,
+    options: SearchOptions | None = None,
+    workers: int | None = None,
+    progress: Callable[[dict], None] | None = None,
+    table_progress: Callable[[float, str], None] | None = None,
+) -> Iterator[Solution | SlidelabError]:
+    """Solve each puzzle as :func:`~.solve.solve` would, ``workers`` at once; yield in order.
+
+    Parameters
+    ----------
+    puzzles : iterable of Puzzle
+        The positions.  An item that is an exception (say, a line that could not
+        be read) is yielded back in its place, so that a caller's bookkeeping stays
+        in step.
+    options : SearchOptions, optional
+        The search options, the same for every position (default: ``auto``).
+    workers : int, optional
+        Searches at once (default: the cores this process may use).  With 1,
+        everything runs in the calling thread.
+    progress : callable, optional
+        Progress reports (dicts, as :func:`~.solve.solve` sends) of the oldest
+        position not yet answered.
+    table_progress : callable, optional
+        ``(fraction, message)`` while tables are being built.
+
+    Yields
+    ------
+    Solution or SlidelabError
+        For each position in turn: its solution (replayed and checked), or the
+        error that :func:`~.solve.solve` raised for it (unsolvable, a limit, bad
+        options for this board).
+
+    Examples
+    --------
+    >>> boards = ["1 2 3/4 5 6/0 7 8", "1 2 3/4 5 6/8 7 0", "1 2 3/4 0 6/7 5 8"]
+    >>> [getattr(r, "notation", type(r).__name__)
+    ...  for r in solve_many(Puzzle(b) for b in boards)]
+    ['L2', 'UnsolvableError', 'UL']
+    """
+    options = options_of(options)
+    workers = (
+        usable_cores() if workers is None else _args.integer(workers, "workers", positive=True)
+    )
+    _args.callback(progress, "progress")
+    _args.callback(table_progress, "table_progress")
+    if workers == 1:
+        for item in puzzles:
+            result = _inline(item, options, progress, table_progress)
+            yield result
+            if isinstance(result, SearchInterrupted):
+                return
+        return
+    yield from _pooled(iter(puzzles), options, workers, progress, table_progress)
+
+
+def _inline(item, options, progress, table_progress):
+    if isinstance(item, BaseException):
+        return item
+    _args.instance(item, "puzzle", Puzzle)
+    try:
+        return solve(item, options=options, progress=progress, table_progress=table_progress)
+    except SlidelabError as exc:  # SearchInterrupted too (IDA* says how far it got)
+        return exc
+
+
+class _Stream:
+    """What the worker threads share: the stop flag, the storing searches' turn, the head."""
+
+    def __init__(self, progress):
+        self.stop = threading.Event()
+        self.storing = threading.Lock()
+        self.head = 0
+        self.progress = progress
+
+    def reporter(self, index: int) -> Callable[[dict], None]:
+        """The progress callback of position ``index``: stops its search once ``stop`` is set,
+        and passes its reports on while it is the oldest unanswered position."""
+
+        def report(info: dict) -> None:
+            if self.stop.is_set():
+                raise KeyboardInterrupt
+            if self.progress is not None and index == self.head:
+                self.progress(info)
+
+        return report
+
+    def run(self, index: int, puzzle: Puzzle, options: SearchOptions, stores: bool):
+        try:
+            if self.stop.is_set():
+                raise KeyboardInterrupt
+            if stores:
+                with self.storing:
+                    return solve(puzzle, options=options, progress=self.reporter(index))
+            return solve(puzzle, options=options, progress=self.reporter(index))
+        except KeyboardInterrupt:
+            return SearchInterrupted("interrupted")
+        except SlidelabError as exc:  # SearchInterrupted too (IDA* says how far it got)
+            return exc
+
+
+def _done(value) -> Future:
+    future: Future = Future()
+    future.set_result(value)
+    return future
+
+
+def _pooled(items: Iterator, options, workers: int, progress, table_progress):
+    shared = _Stream(progress)
+    pending: deque[Future] = deque()
+    pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="slidelab-solve")
+    index = 0
+    more = True
+    try:
+        while True:
+            while more and len(pending) < READ_AHEAD * workers:
+                item = next(items, None)
+                if item is None:
+                    more = False
+                    break
+                pending.append(_submit(pool, shared, index, item, options, table_progress))
+                index += 1
+            if not pending:
+                return
+            try:
+                result = _wait(pending[0])
+            except KeyboardInterrupt:
+                shared.stop.set()
+                yield from _drain(pending)
+                return
+            pending.popleft()
+            shared.head += 1
+            yield result
+            if isinstance(result, SearchInterrupted):
+                return
+    finally:
+        shared.stop.set()  # a consumer that stops early (or Ctrl-C there) stops the searches
+        pool.shutdown(wait=True, cancel_futures=True)
+
+
+def _submit(pool, shared: _Stream, index: int, item, options, table_progress) -> Future:
+    """Build or load the item's tables here (one build at a time), then queue its search."""
+    if isinstance(item, BaseException):
+        return _done(item)
+    _args.instance(item, "puzzle", Puzzle)
+    try:
+        method = prepare(item, options=options, table_progress=table_progress)
+    except SlidelabError as exc:
+        return _done(exc)
+    return pool.submit(shared.run, index, item, options, METHODS[method].stores)
+
+
+def _wait(future: Future):
+    """The future's result, waiting in short steps so that Ctrl-C reaches this thread."""
+    while not future.done():
+        wait([future], timeout=_POLL)
+    return future.result()
+
+
+def _drain(pending: deque[Future]):
+    """After a stop: the answers finished before it, in order, up to the first interrupted one."""
+    while pending:
+        future = pending.popleft()
+        if future.cancelled():
+            return
+        result = future.result()
+        yield result
+        if isinstance(result, SearchInterrupted):
+            return

@@ -1,0 +1,110 @@
+"""solve_many: a stream of positions on every core, answers in input order."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+
+import pytest
+
+from slidelab import Puzzle, solve
+from slidelab.errors import SearchInterrupted, SearchLimitError, SlidelabError, UnsolvableError
+from slidelab.generate import random_board
+from slidelab.search.many import solve_many
+from slidelab.search.options import check_options
+
+# 15-puzzles (goal: blank first) IDA* with Manhattan takes seconds to minutes on (Korf's #1, #3)
+HARD = ["14 13 15 7/11 12 9 5/6 0 2 1/4 8 10 3", "14 7 8 2/13 11 10 4/9 12 5 0/3 6 1 15"]
+
+
+@pytest.mark.parametrize("workers", [1, 2, 3])
+def test_answers_come_in_input_order_and_equal_solve(workers):
+    boards = [random_board("3x3", seed=s).format() for s in range(12)]
+    items = [Puzzle(b) for b in boards]
+    items.insert(3, SlidelabError("line 4: unreadable"))  # passed through in its place
+    items.insert(7, Puzzle("1 2 3/4 5 6/8 7 0"))  # unsolvable
+    results = list(solve_many(items, workers=workers))
+    assert len(results) == len(items)
+    assert isinstance(results[3], SlidelabError) and str(results[3]) == "line 4: unreadable"
+    assert isinstance(results[7], UnsolvableError)
+    for item, result in zip(items, results, strict=True):
+        if isinstance(item, Puzzle) and not isinstance(result, UnsolvableError):
+            assert result.start == item.start
+            assert result.length == solve(item).length
+            assert result.optimal
+
+
+def test_storing_searches_and_limits_per_position():
+    opts = check_options(method="bfs", max_states=1000)
+    boards = ["1 2 3/4 5 6/0 7 8", "8 6 7/2 5 4/3 0 1", "1 2 3/4 0 6/7 5 8"]
+    results = list(solve_many([Puzzle(b) for b in boards], options=opts, workers=2))
+    assert results[0].length == 2 and results[2].length == 2
+    assert isinstance(results[1], SearchLimitError)  # 31 moves: over 1,000 states
+
+
+def test_options_apply_to_every_position():
+    opts = check_options(method="idastar", heuristic="linear-conflict")
+    boards = [random_board("4x2", seed=s) for s in range(6)]
+    results = list(solve_many([Puzzle(b) for b in boards], options=opts, workers=2))
+    assert {r.method for r in results} == {"idastar"}
+    assert [r.length for r in results] == [solve(Puzzle(b)).length for b in boards]
+
+
+def test_a_consumer_that_stops_early_stops_the_searches():
+    """Leaving the stream after the first answer must not wait for the long searches behind."""
+    items = [Puzzle("1 2 3/4 5 6/0 7 8")] + [Puzzle(b, blank_first=True) for b in HARD * 2]
+    opts = check_options(method="idastar", heuristic="manhattan")
+    t0 = time.perf_counter()
+    stream = solve_many(items, options=opts, workers=2)
+    assert next(stream).length == 2
+    stream.close()
+    assert time.perf_counter() - t0 < 20
+
+
+def test_bad_arguments():
+    with pytest.raises(SlidelabError):
+        list(solve_many([Puzzle("1 2 3/4 5 6/0 7 8")], workers=0))
+    with pytest.raises(SlidelabError):
+        list(solve_many(["1 2 3/4 5 6/0 7 8"], workers=2))
+
+
+def test_interrupting_a_stream_on_the_command_line(tmp_path):
+    """SIGINT while two lines are being searched: the answers before come out, then the
+    interruption (exit 130), no traceback."""
+    stdin = "\n".join(["1 0 2/3 4 5/6 7 8", *HARD]) + "\n"
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "slidelab",
+            "solve",
+            "--method",
+            "idastar",
+            "--json",
+            "--blank-first",
+        ],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env={**os.environ},
+    )
+    try:
+        proc.stdin.write(stdin)
+        proc.stdin.close()
+        proc.stdin = None  # written and closed: communicate() only reads
+        time.sleep(6)
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=60)
+    finally:
+        proc.kill()
+    assert proc.returncode == 130, err
+    assert '"length": 1' in out.splitlines()[0]
+    assert "interrupted" in out + err and "Traceback" not in err
+
+
+def test_interrupted_is_a_limit_error():
+    assert issubclass(SearchInterrupted, SearchLimitError)
