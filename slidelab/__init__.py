@@ -47,7 +47,7 @@ _EXPORTS = {
     "heuristics": ["HEURISTICS"],
     "moves": ["Move", "apply_moves", "format_moves", "invert", "parse_moves", "simplify"],
     "puzzle": ["Puzzle"],
-    "search": ["METHODS", "SearchOptions", "prepare", "solve", "solve_all"],
+    "search": ["METHODS", "SearchOptions", "prepare", "solve", "solve_all", "solve_many"],
     "solution": ["Solution", "Stats"],
     "solvability": ["Check", "check", "is_solvable"],
 }
@@ -123,6 +123,6 @@ if TYPE_CHECKING:  # the public names, for type checkers and IDEs
     from .heuristics import HEURISTICS
     from .moves import Move, apply_moves, format_moves, invert, parse_moves, simplify
     from .puzzle import Puzzle
-    from .search import METHODS, SearchOptions, prepare, solve, solve_all
+    from .search import METHODS, SearchOptions, prepare, solve, solve_all, solve_many
     from .solution import Solution, Stats
     from .solvability import Check, check, is_solvable

@@ -16,6 +16,13 @@ Kernel cache outside the package
     folder in the system's temporary directory.  Other code's kernels are left to
     numba's own rules.
 
+Kernels inlined across files
+    numba checks a cached kernel against its own source file only, but a search
+    kernel inlines the heuristic's move function from another file: a change
+    there alone would load the stale kernel.  So slidelab's kernels are checked
+    against a stamp of every source file of the package
+    (:func:`package_stamp`): any change recompiles them all.
+
 Compile notice
     Compiling the kernels takes seconds to tens of seconds the first time; later
     runs load them from the cache.  When the first kernel of a process is compiled
@@ -30,6 +37,7 @@ True
 
 from __future__ import annotations
 
+import hashlib
 import logging
 import os
 import tempfile
@@ -38,7 +46,7 @@ from pathlib import Path
 from numba import njit
 from numba.core import caching, config, event
 
-__all__ = ["kernel_cache_dir", "njit"]
+__all__ = ["kernel_cache_dir", "njit", "package_stamp"]
 
 #: the folder that holds slidelab's source files; kernels declared below it are ours
 _PACKAGE = Path(__file__).resolve().parent
@@ -64,8 +72,42 @@ def _fallback_dir() -> Path:
     return Path(tempfile.gettempdir()) / f"slidelab-kernels-{uid}"
 
 
+def package_stamp(root: Path = _PACKAGE) -> str:
+    """A digest of the names, sizes and modification times of the ``.py`` files under ``root``.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> with tempfile.TemporaryDirectory() as d:
+    ...     (Path(d) / "a.py").write_text("x = 1")
+    ...     before = package_stamp(Path(d))
+    ...     (Path(d) / "a.py").write_text("x = 22")
+    ...     before != package_stamp(Path(d))
+    5
+    6
+    True
+    """
+    if root == _PACKAGE and _STAMP:
+        return _STAMP[0]
+    digest = hashlib.sha256()
+    for path in sorted(root.rglob("*.py")):
+        st = path.stat()
+        digest.update(f"{path.relative_to(root)}:{st.st_size}:{st.st_mtime_ns}\n".encode())
+    stamp = digest.hexdigest()
+    if root == _PACKAGE:
+        _STAMP.append(stamp)
+    return stamp
+
+
+_STAMP: list[str] = []  # the package's stamp, read once per process
+
+
 class _KernelLocator(caching._SourceFileBackedLocatorMixin, caching._CacheLocator):
-    """numba cache locator for the kernels declared in slidelab's own source files."""
+    """numba cache locator for the kernels declared in slidelab's own source files; their
+    cache is stale when any source file of the package changed (:func:`package_stamp`)."""
+
+    def get_source_stamp(self):
+        return package_stamp()
 
     def __init__(self, py_func, py_file, base: Path):
         self._py_file = py_file

@@ -25,6 +25,7 @@ _EXPORTS = {
     "bidirectional": ["bidirectional_bfs"],
     "constructive": ["constructive"],
     "idastar": ["idastar", "idastar_all"],
+    "many": ["solve_many"],
     "options": ["SearchOptions", "check_options"],
     "registry": ["METHODS", "Method", "method_name"],
     "solve": ["choose_method", "prepare", "solve", "solve_all"],
@@ -56,6 +57,7 @@ if TYPE_CHECKING:
     from .bidirectional import bidirectional_bfs
     from .constructive import constructive
     from .idastar import idastar, idastar_all
+    from .many import solve_many
     from .options import SearchOptions, check_options
     from .registry import METHODS, Method, method_name
     from .solve import choose_method, prepare, solve, solve_all
