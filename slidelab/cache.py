@@ -29,7 +29,14 @@ One file per table, ``<cache_dir>/<table_key(spec)>.slt``:
 
 A file is used only if all of it checks out: magic line, header, format
 version, spec (the one asked for), length (``offset + nbytes`` exactly) and
-checksum.  Anything else is logged, ignored and rebuilt over.  New files are
+checksum.  Anything else is logged, ignored and rebuilt over.  Hashing a large
+table takes a while (0.4 s for the 15-puzzle's 7-8 tables), so once a file's
+checksum has been found right, an extended attribute of the file
+(``user.slidelab.checked``) records its size, modification time and checksum;
+a later load of the file with them unchanged skips the hashing (every other
+check is still made).  Where a file system keeps no extended attributes, every
+load hashes.  :func:`verify_file`
+(``slidelab tables list``) always hashes.  New files are
 written to a temporary file in the same directory, flushed to disk and renamed
 over the final name, so a reader never sees half a table; an exclusive lock on
 ``<key>.lock`` makes processes that want the same missing table build it once:
@@ -108,6 +115,7 @@ _MAX_HEADER = 1 << 20
 _CHUNK = 1 << 24  # bytes hashed or copied at a time
 _STALE_TEMP_SECONDS = 3600  # temp-file age taken as abandoned where there is no locking
 _LOCK_RE = re.compile(r"^(.+-[0-9a-f]{16})\.lock$")
+_CHECKED = "user.slidelab.checked"  # the extended attribute of a file whose checksum was right
 _TEMP_RE = re.compile(r"^\.(.+-[0-9a-f]{16})\.[^.]+\.tmp$")
 
 Progress = Callable[[float, str], None]
@@ -307,12 +315,15 @@ def _load(
     mmap: bool = True,
     verify: bool = True,
     check_name: bool = False,
+    trust_checked: bool = False,
 ) -> np.ndarray:
     """The table in ``path`` after every check; raises _Invalid saying why it cannot be used.
 
     ``want``: the canonical spec the file must hold.  ``verify=False`` skips the
     checksum (for a file this process has just written).  ``check_name``: the
-    file's stem must be the key of its spec.
+    file's stem must be the key of its spec.  ``trust_checked``: skip the checksum
+    when the file's extended attribute says it was found right before
+    (:func:`_was_checked`), and record it when the checksum is computed.
     """
     try:
         f = open(path, "rb")
@@ -321,7 +332,8 @@ def _load(
     except OSError as e:
         raise _Invalid(f"cannot be read: {e.strerror or e}") from None
     with f:
-        size = os.fstat(f.fileno()).st_size
+        stat = os.fstat(f.fileno())
+        size = stat.st_size
         header = _read_header(f, size)
         if want is not None and json.dumps(header["spec"], sort_keys=True) != want:
             raise _Invalid("its spec differs from the one asked for", header)
@@ -351,11 +363,33 @@ def _load(
             for chunk in _chunks(_flat_bytes(table)):
                 if f.readinto(memoryview(chunk)) != chunk.size:
                     raise _Invalid("truncated while being read", header)
-    if verify and _sha256(_flat_bytes(table)) != header["sha256"]:
-        raise _Invalid("checksum mismatch: the data is corrupt", header)
+    if verify and not (trust_checked and _was_checked(path, stat, header["sha256"])):
+        if _sha256(_flat_bytes(table)) != header["sha256"]:
+            raise _Invalid("checksum mismatch: the data is corrupt", header)
+        if trust_checked:
+            _mark_checked(path, stat, header["sha256"])
     if mmap:
         table.flags.writeable = False
     return table
+
+
+def _signature(stat: os.stat_result, sha256: str) -> bytes:
+    return f"{stat.st_size} {stat.st_mtime_ns} {sha256}".encode("ascii")
+
+
+def _was_checked(path: Path, stat: os.stat_result, sha256: str) -> bool:
+    """Whether the file's extended attribute records this size, time and checksum."""
+    try:
+        return os.getxattr(path, _CHECKED) == _signature(stat, sha256)
+    except (OSError, AttributeError):  # no such attribute, or none on this system
+        return False
+
+
+def _mark_checked(path: Path, stat: os.stat_result, sha256: str) -> None:
+    """Record on the file that ``stat`` describes that its checksum is ``sha256`` (best
+    effort: where it cannot be recorded, every load hashes)."""
+    with suppress(OSError, AttributeError):
+        os.setxattr(path, _CHECKED, _signature(stat, sha256))
 
 
 def verify_file(path) -> tuple[bool, str]:
@@ -400,8 +434,9 @@ def verify_file(path) -> tuple[bool, str]:
 # --------------------------------------------------------------------------- writing
 
 
-def _write(path: Path, spec_text: str, table: np.ndarray) -> None:
-    """Write ``table`` to ``path`` atomically: temp file in the same directory, fsync, rename."""
+def _write(path: Path, spec_text: str, table: np.ndarray) -> str:
+    """Write ``table`` to ``path`` atomically (temp file in the same directory, fsync, rename);
+    return its checksum."""
     flat = _flat_bytes(table)
     header = {
         "format": FORMAT_VERSION,
@@ -439,6 +474,7 @@ def _write(path: Path, spec_text: str, table: np.ndarray) -> None:
             os.fsync(dir_fd)
         finally:
             os.close(dir_fd)
+    return header["sha256"]
 
 
 # --------------------------------------------------------------------------- locking
@@ -560,10 +596,10 @@ def load_or_build(
     directory = cache_dir()
     path = directory / (key + SUFFIX)
     with suppress(_Invalid):  # most calls end here, with no lock taken
-        return _load(path, want, mmap=mmap)
+        return _load(path, want, mmap=mmap, trust_checked=True)
     with _locked(directory / (key + ".lock")):
         try:  # built by another process while we waited?
-            return _load(path, want, mmap=mmap)
+            return _load(path, want, mmap=mmap, trust_checked=True)
         except _Invalid as e:
             if path.exists():
                 log.warning("ignoring the cached table %s (%s); building it again", path, e)
@@ -573,10 +609,12 @@ def load_or_build(
                 f"the builder of {key} returned an array of Python objects, which cannot be cached"
             )
         try:
-            _write(path, want, table)
+            sha256 = _write(path, want, table)
         except OSError as e:
             log.warning("could not save the table %s (%s); using it unsaved", path, e.strerror or e)
         else:
+            with suppress(OSError):
+                _mark_checked(path, path.stat(), sha256)
             if mmap:
                 with suppress(_Invalid):
                     return _load(path, want, verify=False)

@@ -255,6 +255,42 @@ def test_corrupted_data_is_rebuilt(caplog):
     rebuilt_after(flip, caplog, "checksum mismatch")
 
 
+def _xattrs_here(directory: Path) -> bool:
+    probe = directory / "probe"
+    directory.mkdir(parents=True, exist_ok=True)
+    probe.write_bytes(b"")
+    try:
+        os.setxattr(probe, "user.slidelab.probe", b"1")
+    except (OSError, AttributeError):
+        return False
+    finally:
+        probe.unlink()
+    return True
+
+
+def test_a_file_found_right_once_is_not_hashed_again_until_it_changes(tables, monkeypatch):
+    if not _xattrs_here(tables):
+        pytest.skip("no extended attributes on this file system: every load hashes")
+    hashed = []
+    real = cache._sha256
+    monkeypatch.setattr(cache, "_sha256", lambda flat: hashed.append(1) or real(flat))
+    build = Builder(np.arange(10_000, dtype=np.uint16))
+    load_or_build(SPEC, build)  # built: hashed once, as it is written
+    assert len(hashed) == 1
+    load_or_build(SPEC, build)
+    load_or_build(SPEC, build)
+    assert len(hashed) == 1 and build.calls == 1  # loaded twice, not hashed
+    assert verify_file(table_path()) == (True, "ok") and len(hashed) == 2  # verify always hashes
+    path = table_path()
+    offset = header_of(path)["offset"]
+    with open(path, "r+b") as f:  # corrupt in place: same size, new modification time
+        f.seek(offset + 100)
+        f.write(b"\xff")
+    os.utime(path, ns=(path.stat().st_atime_ns, path.stat().st_mtime_ns + 10**9))
+    again = load_or_build(SPEC, build)
+    assert build.calls == 2 and again[50] == 50  # the change was hashed, found, rebuilt
+
+
 def test_garbage_file_is_rebuilt(caplog):
     rng = np.random.default_rng(1)
     rebuilt_after(lambda path: path.write_bytes(rng.bytes(3000)), caplog, "bad magic line")
