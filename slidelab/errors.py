@@ -66,6 +66,11 @@ class SearchInterrupted(SearchLimitError):
         self.lower_bound = lower_bound
 
 
+class SearchTooLong(SearchLimitError):
+    """A search given ``patience`` stopped because it has taken, or its next IDA* iteration is
+    predicted to take, longer than that (``auto`` then builds stronger tables and searches again)."""
+
+
 class SpaceTooLargeError(SlidelabError):
     """A space whose complete search would not fit this machine's memory or the time allowed."""
 

@@ -9,12 +9,12 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from .. import _args
-from ..errors import SearchLimitError
+from ..errors import SearchLimitError, SearchTooLong
 from ..heuristics import Heuristic, make_heuristic
 from ..memory import default_max_bytes
 from ..puzzle import Puzzle
 from ..solution import Stats
-from ..units import format_bytes
+from ..units import format_bytes, format_duration
 
 
 def out_of_memory(method: str, what: str, stats: Stats | None = None) -> SearchLimitError:
@@ -47,6 +47,12 @@ class Limits:
         Facts about the search that every progress report carries, such as
         ``stronger_partition``: the name of larger pattern databases that
         would speed it up.
+    patience : float or None
+        Seconds after which a search that could be done faster another way gives up
+        with :class:`~slidelab.errors.SearchTooLong`: when it has taken that long, or
+        (IDA*) when it is predicted to (its next two iterations, each growing in
+        nodes as the last did).  ``auto`` sets it to the time stronger tables
+        would take to build.
     """
 
     time_limit: float | None = None
@@ -55,6 +61,7 @@ class Limits:
     progress: Callable[[dict], None] | None = None
     context: dict = field(default_factory=dict)
     started: float = field(default_factory=time.perf_counter)
+    patience: float | None = None
     _default_bytes: int | None = field(default=None, init=False, repr=False, compare=False)
 
     def __post_init__(self):
@@ -66,6 +73,9 @@ class Limits:
         _args.callback(self.progress, "progress")
         _args.instance(self.context, "context", dict)
         self.started = _args.number(self.started, "started")
+        self.patience = _args.number(
+            self.patience, "patience", positive=True, finite=False, optional=True
+        )
 
     @property
     def bytes_allowed(self) -> int:
@@ -101,10 +111,27 @@ class Limits:
                 f" after {stats.expanded:,} expansions",
                 stats,
             )
+        if self.patience is not None and stats.seconds > self.patience:
+            raise SearchTooLong(
+                f"{method} stopped after {format_duration(stats.seconds)}: longer than"
+                f" the {format_duration(self.patience)} of patience",
+                stats,
+            )
         if self.max_states is not None and stats.stored > self.max_states:
             raise SearchLimitError(
                 f"limit reached: {method} stored {stats.stored:,} states,"
                 f" over the limit of {self.max_states:,}",
+                stats,
+            )
+
+    def predict(self, stats: Stats, method: str, seconds: float, bound: float) -> None:
+        """IDA*: the search from ``bound`` on is expected to take ``seconds`` more; raise
+        :class:`SearchTooLong` when that goes past the patience."""
+        if self.patience is not None and stats.seconds + seconds > self.patience:
+            raise SearchTooLong(
+                f"{method} from bound {bound:g} is expected to take about"
+                f" {format_duration(stats.seconds + seconds)} in all, past the"
+                f" {format_duration(self.patience)} of patience",
                 stats,
             )
 

@@ -133,8 +133,10 @@ def _iterate(
     found = 0
     warmed = False
     per_depth = 10 + 8 * (puzzle.width + puzzle.height + 8)  # path, tried, h, heuristic rows
+    last_nodes = 0  # nodes of the last finished iteration, for the next one's prediction
     try:  # an interruption anywhere in the loop (kernel, progress line) says how far it got
         while True:
+            begun, begun_nodes = limits.elapsed(), stats.generated
             size = int(min(bound, 2**62)) + 2  # the depth is at most the bound on g + weight * h
             limits.need_bytes(size * per_depth, f"a path of up to {size - 2:,} moves", method)
             hdata, h0 = heur.prepare(board, size)
@@ -194,6 +196,14 @@ def _iterate(
                 raise AssertionError("IDA* exhausted the space without reaching the goal")
             bound = float(next_bound[0])
             limits.check(stats, method, bound=bound)
+            nodes = stats.generated - begun_nodes
+            if last_nodes and limits.patience is not None:
+                # the next two iterations, each growing as the last did: a search still
+                # short of the goal after the next one is seldom done after the one after
+                growth = nodes / last_nodes
+                took = limits.elapsed() - begun
+                limits.predict(stats, method, took * (growth + growth * growth), bound)
+            last_nodes = nodes
     except KeyboardInterrupt:
         stats.seconds = limits.elapsed()
         raise SearchInterrupted(

@@ -2,22 +2,33 @@
 
 from __future__ import annotations
 
+import dataclasses
 import inspect
+import logging
 import time
 from collections.abc import Callable
 from typing import NamedTuple
 
 from .. import _args
-from ..errors import UnsolvableError
+from ..errors import SearchTooLong, SlidelabError, UnsolvableError
 from ..heuristics import make_heuristic
-from ..heuristics.pdb import stronger_partition
+from ..heuristics.pdb import (
+    build_estimate,
+    check_build_size,
+    is_ready,
+    parse_partition,
+    stronger_partition,
+)
 from ..puzzle import Puzzle
 from ..solution import Solution
 from ..solvability import check
+from ..units import format_bytes, format_duration
 from ._common import Limits
 from .idastar import idastar_all
 from .options import SearchOptions, options_of
 from .registry import METHODS, Method
+
+log = logging.getLogger(__name__)
 
 #: weight of ``weighted-astar`` when none is given
 DEFAULT_WEIGHT = 1.5
@@ -145,11 +156,61 @@ def solve(
     verdict = check(puzzle)
     if not verdict.solvable:
         raise UnsolvableError(verdict.reason)
+    options, stronger = _auto_tables(puzzle, plan, options)
     limits = Limits(options.time_limit, options.max_states, options.max_bytes, progress)
     tables = _tables(plan, puzzle, options, limits, table_progress)
-    solution = plan.method.load()(puzzle, limits=limits, **tables, **plan.keywords())
+    if stronger is not None:  # it switches by itself: no hint to add the stronger partition
+        limits.patience = stronger[1]
+        limits.context.pop("stronger_partition", None)
+    try:
+        solution = plan.method.load()(puzzle, limits=limits, **tables, **plan.keywords())
+    except SearchTooLong as exc:
+        if stronger is None:
+            raise
+        name, seconds, size = stronger
+        log.info(
+            "%s: building the %s pattern databases (%s, about %s, once: cached for later"
+            " solves) and searching with them",
+            exc,
+            name,
+            format_bytes(size),
+            format_duration(seconds),
+        )
+        options = dataclasses.replace(options, partition=name)
+        limits = Limits(options.time_limit, options.max_states, options.max_bytes, progress)
+        tables = _tables(plan, puzzle, options, limits, table_progress)
+        solution = plan.method.load()(puzzle, limits=limits, **tables, **plan.keywords())
     solution.verify()
     return solution
+
+
+def _auto_tables(
+    puzzle: Puzzle, plan: _Plan, options: SearchOptions
+) -> tuple[SearchOptions, tuple[str, float, int] | None]:
+    """``auto`` with pattern databases and no partition asked for: the stronger named partition
+    (7-8 on the 15-puzzle) when its tables are ready; else the default one, and, when the
+    stronger tables could be built here, ``(name, seconds, bytes)`` of that build: the search
+    with the default tables gives up once it is expected to take longer than building them."""
+    if not (
+        options.method == "auto"
+        and options.partition is None
+        and plan.heuristic == "pdb"
+        and plan.method.name == "idastar"
+        and plan.weight == 1
+    ):
+        return options, None
+    name = stronger_partition(puzzle, None)
+    if name is None:
+        return options, None
+    if is_ready(puzzle, name):
+        return dataclasses.replace(options, partition=name), None
+    try:
+        for codes in parse_partition(puzzle, name):
+            check_build_size(puzzle, codes)
+    except SlidelabError:
+        return options, None  # too large to build here: the default tables it is
+    seconds, size = build_estimate(puzzle, name)
+    return options, (name, seconds, size)
 
 
 class _Plan(NamedTuple):

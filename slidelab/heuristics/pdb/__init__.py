@@ -54,8 +54,10 @@ __all__ = [
     "build_by_scan",
     "build_bytes",
     "build_group_table",
+    "build_estimate",
     "check_build_size",
     "group_goal_text",
+    "is_ready",
     "parse_partition",
     "pattern_database",
     "pdb",
@@ -89,6 +91,50 @@ def pattern_database(
     return db
 
 
+def _spec(puzzle: Puzzle, codes) -> dict:
+    """The cache spec of one group's table."""
+    return {
+        "kind": "pdb",
+        "board": puzzle.size,
+        "goal": group_goal_text(puzzle, codes),
+        "version": PDB_FORMAT,
+    }
+
+
+def is_ready(puzzle: Puzzle, partition=None) -> bool:
+    """Whether a partition's tables are loaded in this process or cached on disk (not checked
+    beyond being there: a bad file is rebuilt when loaded)."""
+    groups = parse_partition(puzzle, partition)
+    if (puzzle.goal, tuple(map(tuple, groups)), True) in _LOADED:
+        return True
+    from ...cache import cache_dir, table_key
+
+    directory = cache_dir()
+    return all((directory / f"{table_key(_spec(puzzle, c))}.slt").is_file() for c in groups)
+
+
+def build_estimate(puzzle: Puzzle, partition=None) -> tuple[float, int]:
+    """A rough guess of the seconds building a partition's tables takes here, and their bytes.
+
+    A byte per placement of each group; about half a microsecond of one core per
+    placement to build (measured: the 15-puzzle's 7-8 tables, 577 million
+    placements, in 2 min 25 s on 2 cores; its 6-6-3 tables, 11.5 million, in
+    3.3 s), spread over the cores.
+
+    Examples
+    --------
+    >>> seconds, size = build_estimate(Puzzle("1 2 3 4/5 6 7 8/9 10 11 12/13 14 15 0"), "7-8")
+    >>> size
+    576576000
+    """
+    from ...memory import usable_cores
+
+    groups = parse_partition(puzzle, partition)
+    n, k = puzzle.width * puzzle.height, len(puzzle.labels) + 1
+    size = sum(GroupLayout([c], puzzle.label_counts, n, k).sizes[0] for c in groups)
+    return size * 0.5e-6 / max(1, min(usable_cores(), 16)), size
+
+
 def _group_table(puzzle, codes, i, count, progress, cache):
     def build(report):
         def inner(fraction, message):
@@ -101,13 +147,7 @@ def _group_table(puzzle, codes, i, count, progress, cache):
         return build(progress)
     from ...cache import load_or_build
 
-    spec = {
-        "kind": "pdb",
-        "board": puzzle.size,
-        "goal": group_goal_text(puzzle, codes),
-        "version": PDB_FORMAT,
-    }
-    return load_or_build(spec, build, progress)
+    return load_or_build(_spec(puzzle, codes), build, progress)
 
 
 def pdb(puzzle: Puzzle, partition=None, progress=None, cache: bool = True) -> Heuristic:

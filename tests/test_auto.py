@@ -1,0 +1,82 @@
+"""``auto`` on the 15-puzzle: the strongest pattern databases that are ready, and a switch to
+building them when the search with the default ones would take longer than the build."""
+
+from __future__ import annotations
+
+import importlib
+import logging
+
+import pytest
+
+from slidelab import Puzzle, solve
+from slidelab.errors import SearchTooLong
+from slidelab.heuristics.pdb import build_estimate, is_ready
+from slidelab.search._common import Limits
+from slidelab.search.idastar import idastar
+
+solve_module = importlib.import_module("slidelab.search.solve")
+
+# Korf's #9 (46 moves) and #3 (59 moves), goal with the blank first
+EASY = "3 14 9 11/5 4 8 2/13 12 6 7/10 1 15 0"
+HARD = "14 7 8 2/13 11 10 4/9 12 5 0/3 6 1 15"
+#: a stand-in for 7-8 that builds in a second: three groups of five tiles
+FIVES = "1,2,3,4,5/6,7,8,9,10/11,12,13,14,15"
+
+
+@pytest.fixture
+def partitions_seen(monkeypatch):
+    seen = []
+    real = solve_module._tables
+
+    def tables(plan, puzzle, options, limits, table_progress):
+        seen.append(options.partition)
+        return real(plan, puzzle, options, limits, table_progress)
+
+    monkeypatch.setattr(solve_module, "_tables", tables)
+    monkeypatch.setattr(solve_module, "stronger_partition", lambda puzzle, partition: FIVES)
+    monkeypatch.setattr(solve_module, "is_ready", lambda puzzle, name: False)  # not built yet
+    return seen
+
+
+def test_a_quick_search_keeps_the_default_tables(partitions_seen, caplog):
+    with caplog.at_level(logging.INFO, logger="slidelab"):
+        s = solve(EASY, blank_first=True)
+    assert s.length == 46 and s.optimal
+    assert partitions_seen == [None] and "building the" not in caplog.text
+
+
+def test_a_long_search_switches_to_building_the_stronger_tables(
+    partitions_seen, monkeypatch, caplog
+):
+    monkeypatch.setattr(solve_module, "build_estimate", lambda puzzle, name: (0.01, 1_572_480))
+    with caplog.at_level(logging.INFO, logger="slidelab"):
+        s = solve(HARD, blank_first=True)
+    assert s.length == 59 and s.optimal
+    assert partitions_seen == [None, FIVES]
+    assert f": building the {FIVES} pattern databases (1.5 MiB, about 0.01 s" in caplog.text
+
+
+def test_ready_stronger_tables_are_used_at_once(partitions_seen, monkeypatch):
+    monkeypatch.setattr(solve_module, "is_ready", lambda puzzle, name: True)
+    assert solve(EASY, blank_first=True).length == 46
+    assert partitions_seen == [FIVES]
+
+
+def test_asked_for_tables_and_methods_are_left_alone(partitions_seen):
+    solve(EASY, blank_first=True, partition="6-6-3")
+    solve(EASY, blank_first=True, method="idastar", heuristic="pdb")
+    assert partitions_seen == ["6-6-3", None]
+
+
+def test_is_ready_and_the_estimate():
+    p = Puzzle(EASY, blank_first=True)
+    solve(p, partition=FIVES)
+    assert is_ready(p, FIVES)
+    seconds, size = build_estimate(p, "7-8")
+    assert size == 57_657_600 + 518_918_400 and 10 < seconds < 3600
+
+
+def test_patience_stops_idastar_with_a_prediction():
+    p = Puzzle(HARD, blank_first=True)
+    with pytest.raises(SearchTooLong, match="expected to take|patience"):
+        idastar(p, heuristic="manhattan", limits=Limits(patience=0.05))
