@@ -51,19 +51,18 @@ class SearchLimitError(SlidelabError, RuntimeError):
     ----------
     stats : slidelab.Stats or None
         What the search had done when it stopped.
+    lower_bound : float or None
+        IDA*'s bound when it stopped: no solution is shorter.
     """
 
-    def __init__(self, message: str, stats=None):
+    def __init__(self, message: str, stats=None, lower_bound=None):
         super().__init__(message)
         self.stats = stats
+        self.lower_bound = lower_bound
 
 
 class SearchInterrupted(SearchLimitError):
     """Ctrl-C during a search; ``stats`` and ``lower_bound`` (IDA*'s last bound) say what was known."""
-
-    def __init__(self, message: str, stats=None, lower_bound=None):
-        super().__init__(message, stats)
-        self.lower_bound = lower_bound
 
 
 class SearchTooLong(SearchLimitError):

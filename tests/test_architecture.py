@@ -343,3 +343,23 @@ def test_no_import_cycles(graph):
 def test_no_upward_imports(graph):
     found = upward_edges(graph)
     assert not found, "imports upwards between layers:\n" + "\n".join(found)
+
+
+def test_the_kernel_stamp_covers_every_file_with_compiled_code():
+    """A kernel inlines code from other files; its cache is checked against a stamp of the files
+    KERNEL_SOURCES lists (slidelab._jit), so the list must hold every module that uses numba."""
+    from slidelab._jit import KERNEL_SOURCES
+
+    uses_numba = set()
+    for path in sorted(ROOT.rglob("*.py")):
+        tree = ast.parse(path.read_text())
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ImportFrom):
+                name = node.module or ""
+                if name.startswith("numba") or name.endswith(("_jit", "_bits")):
+                    uses_numba.add(path.relative_to(ROOT).as_posix())
+            elif isinstance(node, ast.Import) and any(
+                a.name.startswith("numba") for a in node.names
+            ):
+                uses_numba.add(path.relative_to(ROOT).as_posix())
+    assert uses_numba == set(KERNEL_SOURCES)

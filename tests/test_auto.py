@@ -10,6 +10,7 @@ import pytest
 
 from slidelab import Puzzle, solve
 from slidelab.errors import SearchTooLong
+from slidelab.generate import random_board
 from slidelab.heuristics.pdb import build_estimate, is_ready
 from slidelab.search._common import Limits
 from slidelab.search.idastar import idastar
@@ -80,3 +81,37 @@ def test_patience_stops_idastar_with_a_prediction():
     p = Puzzle(HARD, blank_first=True)
     with pytest.raises(SearchTooLong, match="expected to take|patience"):
         idastar(p, heuristic="manhattan", limits=Limits(patience=0.05))
+
+
+# -- boards past the 15-puzzle with named tables (the 24-puzzle): optimal within a budget --------
+# A 4x4 stands in for the 5x5 (whose 6-6-6-6 tables take minutes to build): it is treated as
+# past AUTO_OPTIMAL_CELLS.
+
+
+@pytest.fixture
+def budgeted(monkeypatch):
+    monkeypatch.setattr(solve_module, "AUTO_OPTIMAL_CELLS", 9)
+    monkeypatch.setattr(solve_module, "is_ready", lambda puzzle, name: False)
+
+
+def test_within_the_budget_auto_proves_the_optimum(budgeted):
+    s = solve(EASY, blank_first=True, time_limit=60)
+    assert s.length == 46 and s.optimal and s.method == "idastar"
+
+
+def test_past_the_budget_auto_gives_a_bounded_answer_and_says_so(budgeted, caplog):
+    with caplog.at_level(logging.INFO, logger="slidelab"):
+        s = solve(HARD, blank_first=True, time_limit=0.01)
+    assert not s.optimal and s.method == "weighted-astar"
+    assert 59 <= s.length <= 1.5 * 59
+    assert "no proven optimum within 0.01 s of search: it is at least" in caplog.text
+    assert "at most 1.5 times as long" in caplog.text and "--time-limit" in caplog.text
+
+
+def test_the_24_puzzle_is_searched_optimally_by_auto():
+    assert solve_module.choose_method(Puzzle(random_board("5x5", seed=1))) == ("idastar", "pdb")
+    # a goal whose blank is not in a corner has no named tables: constructive, as before
+    goal = "1 2 3 4 5/6 7 8 9 10/11 12 0 13 14/15 16 17 18 19/20 21 22 23 24"
+    assert solve_module.choose_method(Puzzle(goal, goal)) == ("constructive", "manhattan")
+    six = Puzzle(random_board("6x6", seed=1))
+    assert solve_module.choose_method(six) == ("constructive", "manhattan")

@@ -106,10 +106,13 @@ class Limits:
                 }
             )
         if self.time_limit is not None and stats.seconds > self.time_limit:
+            bound = info.get("bound") if method == "idastar" else None  # weighted: no bound
             raise SearchLimitError(
                 f"limit reached: {method} stopped at the {self.time_limit:g} s time limit"
-                f" after {stats.expanded:,} expansions",
+                f" after {stats.expanded:,} expansions"
+                + ("" if bound is None else f" (no solution shorter than {bound:g})"),
                 stats,
+                bound,
             )
         if self.patience is not None and stats.seconds > self.patience:
             raise SearchTooLong(

@@ -84,7 +84,8 @@ METHODS: dict[str, Method] = {
     for m in (
         Method(
             "auto",
-            "picks a proven-optimal method for the board (fast methods past the 15-puzzle)",
+            "picks a method for the board: optimal up to the 15-puzzle, on the 24-puzzle within"
+            " the time limit (default 60 s, then within 1.5x), fast beyond",
             None,
             True,
             options=SHAPING_OPTIONS,

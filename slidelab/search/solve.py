@@ -10,9 +10,16 @@ from collections.abc import Callable
 from typing import NamedTuple
 
 from .. import _args
-from ..errors import SearchTooLong, SlidelabError, UnsolvableError
+from ..errors import (
+    SearchInterrupted,
+    SearchLimitError,
+    SearchTooLong,
+    SlidelabError,
+    UnsolvableError,
+)
 from ..heuristics import make_heuristic
 from ..heuristics.pdb import (
+    DEFAULT_PARTITION,
     build_estimate,
     check_build_size,
     is_ready,
@@ -39,6 +46,13 @@ AUTO_TABLE_STATES = 50_000_000
 #: boards with at most this many cells are solved optimally by ``auto`` (IDA* + pattern databases)
 AUTO_OPTIMAL_CELLS = 16
 
+#: seconds of optimal search ``auto`` gives a larger board with named pattern databases (the
+#: 24-puzzle's 6-6-6-6) before it settles for a bounded-suboptimal answer; ``time_limit`` sets it
+AUTO_SEARCH_SECONDS = 60.0
+
+#: the weight of that bounded-suboptimal answer: at most this many times the optimal length
+AUTO_FALLBACK_WEIGHT = 1.5
+
 
 def choose_method(puzzle: Puzzle) -> tuple[str, str]:
     """``(method, heuristic)`` that ``auto`` uses for this puzzle.
@@ -46,7 +60,9 @@ def choose_method(puzzle: Puzzle) -> tuple[str, str]:
     The goal's distance table when one is cached (``slidelab analyze GOAL
     --save``; see :func:`slidelab.analysis.table.table_ready`); a flat-table
     bidirectional BFS when the whole space is small; IDA* with
-    pattern databases up to the 15-puzzle; beyond that, optimal search is not
+    pattern databases up to the 15-puzzle, and on the 24-puzzle (6-6-6-6
+    tables, where they fit) for :data:`AUTO_SEARCH_SECONDS`, then weighted A*
+    with the same tables (:func:`solve`); beyond that, optimal search is not
     expected to finish, and the constructive method (always fast) is used.
     """
     from ..analysis.table import table_ready
@@ -55,9 +71,24 @@ def choose_method(puzzle: Puzzle) -> tuple[str, str]:
         return "table", "manhattan"
     if puzzle.n_arrangements <= AUTO_TABLE_STATES:
         return "bidirectional", "manhattan"
-    if puzzle.width * puzzle.height <= AUTO_OPTIMAL_CELLS:
+    if puzzle.width * puzzle.height <= AUTO_OPTIMAL_CELLS or _budgeted(puzzle):
         return "idastar", "pdb"
     return "constructive", "manhattan"
+
+
+def _budgeted(puzzle: Puzzle) -> bool:
+    """A board past :data:`AUTO_OPTIMAL_CELLS` whose named pattern databases (the 24-puzzle's
+    6-6-6-6) fit this machine: ``auto`` searches it optimally for :data:`AUTO_SEARCH_SECONDS`."""
+    if puzzle.width * puzzle.height <= AUTO_OPTIMAL_CELLS or puzzle.has_repeats:
+        return False
+    if (puzzle.width, puzzle.height) not in DEFAULT_PARTITION:
+        return False
+    try:
+        for codes in parse_partition(puzzle, DEFAULT_PARTITION[(puzzle.width, puzzle.height)]):
+            check_build_size(puzzle, codes)
+    except SlidelabError:
+        return False  # the goal's blank is not in a corner, or the tables do not fit here
+    return True
 
 
 def solve(
@@ -157,6 +188,8 @@ def solve(
     if not verdict.solvable:
         raise UnsolvableError(verdict.reason)
     options, stronger = _auto_tables(puzzle, plan, options)
+    if options.method == "auto" and plan.method.name == "idastar" and _budgeted(puzzle):
+        return _optimal_within_budget(puzzle, plan, options, progress, table_progress)
     limits = Limits(options.time_limit, options.max_states, options.max_bytes, progress)
     tables = _tables(plan, puzzle, options, limits, table_progress)
     if stronger is not None:  # it switches by itself: no hint to add the stronger partition
@@ -180,6 +213,42 @@ def solve(
         limits = Limits(options.time_limit, options.max_states, options.max_bytes, progress)
         tables = _tables(plan, puzzle, options, limits, table_progress)
         solution = plan.method.load()(puzzle, limits=limits, **tables, **plan.keywords())
+    solution.verify()
+    return solution
+
+
+def _optimal_within_budget(puzzle, plan, options, progress, table_progress) -> Solution:
+    """``auto`` on a board where optimal search may not finish: IDA* for the time limit (default
+    :data:`AUTO_SEARCH_SECONDS`), then, past it, weighted A* with the same tables (at most
+    :data:`AUTO_FALLBACK_WEIGHT` times optimal, not proven optimal), then the constructive
+    method if even that runs out."""
+    budget = options.time_limit if options.time_limit is not None else AUTO_SEARCH_SECONDS
+    limits = Limits(budget, options.max_states, options.max_bytes, progress)
+    tables = _tables(plan, puzzle, options, limits, table_progress)
+    try:
+        solution = plan.method.load()(puzzle, limits=limits, **tables)
+    except SearchInterrupted:
+        raise
+    except SearchLimitError as exc:
+        known = "" if exc.lower_bound is None else f": it is at least {exc.lower_bound:g} moves"
+        log.info(
+            "no proven optimum within %s of search%s; looking for a solution at most %g times"
+            " as long with the same tables (for a longer optimal search, give --time-limit,"
+            " e.g. --time-limit 1h)",
+            format_duration(budget),
+            known,
+            AUTO_FALLBACK_WEIGHT,
+        )
+        fallback = Limits(budget, options.max_states, options.max_bytes, progress)
+        try:
+            solution = METHODS["weighted-astar"].load()(
+                puzzle, limits=fallback, weight=AUTO_FALLBACK_WEIGHT, **tables
+            )
+        except SearchInterrupted:
+            raise
+        except SearchLimitError as again:
+            log.info("%s; solving by the constructive method instead", again)
+            solution = METHODS["constructive"].load()(puzzle, limits=Limits(progress=progress))
     solution.verify()
     return solution
 

@@ -1,0 +1,104 @@
+"""Korf and Felner's 50 random 24-puzzle instances, solved optimally, the shortest first.
+
+IDA* with the 6-6-6-6 pattern databases and their reflection (goal: blank first).  The
+tables are built (or loaded from the cache) first and timed apart.  Per instance: its
+number in the file, the published optimal length, the length found (checked against
+it), nodes generated, seconds; an instance that passes ``--time-limit`` prints the
+bound it reached (a lower bound on its length) and the run goes on, until ``--budget``
+seconds of search in all.  A random 24-puzzle can need hours of optimal search: the
+defaults (10 min each, 1 h in all) report what finishes on this machine.
+
+Run: ``python benchmarks/korf24.py [-n 10] [--time-limit 600] [--budget 3600]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import platform
+import time
+from pathlib import Path
+
+from slidelab import Board, Puzzle, solve
+from slidelab.errors import SearchLimitError
+from slidelab.heuristics import make_heuristic
+
+KORF24 = Path(__file__).parent / "data" / "korf24_50.txt"
+
+
+def korf24():
+    """``(number, puzzle, published optimal length)`` for each instance (goal: blank first)."""
+    out = []
+    for i, line in enumerate(KORF24.read_text().splitlines(), start=1):
+        values = line.split()
+        if len(values) == 26:
+            board = Board(" ".join(values[:25]), "5x5")
+            out.append((i, Puzzle(board, blank_first=True), int(values[25])))
+    return out
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("-n", type=int, default=10, help="how many, the shortest first")
+    parser.add_argument("--time-limit", type=float, default=600.0, help="seconds per instance")
+    parser.add_argument("--budget", type=float, default=3600.0, help="seconds of search in all")
+    parser.add_argument("--partition", default="6-6-6-6")
+    args = parser.parse_args()
+    instances = sorted(korf24(), key=lambda item: (item[2], item[0]))[: args.n]
+    t0 = time.perf_counter()
+    make_heuristic(instances[0][1], "pdb", partition=args.partition)
+    tables = time.perf_counter() - t0
+    print(
+        f"machine: {platform.machine()}, {os.cpu_count()} cores, Python"
+        f" {platform.python_version()}; idastar, pdb {args.partition} with reflection"
+    )
+    print(f"tables built or loaded in {tables:.1f} s\n")
+    print("| # | published | found | generated | seconds | M nodes/s |")
+    print("|---:|---:|---:|---:|---:|---:|")
+    spent = 0.0
+    solved = []
+    for number, puzzle, known in instances:
+        left = args.budget - spent
+        if left <= 0:
+            print(f"| {number} | {known} | (not started: {args.budget:g} s budget spent) | | | |")
+            continue
+        bound = [0.0]
+
+        def progress(info, bound=bound):
+            bound[0] = max(bound[0], float(info.get("bound", 0)))
+
+        t = time.perf_counter()
+        try:
+            s = solve(
+                puzzle,
+                method="idastar",
+                heuristic="pdb",
+                partition=args.partition,
+                time_limit=min(args.time_limit, left),
+                progress=progress,
+            )
+        except SearchLimitError as exc:
+            seconds = time.perf_counter() - t
+            spent += seconds
+            print(
+                f"| {number} | {known} | > {bound[0]:g} (stopped) | {exc.stats.generated:,} |"
+                f" {seconds:.1f} | {exc.stats.generated / max(seconds, 1e-9) / 1e6:.1f} |"
+            )
+            continue
+        seconds = time.perf_counter() - t
+        spent += seconds
+        assert s.length == known and s.optimal, (number, s.length, known)
+        solved.append((number, seconds))
+        st = s.stats
+        print(
+            f"| {number} | {known} | {s.length} | {st.generated:,} | {st.seconds:.1f} |"
+            f" {st.generated / max(st.seconds, 1e-9) / 1e6:.1f} |"
+        )
+    print(
+        f"\n{len(solved)} of {len(instances)} solved optimally in {spent:.0f} s of search"
+        f" ({spent / 60:.1f} min), every length equal to the published one"
+    )
+
+
+if __name__ == "__main__":
+    main()
