@@ -10,6 +10,7 @@ here, below them all, so that each can use them without importing the others.
 from __future__ import annotations
 
 import os
+import threading
 
 
 def usable_cores() -> int:
@@ -18,6 +19,21 @@ def usable_cores() -> int:
         return len(os.sched_getaffinity(0))
     except AttributeError:  # pragma: no cover - not on Linux
         return os.cpu_count() or 1
+
+
+_GRANTED = threading.local()
+
+
+def grant_cores(cores: int) -> None:
+    """Say that work in this thread should use at most ``cores`` cores (a pool that already runs
+    one job per core grants each of its threads or processes one)."""
+    _GRANTED.cores = max(1, int(cores))
+
+
+def cores_for_this_thread() -> int:
+    """The cores this thread's work may spread over: what :func:`grant_cores` granted it, else
+    :func:`usable_cores`."""
+    return getattr(_GRANTED, "cores", None) or usable_cores()
 
 
 def physical_memory() -> int:

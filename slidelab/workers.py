@@ -72,6 +72,9 @@ def _worker_main(
     ``("start", None)``, progress messages and its result.
     """
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C reaches the server, which stops us
+    from .memory import grant_cores
+
+    grant_cores(1)  # the pool runs a job per worker: a search does not split further
     if cache_dir:
         os.environ["SLIDELAB_CACHE"] = cache_dir
     if nice:

@@ -29,7 +29,7 @@ from concurrent.futures import Future, ThreadPoolExecutor, wait
 
 from .. import _args
 from ..errors import SearchInterrupted, SlidelabError
-from ..memory import usable_cores
+from ..memory import grant_cores, usable_cores
 from ..puzzle import Puzzle
 from ..solution import Solution
 from .options import SearchOptions, options_of
@@ -153,7 +153,12 @@ def _done(value) -> Future:
 def _pooled(items: Iterator, options, workers: int, progress, table_progress):
     shared = _Stream(progress)
     pending: deque[Future] = deque()
-    pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="slidelab-solve")
+    pool = ThreadPoolExecutor(  # a search per core: none splits its own iterations further
+        max_workers=workers,
+        thread_name_prefix="slidelab-solve",
+        initializer=grant_cores,
+        initargs=(1,),
+    )
     index = 0
     more = True
     try:
