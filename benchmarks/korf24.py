@@ -81,7 +81,7 @@ def main():
             seconds = time.perf_counter() - t
             spent += seconds
             print(
-                f"| {number} | {known} | > {bound[0]:g} (stopped) | {exc.stats.generated:,} |"
+                f"| {number} | {known} | ≥ {bound[0]:g} (stopped) | {exc.stats.generated:,} |"
                 f" {seconds:.1f} | {exc.stats.generated / max(seconds, 1e-9) / 1e6:.1f} |"
             )
             continue
