@@ -12,10 +12,11 @@ A job is watched by a thread of the server: it waits its turn (jobs start in
 the order they were submitted), hands the job to an idle worker, collects its
 progress messages, and enforces two limits: the search's own ``time_limit``
 (``SearchLimitError``, raised inside the worker) and a hard deadline a little
-later (time spent building pattern databases is not search time), past which
-the worker is killed.  Cancelling a job kills its worker too (a compiled kernel
-cannot be interrupted from outside); a fresh worker is started at once in its
-place and warms up while it waits for the next job.
+later, past which the worker is killed; while the job reports building tables
+the deadline moves on with each report (building is not search time).
+Cancelling a job kills its worker too (a compiled kernel cannot be interrupted
+from outside); a fresh worker is started at once in its place and warms up
+while it waits for the next job.
 
 A pool can run its workers at a lower priority (``nice``: the web server's
 lane of long solves yields the CPU to its lane of quick ones) and tells
@@ -576,6 +577,10 @@ class WorkerPool:
                 proc.ready = True
             elif tag == "progress":
                 job.progress = payload
+                if isinstance(payload, dict) and "tables" in payload:
+                    # building tables is not search time: the hard limit counts from the last
+                    # report of the build (a 24-puzzle's first solve builds for minutes)
+                    deadline = max(deadline, time.monotonic() + job.hard_limit)
             elif tag == "lost":
                 self._kill(
                     proc,

@@ -49,6 +49,34 @@ def test_hard_deadline_kills_the_worker_and_the_pool_goes_on():
         pool.close(wait=5)
 
 
+def test_building_tables_does_not_count_against_the_hard_deadline(tmp_path):
+    """A first solve that builds its pattern databases for longer than time limit + grace is not
+    killed while it reports the build (a 24-puzzle's first ``auto`` solve builds for minutes)."""
+    warm = [("solve", {"board": "1 2 3/4 5 6/0 7 8", "method": "idastar"})]  # kernels loaded
+    pool = WorkerPool(1, grace=0.5, cache_dir=str(tmp_path), warm_up=warm)
+    try:
+        pool.prestart()
+        began = time.monotonic()
+        while not pool.ready() and time.monotonic() - began < 120:
+            time.sleep(0.1)
+        job = pool.submit(
+            "solve",
+            {
+                "board": "14 13 15 7/11 12 9 5/6 0 2 1/4 8 10 3",
+                "blank_first": True,
+                "method": "idastar",
+                "heuristic": "pdb",
+                "partition": "6-6-3",  # about 3 s to build into the empty cache
+            },
+            0.5,
+        )
+        job.future.result(timeout=120)
+        assert job.status == DONE, job.error
+        assert job.result["length"] == 57
+    finally:
+        pool.close(wait=5)
+
+
 def test_cancel_kills_a_running_job():
     pool = WorkerPool(1)
     try:
