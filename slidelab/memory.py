@@ -9,6 +9,7 @@ here, below them all, so that each can use them without importing the others.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import threading
 
@@ -28,6 +29,17 @@ def grant_cores(cores: int) -> None:
     """Say that work in this thread should use at most ``cores`` cores (a pool that already runs
     one job per core grants each of its threads or processes one)."""
     _GRANTED.cores = max(1, int(cores))
+
+
+@contextlib.contextmanager
+def granted(cores: int):
+    """:func:`grant_cores` for the ``with`` block only (the thread's grant is restored after)."""
+    before = getattr(_GRANTED, "cores", None)
+    grant_cores(cores)
+    try:
+        yield
+    finally:
+        _GRANTED.cores = before
 
 
 def cores_for_this_thread() -> int:

@@ -73,9 +73,6 @@ def _worker_main(
     ``("start", None)``, progress messages and its result.
     """
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C reaches the server, which stops us
-    from .memory import grant_cores
-
-    grant_cores(1)  # the pool runs a job per worker: a search does not split further
     if cache_dir:
         os.environ["SLIDELAB_CACHE"] = cache_dir
     if nice:
@@ -137,10 +134,12 @@ def run_job(kind: str, args: dict, report=None) -> tuple:
     dicts now and then.
     """
     from .errors import SearchLimitError, SlidelabError, UnsolvableError
+    from .memory import granted
 
     try:
         if kind == "solve":
-            return DONE, _solve(args, report)
+            with granted(1):  # a job per worker (process, or Dask thread): no splitting further
+                return DONE, _solve(args, report)
         if kind == "analyze":
             return DONE, _analyze(args)
         if kind == "generate":

@@ -10,7 +10,7 @@ import pytest
 from slidelab import Puzzle
 from slidelab.errors import SearchLimitError
 from slidelab.generate import random_board
-from slidelab.memory import cores_for_this_thread, grant_cores
+from slidelab.memory import cores_for_this_thread, grant_cores, granted, usable_cores
 from slidelab.search._common import Limits
 
 ida = importlib.import_module("slidelab.search.idastar")
@@ -68,3 +68,23 @@ def test_granted_cores_are_per_thread():
     t.start()
     t.join()
     assert seen == [1] and cores_for_this_thread() >= 1
+
+
+def test_a_grant_for_a_block_is_restored():
+    with granted(1):
+        assert cores_for_this_thread() == 1
+    assert cores_for_this_thread() == usable_cores()
+
+
+def test_a_worker_job_does_not_split(monkeypatch):
+    """run_job (worker processes, Dask tasks) runs one job per worker: its IDA* keeps one core."""
+    from slidelab.workers import run_job
+
+    seen = []
+    real = ida._split_iteration
+    monkeypatch.setattr(ida, "SPLIT_AFTER", 0.0)
+    monkeypatch.setattr(ida, "_split_iteration", lambda *a: seen.append(1) or real(*a))
+    status, result = run_job(
+        "solve", {"board": BOARDS[0], "blank_first": True, "method": "idastar"}
+    )
+    assert result["length"] == 46 and seen == []
