@@ -98,6 +98,7 @@ __all__ = [
     "list_tables",
     "load_or_build",
     "table_key",
+    "table_path",
     "verify_file",
 ]
 
@@ -236,6 +237,11 @@ def table_key(spec: dict) -> str:
 
 
 # --------------------------------------------------------------------------- reading
+
+
+def table_path(spec: dict) -> Path:
+    """Where the table described by ``spec`` is (or would be) cached."""
+    return cache_dir() / (table_key(spec) + SUFFIX)
 
 
 def _chunks(flat: np.ndarray):
@@ -592,9 +598,8 @@ def load_or_build(
     ([0, 1, 4, 9, 16], 1, 'memmap', False)
     """
     want = _canonical(spec)
-    key = table_key(spec)
-    directory = cache_dir()
-    path = directory / (key + SUFFIX)
+    path = table_path(spec)
+    key, directory = path.stem, path.parent
     with suppress(_Invalid):  # most calls end here, with no lock taken
         return _load(path, want, mmap=mmap, trust_checked=True)
     with _locked(directory / (key + ".lock")):

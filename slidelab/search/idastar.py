@@ -178,22 +178,11 @@ def _iterate(
             hs = np.zeros(size, np.int64)
             st[:3] = (0, board.tolist().index(0), h0)
             next_bound = np.array([np.inf])
+
+            # the plain search's arguments before its node budget
+            plain = (board, nbr, goal, float(weight), float(bound), path, tried, hs, st, next_bound)
             if not warmed:  # load (or compile) the kernel outside the search time
-                _ida_run(
-                    board,
-                    nbr,
-                    goal,
-                    float(weight),
-                    float(bound),
-                    path,
-                    tried,
-                    hs,
-                    st,
-                    next_bound,
-                    0,
-                    hdata,
-                    -1,
-                )
+                _ida_run(*plain, 0, hdata, -1)
                 limits.started += limits.elapsed()
                 warmed = True
             if split:  # the iteration's subtrees on every core
@@ -217,21 +206,7 @@ def _iterate(
                     return
             else:
                 while True:
-                    status = _ida_run(
-                        board,
-                        nbr,
-                        goal,
-                        float(weight),
-                        float(bound),
-                        path,
-                        tried,
-                        hs,
-                        st,
-                        next_bound,
-                        BUDGET,
-                        hdata,
-                        -1,
-                    )
+                    status = _ida_run(*plain, BUDGET, hdata, -1)
                     stats.expanded, stats.generated = int(st[3]), int(st[4])
                     stats.stored = stats.peak_frontier = max(stats.stored, int(st[0]) + 1)
                     if status == FOUND:

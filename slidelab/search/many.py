@@ -22,6 +22,7 @@ ends the stream the same way.
 
 from __future__ import annotations
 
+import contextlib
 import threading
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
@@ -134,10 +135,8 @@ class _Stream:
         try:
             if self.stop.is_set():
                 raise KeyboardInterrupt
-            if stores:
-                with self.storing:
-                    return solve(puzzle, options=options, progress=self.reporter(index))
-            return solve(puzzle, options=options, progress=self.reporter(index))
+            with self.storing if stores else contextlib.nullcontext():
+                return solve(puzzle, options=options, progress=self.reporter(index))
         except KeyboardInterrupt:
             return SearchInterrupted("interrupted")
         except SlidelabError as exc:  # SearchInterrupted too (IDA* says how far it got)

@@ -71,15 +71,20 @@ def choose_method(puzzle: Puzzle) -> tuple[str, str]:
         return "table", "manhattan"
     if puzzle.n_arrangements <= AUTO_TABLE_STATES:
         return "bidirectional", "manhattan"
-    if puzzle.width * puzzle.height <= AUTO_OPTIMAL_CELLS or _budgeted(puzzle):
+    if _small(puzzle) or _budgeted(puzzle):
         return "idastar", "pdb"
     return "constructive", "manhattan"
+
+
+def _small(puzzle: Puzzle) -> bool:
+    """At most :data:`AUTO_OPTIMAL_CELLS` cells: ``auto`` searches it optimally, unbudgeted."""
+    return puzzle.width * puzzle.height <= AUTO_OPTIMAL_CELLS
 
 
 def _budgeted(puzzle: Puzzle) -> bool:
     """A board past :data:`AUTO_OPTIMAL_CELLS` whose named pattern databases (the 24-puzzle's
     6-6-6-6) fit this machine: ``auto`` searches it optimally for :data:`AUTO_SEARCH_SECONDS`."""
-    if puzzle.width * puzzle.height <= AUTO_OPTIMAL_CELLS or puzzle.has_repeats:
+    if _small(puzzle) or puzzle.has_repeats:
         return False
     if (puzzle.width, puzzle.height) not in DEFAULT_PARTITION:
         return False
@@ -188,9 +193,10 @@ def solve(
     if not verdict.solvable:
         raise UnsolvableError(verdict.reason)
     options, stronger = _auto_tables(puzzle, plan, options)
-    if options.method == "auto" and plan.method.name == "idastar" and _budgeted(puzzle):
+    if options.method == "auto" and plan.method.name == "idastar" and not _small(puzzle):
+        # choose_method picked IDA* past the 15-puzzle: the board is _budgeted
         return _optimal_within_budget(puzzle, plan, options, progress, table_progress)
-    limits = Limits(options.time_limit, options.max_states, options.max_bytes, progress)
+    limits = _limits(options, progress)
     tables = _tables(plan, puzzle, options, limits, table_progress)
     if stronger is not None:  # it switches by itself: no hint to add the stronger partition
         limits.patience = stronger[1]
@@ -210,11 +216,17 @@ def solve(
             format_duration(seconds),
         )
         options = dataclasses.replace(options, partition=name)
-        limits = Limits(options.time_limit, options.max_states, options.max_bytes, progress)
+        limits = _limits(options, progress)
         tables = _tables(plan, puzzle, options, limits, table_progress)
         solution = plan.method.load()(puzzle, limits=limits, **tables, **plan.keywords())
     solution.verify()
     return solution
+
+
+def _limits(options: SearchOptions, progress, time_limit: float | None = None) -> Limits:
+    """The limits of one search: the options' (``time_limit`` in place of theirs, if given)."""
+    seconds = options.time_limit if time_limit is None else time_limit
+    return Limits(seconds, options.max_states, options.max_bytes, progress)
 
 
 def _optimal_within_budget(puzzle, plan, options, progress, table_progress) -> Solution:
@@ -223,7 +235,7 @@ def _optimal_within_budget(puzzle, plan, options, progress, table_progress) -> S
     :data:`AUTO_FALLBACK_WEIGHT` times optimal, not proven optimal), then the constructive
     method if even that runs out."""
     budget = options.time_limit if options.time_limit is not None else AUTO_SEARCH_SECONDS
-    limits = Limits(budget, options.max_states, options.max_bytes, progress)
+    limits = _limits(options, progress, budget)
     tables = _tables(plan, puzzle, options, limits, table_progress)
     try:
         solution = plan.method.load()(puzzle, limits=limits, **tables)
@@ -239,7 +251,7 @@ def _optimal_within_budget(puzzle, plan, options, progress, table_progress) -> S
             known,
             AUTO_FALLBACK_WEIGHT,
         )
-        fallback = Limits(budget, options.max_states, options.max_bytes, progress)
+        fallback = _limits(options, progress, budget)
         try:
             solution = METHODS["weighted-astar"].load()(
                 puzzle, limits=fallback, weight=AUTO_FALLBACK_WEIGHT, **tables
@@ -427,11 +439,7 @@ def solve_all(
         raise UnsolvableError(verdict.reason)
     heuristic = options.heuristic
     if heuristic is None:
-        heuristic = (
-            "pdb"
-            if puzzle.width * puzzle.height <= AUTO_OPTIMAL_CELLS and not puzzle.has_repeats
-            else "manhattan"
-        )
+        heuristic = "pdb" if _small(puzzle) and not puzzle.has_repeats else "manhattan"
     limits = Limits(options.time_limit, None, None, progress)
     heur = _search_heuristic(puzzle, heuristic, options.partition, limits, table_progress)
     solutions = idastar_all(puzzle, heuristic=heur, max_solutions=limit, limits=limits)

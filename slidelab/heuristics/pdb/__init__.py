@@ -107,10 +107,9 @@ def is_ready(puzzle: Puzzle, partition=None) -> bool:
     groups = parse_partition(puzzle, partition)
     if (puzzle.goal, tuple(map(tuple, groups)), True) in _LOADED:
         return True
-    from ...cache import cache_dir, table_key
+    from ...cache import table_path
 
-    directory = cache_dir()
-    return all((directory / f"{table_key(_spec(puzzle, c))}.slt").is_file() for c in groups)
+    return all(table_path(_spec(puzzle, c)).is_file() for c in groups)
 
 
 def build_estimate(puzzle: Puzzle, partition=None) -> tuple[float, int]:

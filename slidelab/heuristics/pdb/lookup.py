@@ -96,10 +96,8 @@ def _pdb_distinct_within(data, board, depth, h, tile, frm, to, enough):
         key = keys[depth, g] + (to - frm) * (1 << (bits * gpos[tile]))
         keys[depth + 1, g] = key
         vals[depth + 1, g] = tables[g][_compact_index(key, gm[g], bits, mult, g)]
-    if flags[0] == 0:
-        return _best_side(vals, depth + 1, groups, 0)
     own = _best_side(vals, depth + 1, groups, 0)
-    if own > enough:
+    if flags[0] == 0 or own > enough:
         return own
     t2 = sigma[tile]
     g2 = gof[t2]
@@ -107,7 +105,10 @@ def _pdb_distinct_within(data, board, depth, h, tile, frm, to, enough):
         key = keys[depth, groups + g2] + (refl[to] - refl[frm]) * (1 << (bits * gpos[t2]))
         keys[depth + 1, groups + g2] = key
         vals[depth + 1, groups + g2] = tables[g2][_compact_index(key, gm[g2], bits, mult, g2)]
-    return _best_side(vals, depth + 1, groups, 1)
+    other = 0
+    for i in range(groups):
+        other += vals[depth + 1, groups + i]
+    return own if own >= other else other
 
 
 @njit(cache=True, inline="always")
