@@ -1,7 +1,10 @@
 """State-space analysis: complete enumeration, distance tables, the analyze command."""
 
+import importlib
 import json
 import random
+import subprocess
+import sys
 from collections import Counter
 
 import numpy as np
@@ -26,6 +29,8 @@ from slidelab.analysis.index import Space, space_of
 from slidelab.analysis.layers import search_layers
 from slidelab.cache import list_tables
 from slidelab.cli import main
+
+solve_module = importlib.import_module("slidelab.search.solve")
 
 COUNTS_3X3 = [
     1,
@@ -257,22 +262,38 @@ def test_table_solutions_agree_with_idastar_on_500_random_3x3(cache):
         assert by_table.length == table.distance(board) == solve(board, method="idastar").length
 
 
-def test_solve_uses_the_table(cache):
-    s = solve("8 6 7/2 5 4/3 0 1")  # auto builds no table: a search answers
-    assert s.method == "bidirectional" and s.length == 31 and s.optimal
-    assert not list_tables()
-    s = solve("8 6 7/2 5 4/3 0 1", method="table")  # built when asked for
+def test_solve_uses_the_table(cache, monkeypatch):
+    s = solve("8 6 7/2 5 4/3 0 1")  # a small space: auto builds the table, then reads it
     assert s.method == "table" and s.length == 31 and s.optimal
-    assert any(t["spec"]["kind"] == "distance" for t in list_tables())
-    assert solve("8 6 7/2 5 4/3 0 1").method == "table"  # now cached: auto uses it
-    other = "4 0 5/1 8 2/6 7 3"  # a goal with no table: not built by auto
-    assert solve("0 1 2/3 4 5/6 7 8", other).method == "bidirectional"
-    s = solve("0 1 2/3 4 5/6 7 8", other, method="table")  # built when asked for
-    assert s.length == 17 and s.method == "table"
-    assert solve("0 1 2/3 4 5/6 7 8", other).method == "table"  # now cached: auto uses it
+    assert [t["spec"]["kind"] for t in list_tables()] == ["distance"]
+    assert solve("1 2 3/4 5 6/0 7 8", "1 2 3/4 5 6/7 0 8").method == "table"  # any goal
+    assert len(list_tables()) == 2
     assert solve("8 6 7/2 5 4/3 0 1", weight=2).method == "weighted-astar"
     with pytest.raises(UnsolvableError):
         solve("1 2 3/4 5 6/8 7 0", method="table")
+    # past the size auto builds, a table is used once it is cached, and built only when asked for
+    monkeypatch.setattr(solve_module, "AUTO_BUILD_TABLE_STATES", 1000)
+    other = "4 0 5/1 8 2/6 7 3"
+    assert solve("0 1 2/3 4 5/6 7 8", other).method == "bidirectional"
+    s = solve("0 1 2/3 4 5/6 7 8", other, method="table")
+    assert s.method == "table" and s.length == 17
+    assert solve("0 1 2/3 4 5/6 7 8", other).method == "table"
+
+
+def test_a_cached_table_is_read_without_compiled_code(cache):
+    # the 8-puzzle's whole command stays off numba's start-up (about 0.6 s) once its table is there
+    DistanceTable.build("3x3")
+    code = (
+        "import sys\n"
+        "from click.testing import CliRunner\n"
+        "from slidelab.cli import main\n"
+        "r = CliRunner().invoke(main, ['solve', '8 6 7/2 5 4/3 0 1', '--json'])\n"
+        "assert r.exit_code == 0, r.output\n"
+        "print(r.output.count('\"length\": 31'), 'numba' in sys.modules)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.split() == ["1", "False"]
 
 
 # ------------------------------------------------------------------------ the command

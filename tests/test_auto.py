@@ -16,6 +16,8 @@ from slidelab.search._common import Limits
 from slidelab.search.idastar import idastar
 
 solve_module = importlib.import_module("slidelab.search.solve")
+#: solve imports its pattern-database helpers from here when it needs them
+pdb_module = importlib.import_module("slidelab.heuristics.pdb")
 
 # Korf's #9 (46 moves) and #3 (59 moves), goal with the blank first
 EASY = "3 14 9 11/5 4 8 2/13 12 6 7/10 1 15 0"
@@ -34,15 +36,15 @@ def partitions_seen(monkeypatch):
         return real(plan, puzzle, options, limits, table_progress)
 
     monkeypatch.setattr(solve_module, "_tables", tables)
-    monkeypatch.setattr(solve_module, "stronger_partition", lambda puzzle, partition: FIVES)
-    monkeypatch.setattr(solve_module, "is_ready", lambda puzzle, name: False)  # not built yet
+    monkeypatch.setattr(pdb_module, "stronger_partition", lambda puzzle, partition: FIVES)
+    monkeypatch.setattr(pdb_module, "is_ready", lambda puzzle, name: False)  # not built yet
     return seen
 
 
 def test_a_quick_search_keeps_the_default_tables(partitions_seen, monkeypatch, caplog):
     # quick against the build: an hour's build (the real estimate for FIVES is 0.4 s, which a
     # busy machine's search can pass)
-    monkeypatch.setattr(solve_module, "build_estimate", lambda puzzle, name: (3600.0, 1_572_480))
+    monkeypatch.setattr(pdb_module, "build_estimate", lambda puzzle, name: (3600.0, 1_572_480))
     with caplog.at_level(logging.INFO, logger="slidelab"):
         s = solve(EASY, blank_first=True)
     assert s.length == 46 and s.optimal
@@ -52,7 +54,7 @@ def test_a_quick_search_keeps_the_default_tables(partitions_seen, monkeypatch, c
 def test_a_long_search_switches_to_building_the_stronger_tables(
     partitions_seen, monkeypatch, caplog
 ):
-    monkeypatch.setattr(solve_module, "build_estimate", lambda puzzle, name: (0.01, 1_572_480))
+    monkeypatch.setattr(pdb_module, "build_estimate", lambda puzzle, name: (0.01, 1_572_480))
     with caplog.at_level(logging.INFO, logger="slidelab"):
         s = solve(HARD, blank_first=True)
     assert s.length == 59 and s.optimal
@@ -61,7 +63,7 @@ def test_a_long_search_switches_to_building_the_stronger_tables(
 
 
 def test_ready_stronger_tables_are_used_at_once(partitions_seen, monkeypatch):
-    monkeypatch.setattr(solve_module, "is_ready", lambda puzzle, name: True)
+    monkeypatch.setattr(pdb_module, "is_ready", lambda puzzle, name: True)
     assert solve(EASY, blank_first=True).length == 46
     assert partitions_seen == [FIVES]
 
@@ -94,7 +96,7 @@ def test_patience_stops_idastar_with_a_prediction():
 @pytest.fixture
 def budgeted(monkeypatch):
     monkeypatch.setattr(solve_module, "AUTO_OPTIMAL_CELLS", 9)
-    monkeypatch.setattr(solve_module, "is_ready", lambda puzzle, name: False)
+    monkeypatch.setattr(pdb_module, "is_ready", lambda puzzle, name: False)
 
 
 def test_within_the_budget_auto_proves_the_optimum(budgeted):

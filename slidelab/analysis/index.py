@@ -17,9 +17,9 @@ numbers exactly the reachable positions (the 8-puzzle's 181,440 in
 Why this numbering: a horizontal move keeps ``r`` (only the blank's cell
 changes), and a vertical one changes the few digits of the rank that belong to
 the rotated tiles, so a neighbour's index costs a handful of operations
-(:func:`_neighbour`); and consecutive indices are consecutive arrangements,
+(:func:`.index_kernels._neighbour`); and consecutive indices are consecutive arrangements,
 so the breadth-first kernels walk a range of indices by stepping to the next
-permutation instead of unranking each one (:func:`_step`).
+permutation instead of unranking each one (:func:`.index_kernels._step`).
 
 Ranking uses *count codes*: a multiset of tiles is one integer, the counts of
 its labels in mixed radix (``radix[v]`` per label ``v``), so ``Tab[code]``
@@ -28,7 +28,9 @@ that start with a label smaller than ``v``) are table look-ups, and a rank is
 ``sum S[code_k, s[k]]`` over the positions ``k``: no division.  With distinct
 tiles the codes are subsets and ``S`` gives the Lehmer digits times factorials.
 
-The ``_``-prefixed functions are numba kernels over the arrays of
+One position is ranked here with numpy (:func:`index_of`, :func:`heuristic_of`),
+so reading a table needs no compiled code; the kernels that walk millions of
+positions are in :mod:`.index_kernels`, all over the arrays of
 :meth:`Space.kernel_args`.
 
 Examples
@@ -50,7 +52,6 @@ from functools import cached_property
 
 import numpy as np
 
-from .._jit import njit
 from ..board import Board
 from ..errors import UnsolvableError
 from ..geometry import taxicab_table
@@ -58,6 +59,8 @@ from ..puzzle import Puzzle
 
 #: largest number of tiles the int64 tables can rank (20! < 2**63)
 MAX_TILES = 20
+#: a byte per position: no depth recorded (the search's depths, byte-encoded tables)
+UNREACHED = 255
 
 
 class Space:
@@ -172,7 +175,7 @@ class Space:
         """
         board = board if isinstance(board, Board) else self._board(board)
         seq, b = self.sequence(board)
-        idx = int(_index_of(seq, b, self.kernel_args()))
+        idx = index_of(seq, b, self.kernel_args())
         if idx < 0:
             raise UnsolvableError(
                 f"{board} cannot reach the goal {self.goal}"
@@ -184,6 +187,8 @@ class Space:
         """The board with this index (inverse of :meth:`index`)."""
         if not 0 <= index < self.states:
             raise ValueError(f"index {index} is outside 0..{self.states - 1}")
+        from .index_kernels import _load
+
         g = self.kernel_args()
         s = np.empty(self.tiles, np.int64)
         L = np.zeros(self.tiles, np.int64)
@@ -259,239 +264,38 @@ def _build_args(space: Space) -> tuple:
     )
 
 
-# ---------------------------------------------------------------------------- kernels
+# ---------------------------------------------------------------------------- one position
+# (numpy; the kernels that walk millions of positions are in :mod:`.index_kernels`)
 
 
-@njit(cache=True)
-def _rank_tiles(s, g):
-    """Lexicographic (multiset) rank of the tile sequence ``s``."""
-    radix, S, full = g[7], g[8], g[11]
-    code = full
-    t = 0
-    for k in range(s.shape[0]):
-        v = s[k]
-        t += S[code, v]
-        code -= radix[v]
-    return t
+def index_of(s: np.ndarray, b: int, g: tuple) -> int:
+    """Index of (tile sequence ``s``, blank cell ``b``), or -1 when that position is unreachable.
 
-
-@njit(cache=True)
-def _parity(s):
-    """Parity of the inversions of ``s`` (distinct values)."""
-    p = 0
-    m = s.shape[0]
-    for i in range(m):
-        for j in range(i + 1, m):
-            if s[j] < s[i]:
-                p ^= 1
-    return p
-
-
-@njit(cache=True)
-def _index_of(s, b, g):
-    """Index of (tile sequence, blank cell), or -1 when that position is unreachable."""
-    H, distinct, needpar = g[3], g[4], g[12]
-    t = _rank_tiles(s, g)
+    The rank is ``sum S[code_k, s[k]]``, ``code_k`` being the count code of the
+    tiles from position ``k`` on; with distinct tiles it is halved, and the
+    inversions' parity must be the one the blank's cell asks for.
+    """
+    H, distinct, radix, S, full, needpar = g[3], g[4], g[7], g[8], g[11], g[12]
+    steps = radix[s]
+    codes = full - np.cumsum(steps) + steps  # the code before each position
+    t = int(S[codes, s].sum())
     if distinct:
-        if _parity(s) != needpar[b]:
+        inversions = int(np.count_nonzero(np.triu(s[:, None] > s[None, :], 1)))
+        if inversions & 1 != needpar[b]:
             return -1
         return b * H + (t >> 1)
     return b * H + t
 
 
-@njit(cache=True)
-def _load(idx, s, L, c, g):
-    """Write into ``s`` (and ``L``, its Lehmer digits) the tiles of state ``idx``; return the blank cell.
-
-    ``c`` is scratch space (one entry per label).
-    """
-    return _load_at(idx, s, L, c, g[1], g[3], g[4], g[7], g[9], g[10], g[11], g[12])
-
-
-@njit(cache=True, inline="always")
-def _load_at(idx, s, L, c, m, H, distinct, radix, Tab, counts, full, needpar):
-    """:func:`_load` with the arrays it needs (what the kernels call)."""
-    b = idx // H
-    t = idx - b * H
-    if distinct:
-        t *= 2
-    K = counts.shape[0]
-    for u in range(K):
-        c[u] = counts[u]
-    code = full
-    for k in range(m):
-        lesser = 0
-        for u in range(K):
-            if c[u] == 0:
-                continue
-            block = Tab[code - radix[u]]
-            if t < block:
-                s[k] = u
-                L[k] = lesser
-                c[u] -= 1
-                code -= radix[u]
-                break
-            t -= block
-            lesser += 1
-    if distinct:
-        p = 0
-        for k in range(m):
-            p += L[k]
-        if (p & 1) != needpar[b]:
-            s[m - 2], s[m - 1] = s[m - 1], s[m - 2]
-            L[m - 2] = 1
-    return b
-
-
-@njit(cache=True, inline="always")
-def _next_perm(s, L, m):
-    """Next arrangement of ``s`` in lexicographic order (repeats allowed), Lehmer digits updated."""
-    a = m - 2
-    while a >= 0 and s[a] >= s[a + 1]:
-        a -= 1
-    if a < 0:
-        return False
-    j = m - 1
-    while s[j] <= s[a]:
-        j -= 1
-    s[a], s[j] = s[j], s[a]
-    lo = a + 1
-    hi = m - 1
-    while lo < hi:
-        s[lo], s[hi] = s[hi], s[lo]
-        lo += 1
-        hi -= 1
-    L[a] += 1
-    for k in range(a + 1, m):
-        L[k] = 0
-    return True
-
-
-@njit(cache=True, inline="always")
-def _step(s, L, m, distinct, need):
-    """Move ``s`` to the next index (same blank cell, ``need``: the parity its tiles must have)."""
-    if distinct:
-        if s[m - 2] < s[m - 1]:  # the even member of the pair: go to the odd one first
-            s[m - 2], s[m - 1] = s[m - 1], s[m - 2]
-            L[m - 2] = 1
-        _next_perm(s, L, m)  # rank 2(r + 1): the last two ascending
-        p = 0
-        for k in range(m - 2):
-            p += L[k]
-        if (p & 1) != need:
-            s[m - 2], s[m - 1] = s[m - 1], s[m - 2]
-            L[m - 2] = 1
-    else:
-        _next_perm(s, L, m)
-
-
-@njit(cache=True, inline="always")
-def _tile_rank(idx, base, L, m, distinct):
-    """Rank of the tile sequence of state ``idx`` (``base``: first index of its blank cell)."""
-    if distinct:
-        return 2 * (idx - base) + L[m - 2]
-    return idx - base
-
-
-@njit(cache=True, inline="always")
-def _delta_distinct(s, L, F, i, j, down):
-    """Change of the permutation rank when ``s[j]`` moves to ``i`` (down) or ``s[i]`` to ``j`` (up)."""
-    delta = 0
-    cnt = 0
-    if down:
-        x = s[j]
-        for k in range(i, j):
-            y = s[k]
-            if y < x:
-                cnt += 1
-                delta += (L[k] - L[k + 1]) * F[k + 1]
-            else:
-                delta += (L[k] - 1 - L[k + 1]) * F[k + 1]
-        delta += (L[j] + cnt - L[i]) * F[i]
-    else:
-        x = s[i]
-        for k in range(i + 1, j + 1):
-            y = s[k]
-            if y < x:
-                cnt += 1
-                delta += (L[k] - L[k - 1]) * F[k - 1]
-            else:
-                delta += (L[k] + 1 - L[k - 1]) * F[k - 1]
-        delta += (L[i] - cnt - L[j]) * F[j]
-    return delta
-
-
-@njit(cache=True, inline="always")
-def _delta_multiset(s, m, radix, S, i, j, down):
-    """Change of the multiset rank for the same rotation (positions ``i .. j`` re-ranked)."""
-    code = 0
-    for k in range(i, m):
-        code += radix[s[k]]
-    old = 0
-    cc = code
-    for k in range(i, j + 1):
-        v = s[k]
-        old += S[cc, v]
-        cc -= radix[v]
-    new = 0
-    cc = code
-    if down:
-        v = s[j]
-        new += S[cc, v]
-        cc -= radix[v]
-        for k in range(i, j):
-            v = s[k]
-            new += S[cc, v]
-            cc -= radix[v]
-    else:
-        for k in range(i + 1, j + 1):
-            v = s[k]
-            new += S[cc, v]
-            cc -= radix[v]
-        v = s[i]
-        new += S[cc, v]
-    return new - old
-
-
-@njit(cache=True, inline="always")
-def _neighbour(idx, base, t, b, d, nb, s, L, m, w, H, distinct, F, radix, S):
-    """Index of the state after the blank moves from ``b`` in direction ``d`` to ``nb``.
-
-    ``idx`` is the state's index, ``base`` the first index of its blank cell,
-    ``t`` the rank of its tiles.  Called from kernels specialised on a constant
-    ``distinct`` (where the other branch, and its cost, is compiled away).
-    """
-    if d >= 2:  # sideways: the tile sequence stays
-        return nb * H + (idx - base)
-    down = d == 1
-    if down:
-        i = b
-        j = b + w - 1
-    else:
-        i = b - w
-        j = b - 1
-    if distinct:
-        return nb * H + ((t + _delta_distinct(s, L, F, i, j, down)) >> 1)
-    return nb * H + t + _delta_multiset(s, m, radix, S, i, j, down)
-
-
-@njit(cache=True)
-def _heuristic(s, b, g):
-    """Lower bound on the distance with the parity of the distance (see :mod:`.table`)."""
-    return _heuristic_at(s, b, g[2], g[4], g[13], g[14])
-
-
-@njit(cache=True, inline="always")
-def _heuristic_at(s, b, w, distinct, md, gb):
-    """:func:`_heuristic` with the arrays it needs."""
-    h = 0
-    for k in range(s.shape[0]):
-        cell = k if k < b else k + 1
-        h += md[s[k], cell]
+def heuristic_of(s: np.ndarray, b: int, g: tuple) -> int:
+    """The Manhattan lower bound with the distance's parity (see :mod:`.table`) of one position."""
+    w, distinct, md, gb = g[2], g[4], g[13], g[14]
+    cells = np.arange(s.shape[0])
+    cells += cells >= b  # the cell of each tile: the blank's cell is skipped
+    h = int(md[s, cells].sum())
     if not distinct:  # nearest-cell distances: fix the parity by the blank's
         bd = abs(b // w - gb // w) + abs(b % w - gb % w)
-        if (h - bd) & 1:
-            h -= 1
+        h -= (h - bd) & 1
     return h
 
 

@@ -47,7 +47,8 @@ from .._bits import atomic_or, lowest_bit, with_code
 from .._jit import njit
 from .._layers import breadth_first, close_layer, close_range
 from ..errors import SlidelabError
-from .index import Space, _load_at, _neighbour, _step, _tile_rank
+from .index import UNREACHED, Space
+from .index_kernels import _load_at, _neighbour, _step, _tile_rank
 
 #: states per flag block (a power of two, a multiple of 32)
 BLOCK_SHIFT = 10
@@ -63,9 +64,6 @@ CHUNKS = 256
 SERIAL_STATES = 1 << 21
 #: layers smaller than this are expanded and closed by one thread
 SERIAL_LAYER = 1 << 15
-#: no depth recorded yet (depth tables)
-UNREACHED = 255
-
 #: bit 2 s set for each of the 32 slots of a word
 LOW = 0x5555555555555555
 
@@ -429,7 +427,8 @@ def search_layers(
             expand,
             close,
             unseen=N - 1,
-            pull_ratio=PULL_RATIO,
+            # a small space is pushed only: one kernel to compile on a fresh install
+            pull_ratio=float("inf") if N < SERIAL_STATES and parallel is None else PULL_RATIO,
             on_layer=on_layer,
         )
         last = _collect(words, flags, 1 + (d & 1), max(0, min(limit, counts[d])))

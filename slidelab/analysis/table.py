@@ -26,19 +26,19 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
-import numba
 import numpy as np
-from numba import prange
 
-from .._jit import njit
 from ..board import Board
 from ..errors import UnsolvableError
 from ..puzzle import Puzzle
 from ..solution import Solution, Stats, make_solution
 from .budget import check_budget, check_limits
-from .index import Space, _heuristic, _heuristic_at, _index_of, _load_at, _step, space_of
-from .layers import BLOCK_SHIFT, UNREACHED, Layers, search_layers
+from .index import UNREACHED, Space, heuristic_of, index_of, space_of
+
+if TYPE_CHECKING:
+    from .layers import Layers
 
 log = logging.getLogger(__name__)
 
@@ -56,154 +56,62 @@ def table_spec(space: Space) -> dict:
     }
 
 
-# ---------------------------------------------------------------------------- kernels
+# ---------------------------------------------------------------------------- reading
 
 
-@njit(cache=True, inline="always")
-def _pack_body(depth, nib, g, lo, hi, distinct):
-    """Four-bit entries for states ``lo .. hi - 1`` (``lo`` even); returns the largest entry (99: unusable)."""
-    m, w, H, radix, Tab, counts, full, needpar, md, gb = (
-        g[1],
-        g[2],
-        g[3],
-        g[7],
-        g[9],
-        g[10],
-        g[11],
-        g[12],
-        g[13],
-        g[14],
-    )
-    s = np.empty(m, np.int64)
-    L = np.zeros(m, np.int64)
-    c = np.empty(counts.shape[0], np.int64)
-    b = np.int64(0)
-    end = np.int64(-1)
-    worst = 0
-    for idx in range(lo, hi):
-        if idx < end:
-            _step(s, L, m, distinct, needpar[b])
-        else:
-            b = _load_at(idx, s, L, c, m, H, distinct, radix, Tab, counts, full, needpar)
-            end = (b + 1) * H
-        d = np.int64(depth[idx])
-        if d == UNREACHED:
-            return 99
-        gap = d - _heuristic_at(s, b, w, distinct, md, gb)
-        if gap < 0 or (gap & 1) != 0:
-            return 99
-        v = gap >> 1
-        if v > 15:
-            return 99
-        if v > worst:
-            worst = v
-        nib[idx >> 1] |= np.uint8(v << ((idx & 1) << 2))
-    return worst
-
-
-@njit(cache=True)
-def _pack_distinct(depth, nib, g, lo, hi):
-    return _pack_body(depth, nib, g, lo, hi, True)
-
-
-@njit(cache=True)
-def _pack_multiset(depth, nib, g, lo, hi):
-    return _pack_body(depth, nib, g, lo, hi, False)
-
-
-@njit(cache=True, parallel=True)
-def _pack(depth, nib, g, chunks, step):
-    """The four-bit entries of all states in parallel; chunks of ``step`` states (even)."""
-    n = depth.shape[0]
-    worst = np.zeros(chunks, np.int64)
-    if g[4]:
-        for ch in prange(chunks):
-            worst[ch] = _pack_distinct(depth, nib, g, min(n, ch * step), min(n, (ch + 1) * step))
-    else:
-        for ch in prange(chunks):
-            worst[ch] = _pack_multiset(depth, nib, g, min(n, ch * step), min(n, (ch + 1) * step))
-    return worst.max()
-
-
-@njit(cache=True)
-def _entry_distance(s, b, g, table, nibble):
+def _entry_distance(s, b, g, table, nibble) -> int:
     """Distance of (tile sequence, blank cell), or -1 when unreachable."""
-    idx = _index_of(s, b, g)
+    idx = index_of(s, b, g)
     if idx < 0:
         return -1
     if nibble:
-        v = (table[idx >> 1] >> ((idx & 1) << 2)) & 15
-        return _heuristic(s, b, g) + 2 * np.int64(v)
-    d = np.int64(table[idx])
+        v = (int(table[idx >> 1]) >> ((idx & 1) << 2)) & 15
+        return heuristic_of(s, b, g) + 2 * v
+    d = int(table[idx])
     return -1 if d == UNREACHED else d
 
 
-@njit(cache=True)
-def _move(s, b, d, nb, w):
-    """Move the blank of (``s``, ``b``) in direction ``d`` to ``nb`` (the tile sequence in place)."""
-    if d == 1:  # down: the tile below jumps w - 1 tiles back
-        x = s[b + w - 1]
-        for k in range(b + w - 1, b, -1):
-            s[k] = s[k - 1]
-        s[b] = x
-    elif d == 0:  # up: the tile above jumps w - 1 tiles on
-        x = s[b - w]
-        for k in range(b - w, b - 1):
-            s[k] = s[k + 1]
-        s[b - 1] = x
+def _moved(s: np.ndarray, b: int, d: int, w: int) -> np.ndarray:
+    """The tile sequence after the blank on ``b`` moves in direction ``d`` (a new array).
+
+    Sideways the sequence stays; down, the tile below jumps the ``w - 1`` tiles
+    between back to ``b``; up, the tile above jumps them on.
+    """
+    s = s.copy()
+    if d == 1:
+        s[b : b + w] = np.roll(s[b : b + w], 1)
+    elif d == 0:
+        s[b - w : b] = np.roll(s[b - w : b], -1)
+    return s
 
 
-@njit(cache=True)
-def _descend(s, b, g, table, nibble, out):
-    """Blank directions of an optimal path to the goal, into ``out``; returns their number (-1: not reachable).
+def _descend(s, b, g, table, nibble) -> list[int] | None:
+    """Blank directions of an optimal path to the goal; None when not reachable.
 
-    ``s`` is changed.  Each step moves to a neighbour whose distance is one less.
+    Each step moves to a neighbour whose distance is one less: a few numpy
+    look-ups a move, so reading a solution needs no compiled code.
     """
     w, nbr = g[2], g[5]
     d = _entry_distance(s, b, g, table, nibble)
     if d < 0:
-        return -1
-    n = 0
+        return None
+    path: list[int] = []
     while d > 0:
-        moved = False
         for dd in range(4):
-            nb = nbr[b, dd]
+            nb = int(nbr[b, dd])
             if nb < 0:
                 continue
-            _move(s, b, dd, nb, w)
-            d2 = _entry_distance(s, nb, g, table, nibble)
-            if d2 == d - 1:
-                out[n] = dd
-                n += 1
-                b = nb
-                d = d2
-                moved = True
+            s2 = _moved(s, b, dd, w)
+            if _entry_distance(s2, nb, g, table, nibble) == d - 1:
+                path.append(dd)
+                s, b, d = s2, nb, d - 1
                 break
-            _move(s, nb, dd ^ 1, b, w)  # undo
-        if not moved:
-            return -1
-    return n
+        else:
+            return None
+    return path
 
 
 # ---------------------------------------------------------------------------- building
-
-
-def pack_table(space: Space, depth: np.ndarray) -> np.ndarray:
-    """The table's array from the search's byte per state: four bits when every entry fits, else the bytes."""
-    g = space.kernel_args()
-    n = depth.shape[0]
-    nib = np.zeros((n + 1) // 2, np.uint8)
-    step = 1 << BLOCK_SHIFT
-    chunks = max(1, -(-n // step))
-    previous = numba.set_parallel_chunksize(1)
-    try:
-        if chunks == 1 or numba.get_num_threads() == 1:
-            worst = (_pack_distinct if space.distinct else _pack_multiset)(depth, nib, g, 0, n)
-        else:
-            worst = _pack(depth, nib, g, chunks, step)
-    finally:
-        numba.set_parallel_chunksize(previous)
-    return nib if worst <= 15 else depth
 
 
 def _layers_progress(progress):
@@ -211,7 +119,7 @@ def _layers_progress(progress):
     if progress is None:
         return None
     return lambda info: progress(
-        info["fraction"], f"depth {info['depth']}, {info['states']:,} positions"
+        info["fraction"], f"distance table: depth {info['depth']}, {info['states']:,} positions"
     )
 
 
@@ -244,9 +152,6 @@ class DistanceTable:
             raise ValueError(f"a distance table of {n:,} states cannot have shape {data.shape}")
         self.nibble = data.shape[0] != n
         self._args = space.kernel_args()
-        # load the kernels now (the goal: no steps), off the clock of the first solve
-        seq, b = space.sequence(space.goal)
-        _descend(seq, b, self._args, self.data, self.nibble, np.empty(1, np.int64))
 
     def __repr__(self):
         return (
@@ -318,6 +223,9 @@ class DistanceTable:
         check_budget(space, table=True, max_bytes=max_bytes, max_seconds=max_seconds)
 
         def build(_progress):
+            from .layers import search_layers
+            from .pack import pack_table
+
             layers = search_layers(space, progress=progress, record=True, limit=0)
             return pack_table(space, layers.depth)
 
@@ -330,6 +238,8 @@ class DistanceTable:
         """The table from a search that recorded depths (``search_layers(..., record=True)``)."""
         if layers.depth is None:
             raise ValueError("the search kept no depths (record=False)")
+        from .pack import pack_table
+
         data = pack_table(space, layers.depth)
         return cls(space, _store(space, lambda _p: data) if cache else data)
 
@@ -365,7 +275,7 @@ class DistanceTable:
             The board cannot reach the goal.
         """
         board, seq, b = self._sequence(board)
-        d = int(_entry_distance(seq, b, self._args, self.data, self.nibble))
+        d = _entry_distance(seq, b, self._args, self.data, self.nibble)
         if d < 0:
             raise UnsolvableError(f"{board} cannot reach the goal {self.goal}")
         return d
@@ -374,18 +284,17 @@ class DistanceTable:
         """An optimal solution of ``board``, read from the table (replayed and checked)."""
         began = time.perf_counter()
         board, seq, b = self._sequence(board)
-        out = np.empty(256, np.int64)
-        n = int(_descend(seq, b, self._args, self.data, self.nibble, out))
-        if n < 0:
+        path = _descend(seq, b, self._args, self.data, self.nibble)
+        if path is None:
             raise UnsolvableError(f"{board} cannot reach the goal {self.goal}")
         stats = Stats(
-            expanded=n,
+            expanded=len(path),
             generated=0,
             stored=self.states,
             peak_frontier=0,
             seconds=time.perf_counter() - began,
         )
-        solution = make_solution(Puzzle(board, self.goal), out[:n].tolist(), True, "table", stats)
+        solution = make_solution(Puzzle(board, self.goal), path, True, "table", stats)
         solution.verify()
         return solution
 
@@ -418,12 +327,11 @@ def goal_table(goal, progress: Callable[[float, str], None] | None = None) -> Di
 
 
 def table_ready(puzzle: Puzzle) -> bool:
-    """Whether ``auto`` should solve ``puzzle`` by its goal's distance table: when one is cached.
+    """Whether the distance table of ``puzzle``'s goal is in the cache.
 
-    ``auto`` builds none: on a fresh install, building even the 8-puzzle's
-    table first compiles the breadth-first kernels (about 20 s), where a
-    search answers in a second; ``method="table"`` or ``slidelab analyze GOAL
-    --save`` builds any.
+    ``auto`` then solves by it (:func:`slidelab.search.solve.choose_method`);
+    it builds one itself only for small spaces, ``method="table"`` or
+    ``slidelab analyze GOAL --save`` builds any.
     """
     from ..cache import CacheError, cache_dir, table_key
 

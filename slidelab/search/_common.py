@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 
 from .. import _args
 from ..errors import SearchLimitError, SearchTooLong
-from ..heuristics import Heuristic, make_heuristic
+from ..heuristics.base import Heuristic
 from ..memory import default_max_bytes
 from ..puzzle import Puzzle
 from ..solution import Stats
@@ -178,6 +178,8 @@ def search_entry(method: str):
                 arguments["limits"] = Limits()
             _args.instance(arguments["limits"], "limits", Limits)
             if "heuristic" in arguments and not isinstance(arguments["heuristic"], Heuristic):
+                from ..heuristics import make_heuristic
+
                 arguments["heuristic"] = make_heuristic(puzzle, arguments["heuristic"])
             try:
                 return fn(*bound.args, **bound.kwargs)

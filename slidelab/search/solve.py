@@ -17,21 +17,11 @@ from ..errors import (
     SlidelabError,
     UnsolvableError,
 )
-from ..heuristics import make_heuristic
-from ..heuristics.pdb import (
-    DEFAULT_PARTITION,
-    build_estimate,
-    check_build_size,
-    is_ready,
-    parse_partition,
-    stronger_partition,
-)
 from ..puzzle import Puzzle
 from ..solution import Solution
 from ..solvability import check
 from ..units import format_bytes, format_duration
 from ._common import Limits
-from .idastar import idastar_all
 from .options import SearchOptions, options_of
 from .registry import METHODS, Method
 
@@ -40,7 +30,12 @@ log = logging.getLogger(__name__)
 #: weight of ``weighted-astar`` when none is given
 DEFAULT_WEIGHT = 1.5
 
-#: boards with at most this many arrangements are solved by table-based bidirectional BFS
+#: boards with at most this many positions are solved from the goal's distance table, built and
+#: cached on first need (the 8-puzzle's in 20 ms, after some seconds of compiling on a fresh
+#: install); reading a solution off it is a look-up a move and needs no compiled code
+AUTO_BUILD_TABLE_STATES = 1 << 21
+
+#: larger boards with at most this many arrangements are solved by table-based bidirectional BFS
 AUTO_TABLE_STATES = 50_000_000
 
 #: boards with at most this many cells are solved optimally by ``auto`` (IDA* + pattern databases)
@@ -58,16 +53,18 @@ def choose_method(puzzle: Puzzle) -> tuple[str, str]:
     """``(method, heuristic)`` that ``auto`` uses for this puzzle.
 
     The goal's distance table when one is cached (``slidelab analyze GOAL
-    --save``; see :func:`slidelab.analysis.table.table_ready`); a flat-table
-    bidirectional BFS when the whole space is small; IDA* with
+    --save``; see :func:`slidelab.analysis.table.table_ready`) or the space has
+    at most :data:`AUTO_BUILD_TABLE_STATES` positions (then it is built); a
+    flat-table bidirectional BFS when the whole space is small; IDA* with
     pattern databases up to the 15-puzzle, and on the 24-puzzle (6-6-6-6
     tables, where they fit) for :data:`AUTO_SEARCH_SECONDS`, then weighted A*
     with the same tables (:func:`solve`); beyond that, optimal search is not
     expected to finish, and the constructive method (always fast) is used.
     """
+    from ..analysis.index import Space
     from ..analysis.table import table_ready
 
-    if table_ready(puzzle):
+    if Space(puzzle.goal).states <= AUTO_BUILD_TABLE_STATES or table_ready(puzzle):
         return "table", "manhattan"
     if puzzle.n_arrangements <= AUTO_TABLE_STATES:
         return "bidirectional", "manhattan"
@@ -86,6 +83,8 @@ def _budgeted(puzzle: Puzzle) -> bool:
     6-6-6-6) fit this machine: ``auto`` searches it optimally for :data:`AUTO_SEARCH_SECONDS`."""
     if _small(puzzle) or puzzle.has_repeats:
         return False
+    from ..heuristics.pdb import DEFAULT_PARTITION, check_build_size, parse_partition
+
     if (puzzle.width, puzzle.height) not in DEFAULT_PARTITION:
         return False
     try:
@@ -280,6 +279,14 @@ def _auto_tables(
         and plan.weight == 1
     ):
         return options, None
+    from ..heuristics.pdb import (
+        build_estimate,
+        check_build_size,
+        is_ready,
+        parse_partition,
+        stronger_partition,
+    )
+
     name = stronger_partition(puzzle, None)
     if name is None:
         return options, None
@@ -361,6 +368,9 @@ def _tables(
 def _search_heuristic(puzzle, heuristic, partition, limits: Limits, table_progress):
     """The heuristic, its tables built or loaded before the search clock starts; with pattern
     databases, the progress reports name stronger ones where they exist."""
+    from ..heuristics import make_heuristic
+    from ..heuristics.pdb import stronger_partition
+
     if heuristic == "pdb":
         limits.context["stronger_partition"] = stronger_partition(puzzle, partition)
     heur = make_heuristic(puzzle, heuristic, partition=partition, progress=table_progress)
@@ -442,6 +452,8 @@ def solve_all(
         heuristic = "pdb" if _small(puzzle) and not puzzle.has_repeats else "manhattan"
     limits = Limits(options.time_limit, None, None, progress)
     heur = _search_heuristic(puzzle, heuristic, options.partition, limits, table_progress)
+    from .idastar import idastar_all
+
     solutions = idastar_all(puzzle, heuristic=heur, max_solutions=limit, limits=limits)
     for s in solutions:
         s.verify()

@@ -1,0 +1,201 @@
+"""The kernels of the flat numbering (:mod:`.index`): unranking, stepping and neighbours.
+
+:mod:`.index` numbers the positions and ranks single boards with numpy; the
+breadth-first search (:mod:`.layers`) and the table packing (:mod:`.table`)
+walk millions of indices with the numba kernels here, all over the arrays of
+:meth:`.index.Space.kernel_args` (``g`` below).
+"""
+
+from __future__ import annotations
+
+from .._jit import njit
+
+
+@njit(cache=True)
+def _load(idx, s, L, c, g):
+    """Write into ``s`` (and ``L``, its Lehmer digits) the tiles of state ``idx``; return the blank cell.
+
+    ``c`` is scratch space (one entry per label).
+    """
+    return _load_at(idx, s, L, c, g[1], g[3], g[4], g[7], g[9], g[10], g[11], g[12])
+
+
+@njit(cache=True, inline="always")
+def _load_at(idx, s, L, c, m, H, distinct, radix, Tab, counts, full, needpar):
+    """:func:`_load` with the arrays it needs (what the kernels call)."""
+    b = idx // H
+    t = idx - b * H
+    if distinct:
+        t *= 2
+    K = counts.shape[0]
+    for u in range(K):
+        c[u] = counts[u]
+    code = full
+    for k in range(m):
+        lesser = 0
+        for u in range(K):
+            if c[u] == 0:
+                continue
+            block = Tab[code - radix[u]]
+            if t < block:
+                s[k] = u
+                L[k] = lesser
+                c[u] -= 1
+                code -= radix[u]
+                break
+            t -= block
+            lesser += 1
+    if distinct:
+        p = 0
+        for k in range(m):
+            p += L[k]
+        if (p & 1) != needpar[b]:
+            s[m - 2], s[m - 1] = s[m - 1], s[m - 2]
+            L[m - 2] = 1
+    return b
+
+
+@njit(cache=True, inline="always")
+def _next_perm(s, L, m):
+    """Next arrangement of ``s`` in lexicographic order (repeats allowed), Lehmer digits updated."""
+    a = m - 2
+    while a >= 0 and s[a] >= s[a + 1]:
+        a -= 1
+    if a < 0:
+        return False
+    j = m - 1
+    while s[j] <= s[a]:
+        j -= 1
+    s[a], s[j] = s[j], s[a]
+    lo = a + 1
+    hi = m - 1
+    while lo < hi:
+        s[lo], s[hi] = s[hi], s[lo]
+        lo += 1
+        hi -= 1
+    L[a] += 1
+    for k in range(a + 1, m):
+        L[k] = 0
+    return True
+
+
+@njit(cache=True, inline="always")
+def _step(s, L, m, distinct, need):
+    """Move ``s`` to the next index (same blank cell, ``need``: the parity its tiles must have)."""
+    if distinct:
+        if s[m - 2] < s[m - 1]:  # the even member of the pair: go to the odd one first
+            s[m - 2], s[m - 1] = s[m - 1], s[m - 2]
+            L[m - 2] = 1
+        _next_perm(s, L, m)  # rank 2(r + 1): the last two ascending
+        p = 0
+        for k in range(m - 2):
+            p += L[k]
+        if (p & 1) != need:
+            s[m - 2], s[m - 1] = s[m - 1], s[m - 2]
+            L[m - 2] = 1
+    else:
+        _next_perm(s, L, m)
+
+
+@njit(cache=True, inline="always")
+def _tile_rank(idx, base, L, m, distinct):
+    """Rank of the tile sequence of state ``idx`` (``base``: first index of its blank cell)."""
+    if distinct:
+        return 2 * (idx - base) + L[m - 2]
+    return idx - base
+
+
+@njit(cache=True, inline="always")
+def _delta_distinct(s, L, F, i, j, down):
+    """Change of the permutation rank when ``s[j]`` moves to ``i`` (down) or ``s[i]`` to ``j`` (up)."""
+    delta = 0
+    cnt = 0
+    if down:
+        x = s[j]
+        for k in range(i, j):
+            y = s[k]
+            if y < x:
+                cnt += 1
+                delta += (L[k] - L[k + 1]) * F[k + 1]
+            else:
+                delta += (L[k] - 1 - L[k + 1]) * F[k + 1]
+        delta += (L[j] + cnt - L[i]) * F[i]
+    else:
+        x = s[i]
+        for k in range(i + 1, j + 1):
+            y = s[k]
+            if y < x:
+                cnt += 1
+                delta += (L[k] - L[k - 1]) * F[k - 1]
+            else:
+                delta += (L[k] + 1 - L[k - 1]) * F[k - 1]
+        delta += (L[i] - cnt - L[j]) * F[j]
+    return delta
+
+
+@njit(cache=True, inline="always")
+def _delta_multiset(s, m, radix, S, i, j, down):
+    """Change of the multiset rank for the same rotation (positions ``i .. j`` re-ranked)."""
+    code = 0
+    for k in range(i, m):
+        code += radix[s[k]]
+    old = 0
+    cc = code
+    for k in range(i, j + 1):
+        v = s[k]
+        old += S[cc, v]
+        cc -= radix[v]
+    new = 0
+    cc = code
+    if down:
+        v = s[j]
+        new += S[cc, v]
+        cc -= radix[v]
+        for k in range(i, j):
+            v = s[k]
+            new += S[cc, v]
+            cc -= radix[v]
+    else:
+        for k in range(i + 1, j + 1):
+            v = s[k]
+            new += S[cc, v]
+            cc -= radix[v]
+        v = s[i]
+        new += S[cc, v]
+    return new - old
+
+
+@njit(cache=True, inline="always")
+def _neighbour(idx, base, t, b, d, nb, s, L, m, w, H, distinct, F, radix, S):
+    """Index of the state after the blank moves from ``b`` in direction ``d`` to ``nb``.
+
+    ``idx`` is the state's index, ``base`` the first index of its blank cell,
+    ``t`` the rank of its tiles.  Called from kernels specialised on a constant
+    ``distinct`` (where the other branch, and its cost, is compiled away).
+    """
+    if d >= 2:  # sideways: the tile sequence stays
+        return nb * H + (idx - base)
+    down = d == 1
+    if down:
+        i = b
+        j = b + w - 1
+    else:
+        i = b - w
+        j = b - 1
+    if distinct:
+        return nb * H + ((t + _delta_distinct(s, L, F, i, j, down)) >> 1)
+    return nb * H + t + _delta_multiset(s, m, radix, S, i, j, down)
+
+
+@njit(cache=True, inline="always")
+def _heuristic_at(s, b, w, distinct, md, gb):
+    """:func:`_heuristic` with the arrays it needs."""
+    h = 0
+    for k in range(s.shape[0]):
+        cell = k if k < b else k + 1
+        h += md[s[k], cell]
+    if not distinct:  # nearest-cell distances: fix the parity by the blank's
+        bd = abs(b // w - gb // w) + abs(b % w - gb % w)
+        if (h - bd) & 1:
+            h -= 1
+    return h

@@ -1,0 +1,101 @@
+"""Packing the breadth-first search's depths into a distance table's encoding (numba kernels).
+
+:mod:`.table` describes the two encodings (four bits per position when every
+``(d - h) / 2`` fits, else a byte) and reads them with numpy; building one walks
+every index, which is done here on every core.
+"""
+
+from __future__ import annotations
+
+import numba
+import numpy as np
+from numba import prange
+
+from .._jit import njit
+from .index import UNREACHED, Space
+from .index_kernels import _heuristic_at, _load_at, _step
+from .layers import BLOCK_SHIFT, SERIAL_STATES
+
+
+@njit(cache=True, inline="always")
+def _pack_body(depth, nib, g, lo, hi, distinct):
+    """Four-bit entries for states ``lo .. hi - 1`` (``lo`` even); returns the largest entry (99: unusable)."""
+    m, w, H, radix, Tab, counts, full, needpar, md, gb = (
+        g[1],
+        g[2],
+        g[3],
+        g[7],
+        g[9],
+        g[10],
+        g[11],
+        g[12],
+        g[13],
+        g[14],
+    )
+    s = np.empty(m, np.int64)
+    L = np.zeros(m, np.int64)
+    c = np.empty(counts.shape[0], np.int64)
+    b = np.int64(0)
+    end = np.int64(-1)
+    worst = 0
+    for idx in range(lo, hi):
+        if idx < end:
+            _step(s, L, m, distinct, needpar[b])
+        else:
+            b = _load_at(idx, s, L, c, m, H, distinct, radix, Tab, counts, full, needpar)
+            end = (b + 1) * H
+        d = np.int64(depth[idx])
+        if d == UNREACHED:
+            return 99
+        gap = d - _heuristic_at(s, b, w, distinct, md, gb)
+        if gap < 0 or (gap & 1) != 0:
+            return 99
+        v = gap >> 1
+        if v > 15:
+            return 99
+        if v > worst:
+            worst = v
+        nib[idx >> 1] |= np.uint8(v << ((idx & 1) << 2))
+    return worst
+
+
+@njit(cache=True)
+def _pack_distinct(depth, nib, g, lo, hi):
+    return _pack_body(depth, nib, g, lo, hi, True)
+
+
+@njit(cache=True)
+def _pack_multiset(depth, nib, g, lo, hi):
+    return _pack_body(depth, nib, g, lo, hi, False)
+
+
+@njit(cache=True, parallel=True)
+def _pack(depth, nib, g, chunks, step):
+    """The four-bit entries of all states in parallel; chunks of ``step`` states (even)."""
+    n = depth.shape[0]
+    worst = np.zeros(chunks, np.int64)
+    if g[4]:
+        for ch in prange(chunks):
+            worst[ch] = _pack_distinct(depth, nib, g, min(n, ch * step), min(n, (ch + 1) * step))
+    else:
+        for ch in prange(chunks):
+            worst[ch] = _pack_multiset(depth, nib, g, min(n, ch * step), min(n, (ch + 1) * step))
+    return worst.max()
+
+
+def pack_table(space: Space, depth: np.ndarray) -> np.ndarray:
+    """The table's array from the search's byte per state: four bits when every entry fits, else the bytes."""
+    g = space.kernel_args()
+    n = depth.shape[0]
+    nib = np.zeros((n + 1) // 2, np.uint8)
+    step = 1 << BLOCK_SHIFT
+    chunks = max(1, -(-n // step))
+    previous = numba.set_parallel_chunksize(1)
+    try:
+        if n < SERIAL_STATES or numba.get_num_threads() == 1:  # one thread, one kernel compiled
+            worst = (_pack_distinct if space.distinct else _pack_multiset)(depth, nib, g, 0, n)
+        else:
+            worst = _pack(depth, nib, g, chunks, step)
+    finally:
+        numba.set_parallel_chunksize(previous)
+    return nib if worst <= 15 else depth
