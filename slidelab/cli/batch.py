@@ -12,7 +12,6 @@ import time
 import click
 
 from ..errors import SlidelabError
-from ..units import parse_bytes
 from .options import (
     FAILED,
     OK,
@@ -97,18 +96,17 @@ def batch_command(
             raise SlidelabError("--redo-failed goes with -o (an output file to read back)")
         if scheduler is not None and workers is not None:
             raise SlidelabError("--workers is for local processes; a Dask cluster has its own")
-        max_bytes = parse_bytes(max_memory) if max_memory is not None else None
         options = _check_search_options(
-            method,
-            heuristic,
-            weight,
-            time_limit,
-            max_states,
-            max_bytes,
-            partition,
-            goal,
-            blank_first,
-            size,
+            method=method,
+            heuristic=heuristic,
+            weight=weight,
+            time_limit=time_limit,
+            max_states=max_states,
+            max_memory=max_memory,
+            partition=partition,
+            goal=goal,
+            blank_first=blank_first,
+            size=size,
         )
         instances = read_instances(_batch_lines(input_file), size)
         if output is not None and input_file != "-" and _same_file(input_file, output):

@@ -208,12 +208,26 @@ _OPTION_NAMES = {
 
 
 def _check_search_options(
-    method, heuristic, weight, time_limit, max_states, max_bytes, partition, goal, blank_first, size
+    *,
+    method,
+    heuristic,
+    weight,
+    time_limit,
+    max_states,
+    max_memory,
+    partition,
+    goal,
+    blank_first,
+    size,
 ) -> SearchOptions:
-    """The search options, checked once before any board is read (``solve`` and ``batch``), by
-    the checks :func:`slidelab.solve` makes, named as on the command line."""
+    """The options of :func:`_search_options` and :func:`_goal_options` (``solve`` and ``batch``),
+    checked once before any board is read by the checks :func:`slidelab.solve` makes, named as on
+    the command line; ``--max-memory`` is read here (``2G``)."""
     from ..parse import parse_size
     from ..search.options import check_options
+    from ..units import parse_bytes
+
+    max_bytes = parse_bytes(max_memory) if max_memory is not None else None
 
     if goal is not None and blank_first:
         raise SlidelabError("give --goal or --blank-first, not both")

@@ -9,7 +9,6 @@ from collections import deque
 import click
 
 from ..errors import SearchLimitError, SlidelabError, UnsolvableError
-from ..units import parse_bytes
 from .options import (
     BAD_INPUT,
     FAILED,
@@ -76,20 +75,19 @@ def solve_command(
 
     outcome = _Outcome()
     try:
-        max_bytes = parse_bytes(max_memory) if max_memory is not None else None
         if limit is not None and not all_solutions:
             raise SlidelabError("--limit goes with --all")
         options = _check_search_options(
-            method,
-            heuristic,
-            weight,
-            time_limit,
-            max_states,
-            max_bytes,
-            partition,
-            goal,
-            blank_first,
-            size,
+            method=method,
+            heuristic=heuristic,
+            weight=weight,
+            time_limit=time_limit,
+            max_states=max_states,
+            max_memory=max_memory,
+            partition=partition,
+            goal=goal,
+            blank_first=blank_first,
+            size=size,
         )
     except SlidelabError as exc:
         _fail(str(exc))
