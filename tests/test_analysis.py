@@ -162,6 +162,32 @@ def test_index_is_a_bijection():
             assert space.index(board) == i
 
 
+def test_moving_on_from_a_state_equals_unranking_the_target():
+    # the kernels walk a blank cell's indices by moving the last state's tiles on
+    # (index_kernels._seek: a few digits of the rank for distinct tiles, steps for repeats)
+    from slidelab.analysis.index_kernels import _load, _seek
+
+    rng = random.Random(7)
+    for goal in ["3x3", "2x4", "4x3", "AAB/BCC/DD_", "ABA_/CDCD/ABAB/CDCD"]:
+        space = space_of(goal)
+        g = space.kernel_args()
+        m, H = g[1], g[3]
+        s, L = np.empty(m, np.int64), np.zeros(m, np.int64)
+        s2, L2 = np.empty(m, np.int64), np.zeros(m, np.int64)
+        c = np.empty(len(space.label_counts), np.int64)
+        for _ in range(300):
+            idx = rng.randrange(space.states - 1)
+            end = (idx // H + 1) * H
+            target = min(end - 1, idx + rng.choice([1, 2, 3, 17, 40, 1000, 10**6]))
+            b = _load(idx, s, L, c, g)
+            if target == idx:
+                continue
+            args = (m, H, g[4], g[7], g[9], g[10], g[11], g[12])
+            assert _seek(target, idx, b, end, s, L, c, *args) == b
+            _load(target, s2, L2, c, g)
+            assert s.tolist() == s2.tolist() and L.tolist() == L2.tolist(), (goal, idx, target)
+
+
 def test_unsolvable_board_has_no_index_or_distance():
     space = Space(Board("1 2 3/4 5 6/7 8 0"))
     with pytest.raises(UnsolvableError):

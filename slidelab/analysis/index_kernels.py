@@ -8,7 +8,14 @@ walk millions of indices with the numba kernels here, all over the arrays of
 
 from __future__ import annotations
 
+import numpy as np
+
+from .._bits import lowest_bit
 from .._jit import njit
+
+#: repeated labels: step to the next arrangement when the next wanted state is at most this far
+#: on (else unrank); distinct tiles move any distance within a blank cell (:func:`_advance`)
+STEP_LIMIT = 32
 
 
 @njit(cache=True)
@@ -83,18 +90,74 @@ def _next_perm(s, L, m):
 def _step(s, L, m, distinct, need):
     """Move ``s`` to the next index (same blank cell, ``need``: the parity its tiles must have)."""
     if distinct:
-        if s[m - 2] < s[m - 1]:  # the even member of the pair: go to the odd one first
-            s[m - 2], s[m - 1] = s[m - 1], s[m - 2]
-            L[m - 2] = 1
-        _next_perm(s, L, m)  # rank 2(r + 1): the last two ascending
-        p = 0
-        for k in range(m - 2):
-            p += L[k]
-        if (p & 1) != need:
-            s[m - 2], s[m - 1] = s[m - 1], s[m - 2]
-            L[m - 2] = 1
+        _advance(s, L, m, need, 1)
     else:
         _next_perm(s, L, m)
+
+
+@njit(cache=True, inline="always")
+def _advance(s, L, m, need, delta):
+    """Move distinct tiles ``s`` (Lehmer digits ``L``) ``delta >= 1`` indices on, in the same blank
+    cell (``need``: the parity its tiles must have).
+
+    ``L`` is the rank in the factorial number system (digit ``k`` in base
+    ``m - k``): adding to it changes only the last few digits on a short move,
+    and only their tiles are placed again, so a move costs about the same
+    whatever ``delta``.  The tiles' parity is the digits' sum's, so it changes by
+    the changed digits' change.
+    """
+    # to the even member of the pair (the last two ascending): digit m - 2 (base 2) becomes 0
+    change = -L[m - 2]
+    L[m - 2] = 0
+    carry = delta
+    k = m - 3
+    while carry != 0:  # stops by k = 0: the target is in the blank cell's range
+        radix = m - k
+        v = L[k] + carry
+        if v < radix:  # the usual last digit: no carry, no division
+            carry = 0
+        elif v < 2 * radix:
+            carry = 1
+            v -= radix
+        else:
+            carry = v // radix
+            v -= carry * radix
+        change += v - L[k]
+        L[k] = v
+        k -= 1
+    rest = np.int64(0)  # the tiles of the changed digits' places
+    for i in range(k + 1, m):
+        rest |= np.int64(1) << s[i]
+    for i in range(k + 1, m):
+        r = rest
+        for _ in range(L[i]):  # the L[i]-th smallest of those left
+            r &= r - 1
+        t = lowest_bit(r)
+        s[i] = t
+        rest &= ~(np.int64(1) << t)
+    if change & 1:  # the even member has the other parity: the odd one is the state
+        s[m - 2], s[m - 1] = s[m - 1], s[m - 2]
+        L[m - 2] = 1
+
+
+@njit(cache=True, inline="always")
+def _seek(idx, cursor, b, end, s, L, c, m, H, distinct, radix, Tab, counts, full, needpar):
+    """Bring ``s`` and ``L`` from state ``cursor`` (of blank cell ``b``, whose indices end before
+    ``end``; -1: none) to state ``idx``; returns ``idx``'s blank cell.
+
+    Forward in the same blank cell: distinct tiles advance (:func:`_advance`),
+    repeated labels step up to :data:`STEP_LIMIT` times; else ``idx`` is unranked.
+    """
+    if cursor >= 0 and cursor < idx < end:
+        if distinct:
+            _advance(s, L, m, needpar[b], idx - cursor)
+            return b
+        if idx - cursor <= STEP_LIMIT:
+            while cursor < idx:
+                _next_perm(s, L, m)
+                cursor += 1
+            return b
+    return _load_at(idx, s, L, c, m, H, distinct, radix, Tab, counts, full, needpar)
 
 
 @njit(cache=True, inline="always")

@@ -21,15 +21,16 @@ Two ways to go one layer deeper (the direction switch of Beamer et al.):
 - **push**, until the layer outnumbers the states still unreached
   (:data:`PULL_RATIO`): every state of the layer generates its
   neighbours (a horizontal move keeps the index's rank part, a vertical one
-  changes a few digits: :func:`.index._neighbour`); an unreached one is
+  changes a few digits: :func:`.index_kernels._neighbour`); an unreached one is
   claimed with an atomic OR, which also tells which thread was first, so each
   state is counted once;
 - **pull**, from then on: every unreached state looks for a neighbour in
   the layer and stops at the first.  Each thread writes only its own words:
   no atomics.
 
-Within a chunk, the kernels walk indices upwards and step to the next
-arrangement (:func:`.index._step`) instead of unranking each state.  With a
+Within a chunk, the kernels walk indices upwards and move the tiles on from
+the last state (:func:`.index_kernels._seek`: a few digits of the rank change)
+instead of unranking each state.  With a
 ``depth`` array (the distance table), each new state's depth is written too.
 """
 
@@ -48,7 +49,7 @@ from .._jit import njit
 from .._layers import breadth_first, close_layer, close_range
 from ..errors import SlidelabError
 from .index import UNREACHED, Space
-from .index_kernels import _load_at, _neighbour, _step, _tile_rank
+from .index_kernels import _neighbour, _seek, _tile_rank
 
 #: states per flag block (a power of two, a multiple of 32)
 BLOCK_SHIFT = 10
@@ -56,8 +57,6 @@ WORDS_PER_BLOCK = (1 << BLOCK_SHIFT) >> 5
 #: a layer is pulled when it holds more than this fraction of the unreached states (a pushed
 #: state and a pulled one cost about the same: both look at their three or so neighbours)
 PULL_RATIO = 1.0
-#: step to the next arrangement when the next wanted state is at most this far on
-STEP_LIMIT = 32
 #: chunks of blocks handed to the threads (dynamic scheduling)
 CHUNKS = 256
 #: spaces smaller than this are searched by one thread (a parallel region costs more than a layer)
@@ -103,15 +102,12 @@ def _push_body(words, depth, record, d, flags_cur, flags_next, g, lo, hi, distin
                 slot = lowest_bit(targets) >> 1
                 targets &= targets - 1
                 idx = np.int64(wi) * 32 + slot
-                if cursor >= 0 and cursor < idx < end and idx - cursor <= STEP_LIMIT:
-                    while cursor < idx:
-                        _step(s, L, m, distinct, needpar[b])
-                        cursor += 1
-                else:
-                    b = _load_at(idx, s, L, c, m, H, distinct, radix, Tab, counts, full, needpar)
-                    base = b * H
-                    end = base + H
-                    cursor = idx
+                b = _seek(
+                    idx, cursor, b, end, s, L, c, m, H, distinct, radix, Tab, counts, full, needpar
+                )
+                base = b * H
+                end = base + H
+                cursor = idx
                 t = _tile_rank(idx, base, L, m, distinct)
                 for dd in range(4):
                     nb = nbr[b, dd]
@@ -171,15 +167,12 @@ def _pull_body(words, depth, record, d, done, flags_next, g, lo, hi, distinct):
                 slot = lowest_bit(targets) >> 1
                 targets &= targets - 1
                 idx = np.int64(wi) * 32 + slot
-                if cursor >= 0 and cursor < idx < end and idx - cursor <= STEP_LIMIT:
-                    while cursor < idx:
-                        _step(s, L, m, distinct, needpar[b])
-                        cursor += 1
-                else:
-                    b = _load_at(idx, s, L, c, m, H, distinct, radix, Tab, counts, full, needpar)
-                    base = b * H
-                    end = base + H
-                    cursor = idx
+                b = _seek(
+                    idx, cursor, b, end, s, L, c, m, H, distinct, radix, Tab, counts, full, needpar
+                )
+                base = b * H
+                end = base + H
+                cursor = idx
                 t = _tile_rank(idx, base, L, m, distinct)
                 hit = False
                 for e in range(4):
