@@ -245,6 +245,17 @@ def _mirror_index(pos, k, mult, scell, stile, spos):
 
 
 @njit(cache=True, inline="always")
+def _mirror_start(pos, k, n, mult, scell, stile, spos, tile_at_m):
+    """The mirrored placement's index, with its ``tile_at_m`` (cell -> tile) filled: each move's
+    mirror image is then one :func:`_moved` from it, not a whole :func:`_mirror_index`."""
+    for c in range(n):
+        tile_at_m[c] = -1
+    for j in range(k):
+        tile_at_m[scell[pos[j]]] = stile[j]
+    return _mirror_index(pos, k, mult, scell, stile, spos)
+
+
+@njit(cache=True, inline="always")
 def _md(pos, k, md):
     total = 0
     for j in range(k):
@@ -301,6 +312,7 @@ def _push_layer(
         pos = np.zeros(k, np.int64)
         spos = np.zeros(k, np.int64)
         tile_at = np.full(n, -1, np.int64)
+        tile_at_m = np.full(n, -1, np.int64)  # the mirrored placement's
         # counted in registers, stored once: threads' rows of ``counts`` share cache lines
         c_regions = 0
         c_cells = 0
@@ -321,6 +333,7 @@ def _push_layer(
                         occ0 | (np.int64(1) << pos[k - 2]) | (np.int64(1) << pos[k - 1])
                     )
                     md_p = _md(pos, k, md)
+                    ps = _mirror_start(pos, k, n, mult, scell, stile, spos, tile_at_m) if sym else 0
                     while open_ != 0:
                         region = _flood(
                             _select(free, lowest_bit(open_) >> 1), free, w, not_first, not_last
@@ -337,9 +350,9 @@ def _push_layer(
                                 cell2 = t
                                 both = False
                                 if sym:  # store the pair's canonical member only
-                                    pos[j] = to
-                                    qs = _mirror_index(pos, k, mult, scell, stile, spos)
-                                    pos[j] = t
+                                    qs = _moved(
+                                        ps, stile[j], scell[t], scell[to], w, tile_at_m, mult
+                                    )
                                     if qs < q:
                                         q = qs
                                         cell2 = scell[t]
@@ -403,6 +416,7 @@ def _pull_layer(
         pos = np.zeros(k, np.int64)
         spos = np.zeros(k, np.int64)
         tile_at = np.full(n, -1, np.int64)
+        tile_at_m = np.full(n, -1, np.int64)  # the mirrored placement's
         # counted in registers, stored once: threads' rows of ``counts`` share cache lines
         c_regions = 0
         c_cells = 0
@@ -421,9 +435,12 @@ def _pull_layer(
             for p in range(blk * block, (blk + 1) * block):
                 x = np.int64(words[p])
                 unseen = _with_code(x, 0, low)
-                if unseen != 0 and sym and _mirror_index(pos, k, mult, scell, stile, spos) < p:
-                    words[p] = low * 3  # not stored: its mirror is; closed from now on
-                    unseen = 0
+                ps = 0
+                if unseen != 0 and sym:
+                    ps = _mirror_start(pos, k, n, mult, scell, stile, spos, tile_at_m)
+                    if ps < p:
+                        words[p] = low * 3  # not stored: its mirror is; closed from now on
+                        unseen = 0
                 if unseen != 0:
                     free = full & ~(
                         occ0 | (np.int64(1) << pos[k - 2]) | (np.int64(1) << pos[k - 1])
@@ -446,9 +463,9 @@ def _pull_layer(
                                 free2 = (free | (np.int64(1) << t)) & ~(np.int64(1) << frm)
                                 cell2 = t
                                 if sym:
-                                    pos[j] = frm
-                                    qs = _mirror_index(pos, k, mult, scell, stile, spos)
-                                    pos[j] = t
+                                    qs = _moved(
+                                        ps, stile[j], scell[t], scell[frm], w, tile_at_m, mult
+                                    )
                                     if qs < q:
                                         q = qs
                                         cell2 = scell[t]
