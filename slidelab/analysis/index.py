@@ -18,8 +18,8 @@ Why this numbering: a horizontal move keeps ``r`` (only the blank's cell
 changes), and a vertical one changes the few digits of the rank that belong to
 the rotated tiles, so a neighbour's index costs a handful of operations
 (:func:`.index_kernels._neighbour`); and consecutive indices are consecutive arrangements,
-so the breadth-first kernels walk a range of indices by stepping to the next
-permutation instead of unranking each one (:func:`.index_kernels._step`).
+so the breadth-first kernels walk a range of indices by moving the last
+state's tiles on instead of unranking each one (:func:`.index_kernels._seek`).
 
 Ranking uses *count codes*: a multiset of tiles is one integer, the counts of
 its labels in mixed radix (``radix[v]`` per label ``v``), so ``Tab[code]``

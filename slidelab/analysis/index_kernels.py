@@ -87,15 +87,6 @@ def _next_perm(s, L, m):
 
 
 @njit(cache=True, inline="always")
-def _step(s, L, m, distinct, need):
-    """Move ``s`` to the next index (same blank cell, ``need``: the parity its tiles must have)."""
-    if distinct:
-        _advance(s, L, m, need, 1)
-    else:
-        _next_perm(s, L, m)
-
-
-@njit(cache=True, inline="always")
 def _advance(s, L, m, need, delta):
     """Move distinct tiles ``s`` (Lehmer digits ``L``) ``delta >= 1`` indices on, in the same blank
     cell (``need``: the parity its tiles must have).

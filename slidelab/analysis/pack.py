@@ -13,7 +13,7 @@ from numba import prange
 
 from .._jit import njit
 from .index import UNREACHED, Space
-from .index_kernels import _heuristic_at, _load_at, _step
+from .index_kernels import _heuristic_at, _seek
 from .layers import BLOCK_SHIFT, SERIAL_STATES
 
 
@@ -36,14 +36,27 @@ def _pack_body(depth, nib, g, lo, hi, distinct):
     L = np.zeros(m, np.int64)
     c = np.empty(counts.shape[0], np.int64)
     b = np.int64(0)
-    end = np.int64(-1)
+    end = np.int64(0)
     worst = 0
     for idx in range(lo, hi):
-        if idx < end:
-            _step(s, L, m, distinct, needpar[b])
-        else:
-            b = _load_at(idx, s, L, c, m, H, distinct, radix, Tab, counts, full, needpar)
-            end = (b + 1) * H
+        b = _seek(
+            idx,
+            idx - 1 if idx > lo else -1,
+            b,
+            end,
+            s,
+            L,
+            c,
+            m,
+            H,
+            distinct,
+            radix,
+            Tab,
+            counts,
+            full,
+            needpar,
+        )
+        end = (b + 1) * H
         d = np.int64(depth[idx])
         if d == UNREACHED:
             return 99

@@ -96,18 +96,7 @@ def batch_command(
             raise SlidelabError("--redo-failed goes with -o (an output file to read back)")
         if scheduler is not None and workers is not None:
             raise SlidelabError("--workers is for local processes; a Dask cluster has its own")
-        options = _check_search_options(
-            method=method,
-            heuristic=heuristic,
-            weight=weight,
-            time_limit=time_limit,
-            max_states=max_states,
-            max_memory=max_memory,
-            partition=partition,
-            goal=goal,
-            blank_first=blank_first,
-            size=size,
-        )
+        options = _check_search_options(click.get_current_context().params)
         instances = read_instances(_batch_lines(input_file), size)
         if output is not None and input_file != "-" and _same_file(input_file, output):
             raise SlidelabError("the output file is the input file")

@@ -207,39 +207,20 @@ _OPTION_NAMES = {
 }
 
 
-def _check_search_options(
-    *,
-    method,
-    heuristic,
-    weight,
-    time_limit,
-    max_states,
-    max_memory,
-    partition,
-    goal,
-    blank_first,
-    size,
-) -> SearchOptions:
-    """The options of :func:`_search_options` and :func:`_goal_options` (``solve`` and ``batch``),
-    checked once before any board is read by the checks :func:`slidelab.solve` makes, named as on
-    the command line; ``--max-memory`` is read here (``2G``)."""
+def _check_search_options(params: dict) -> SearchOptions:
+    """The options of :func:`_search_options` and :func:`_goal_options` in a command's ``params``
+    (``solve`` and ``batch``), checked once before any board is read by the checks
+    :func:`slidelab.solve` makes, named as on the command line; ``--max-memory`` is read here."""
     from ..parse import parse_size
     from ..search.options import check_options
     from ..units import parse_bytes
 
+    max_memory, goal, size = params["max_memory"], params["goal"], params["size"]
     max_bytes = parse_bytes(max_memory) if max_memory is not None else None
-
-    if goal is not None and blank_first:
+    if goal is not None and params["blank_first"]:
         raise SlidelabError("give --goal or --blank-first, not both")
     if size is not None:
         parse_size(size)
-    return check_options(
-        method=method,
-        heuristic=heuristic,
-        weight=weight,
-        time_limit=time_limit,
-        max_states=max_states,
-        max_bytes=max_bytes,
-        partition=partition,
-        names=_OPTION_NAMES,
-    )
+    # every option of _OPTION_NAMES is the command's parameter of that name, but --max-memory
+    given = {name: params[name] for name in _OPTION_NAMES if name != "max_bytes"}
+    return check_options(**given, max_bytes=max_bytes, names=_OPTION_NAMES)

@@ -77,18 +77,7 @@ def solve_command(
     try:
         if limit is not None and not all_solutions:
             raise SlidelabError("--limit goes with --all")
-        options = _check_search_options(
-            method=method,
-            heuristic=heuristic,
-            weight=weight,
-            time_limit=time_limit,
-            max_states=max_states,
-            max_memory=max_memory,
-            partition=partition,
-            goal=goal,
-            blank_first=blank_first,
-            size=size,
-        )
+        options = _check_search_options(click.get_current_context().params)
     except SlidelabError as exc:
         _fail(str(exc))
     show = sys.stderr.isatty() if progress is None else progress
