@@ -95,6 +95,24 @@ def test_pdb_tables_cached(tmp_path, monkeypatch):
     assert again == []  # loaded, not rebuilt
 
 
+def test_a_group_in_another_order_has_its_own_cached_table(tmp_path, monkeypatch):
+    # a table is indexed by its tiles in the group's order: the same tiles in another order
+    # must not load it (it gave inadmissible values, and so "optimal" answers that were not)
+    import importlib
+
+    pdb_module = importlib.import_module("slidelab.heuristics.pdb")
+    monkeypatch.setenv("SLIDELAB_CACHE", str(tmp_path))
+    monkeypatch.setattr(pdb_module, "_LOADED", {})
+    puzzle = Puzzle("1 2 3/4 5 6/7 0 8")
+    forward = pattern_database(puzzle, "1,2,3,4/5,6,7,8", reflect=False).heuristic()
+    monkeypatch.setattr(pdb_module, "_LOADED", {})
+    backward = pattern_database(puzzle, "4,3,2,1/8,7,6,5", reflect=False).heuristic()
+    rng = random.Random(5)
+    for _ in range(200):
+        codes = puzzle.encode(Board(random_board("3x3", seed=rng.randrange(10**9))))
+        assert forward.value(codes) == backward.value(codes)
+
+
 LINE = "ABA_/CDCD/ABAB/CDCD"
 
 

@@ -40,8 +40,9 @@ from .layout import (
 )
 from .lookup import PatternDatabase
 
-#: format of the cached tables (the cache rebuilds tables of another format)
-PDB_FORMAT = 1
+#: format of the cached tables (the cache rebuilds tables of another format); 2: the group's
+#: order is part of the key (version 1 loaded a group's table for its tiles in any order)
+PDB_FORMAT = 2
 
 __all__ = [
     "AUTO_BUILD_STATES",
@@ -92,11 +93,14 @@ def pattern_database(
 
 
 def _spec(puzzle: Puzzle, codes) -> dict:
-    """The cache spec of one group's table."""
+    """The cache spec of one group's table: the group's goal, and its tiles in the order that
+    fixes the table's index."""
+    names = (0,) + puzzle.labels
     return {
         "kind": "pdb",
         "board": puzzle.size,
         "goal": group_goal_text(puzzle, codes),
+        "order": ",".join(str(names[c]) for c in codes),
         "version": PDB_FORMAT,
     }
 
