@@ -84,6 +84,12 @@ def _flood(cell, free, w, not_first, not_last):
 
 
 @njit(cache=True, inline="always")
+def _grow(r, w, not_first, not_last):
+    """The cells next to the cells of ``r`` (and ``r``'s own), within ``w`` columns."""
+    return r | (r << w) | (r >> w) | ((r << 1) & not_first) | ((r >> 1) & not_last)
+
+
+@njit(cache=True, inline="always")
 def _moved(p, j, t, to, w, tile_at, mult):
     """Index of placement ``p`` after tile ``j`` moves from cell ``t`` to the neighbour ``to``.
 
@@ -95,16 +101,14 @@ def _moved(p, j, t, to, w, tile_at, mult):
         return p + mult[j]
     if to == t - 1:
         return p - mult[j]
-    lo, hi = (t, to) if to > t else (to, t)
+    lo = min(t, to)
+    hi = max(t, to)
     q = np.int64(0)
-    step = w
-    for c in range(lo + 1, hi):
+    step = np.int64(w)
+    for c in range(lo + 1, hi):  # without branches: which tile stands there is anyone's guess
         i = tile_at[c]
-        if i >= 0:
-            if i < j:
-                step -= 1
-            else:
-                q += mult[i]
+        step -= (i >= 0) & (i < j)
+        q += mult[max(i, 0)] * (i > j)
     q += step * mult[j]
     return p + q if to > t else p - q
 
@@ -276,6 +280,23 @@ def _set_nibble(nib, p, value):
 # layer kernels
 
 
+@njit(cache=True, inline="always")
+def _place_last_two(off, e1, free0, k, pos, tile_at):
+    """Put tiles ``k-2`` and ``k-1`` on their cells for placement ``off`` of a block (see
+    :func:`_first_placement`), clearing their old cells in ``tile_at``; returns the empty cells."""
+    if pos[k - 2] >= 0:
+        tile_at[pos[k - 2]] = -1
+        tile_at[pos[k - 1]] = -1
+    a = _select(free0, off // e1)
+    rest = free0 & ~(np.int64(1) << a)
+    b = _select(rest, off % e1)
+    pos[k - 2] = a
+    pos[k - 1] = b
+    tile_at[a] = k - 2
+    tile_at[b] = k - 1
+    return rest & ~(np.int64(1) << b)
+
+
 @njit(cache=True, parallel=True)
 def _push_layer(
     words,
@@ -306,6 +327,7 @@ def _push_layer(
     cur = 1 + (d & 1)
     nxt = 3 - cur
     full = (np.int64(1) << n) - 1
+    e1 = n - k + 1
     nblocks = flags_cur.shape[0]
     counts = np.zeros((chunks, 4), np.int64)
     for ch in prange(chunks):
@@ -325,58 +347,66 @@ def _push_layer(
                 continue
             if flags_cur[blk] == 0:
                 continue
-            occ0 = _first_placement(blk, k, n, pos, tile_at)
-            for p in range(blk * block, (blk + 1) * block):
+            free0 = full & ~_prefix_cells(blk, k, n, pos, tile_at)
+            pos[k - 2] = -1
+            base = blk * block
+            for off in range(block):
+                p = base + off
                 open_ = _with_code(np.int64(words[p]), cur, low)
-                if open_ != 0:
-                    free = full & ~(
-                        occ0 | (np.int64(1) << pos[k - 2]) | (np.int64(1) << pos[k - 1])
+                if open_ == 0:
+                    continue
+                free = _place_last_two(off, e1, free0, k, pos, tile_at)
+                md_p = _md(pos, k, md)
+                ps = 0
+                free_m = 0
+                if sym:
+                    ps = _mirror_start(pos, k, n, mult, scell, stile, spos, tile_at_m)
+                    free_m = full & ~_mirror_mask(full & ~free, scell)
+                while open_ != 0:
+                    region = _flood(
+                        _select(free, lowest_bit(open_) >> 1), free, w, not_first, not_last
                     )
-                    md_p = _md(pos, k, md)
-                    ps = _mirror_start(pos, k, n, mult, scell, stile, spos, tile_at_m) if sym else 0
-                    while open_ != 0:
-                        region = _flood(
-                            _select(free, lowest_bit(open_) >> 1), free, w, not_first, not_last
-                        )
-                        open_ &= ~_slots(region, free)
-                        for j in range(k):
-                            t = pos[j]
-                            adj = nbmask[t] & region
-                            while adj != 0:
-                                to = lowest_bit(adj)
-                                adj &= adj - 1
-                                q = _moved(p, j, t, to, w, tile_at, mult)
-                                free2 = (free | (np.int64(1) << t)) & ~(np.int64(1) << to)
-                                cell2 = t
-                                both = False
-                                if sym:  # store the pair's canonical member only
-                                    qs = _moved(
-                                        ps, stile[j], scell[t], scell[to], w, tile_at_m, mult
+                    open_ &= ~_slots(region, free)
+                    border = _grow(region, w, not_first, not_last) & ~free & full
+                    while border != 0:  # the group's tiles next to the region
+                        t = lowest_bit(border)
+                        border &= border - 1
+                        j = tile_at[t]
+                        adj = nbmask[t] & region
+                        while adj != 0:
+                            to = lowest_bit(adj)
+                            adj &= adj - 1
+                            q = _moved(p, j, t, to, w, tile_at, mult)
+                            cell2 = t
+                            free2 = (free | (np.int64(1) << t)) & ~(np.int64(1) << to)
+                            both = False
+                            if sym:  # store the pair's canonical member only
+                                st = scell[t]
+                                qs = _moved(ps, stile[j], st, scell[to], w, tile_at_m, mult)
+                                both = qs == q
+                                if qs < q:
+                                    q = qs
+                                    cell2 = st
+                                    free2 = (free_m | (np.int64(1) << st)) & ~(
+                                        np.int64(1) << scell[to]
                                     )
-                                    if qs < q:
-                                        q = qs
-                                        cell2 = scell[t]
-                                        free2 = _mirror_mask(free2, scell)
-                                    elif qs == q:
-                                        both = True
-                                if _code_at(np.int64(words[q]), free2, cell2) != 0:
-                                    continue
-                                region2 = _flood(cell2, free2, w, not_first, not_last)
-                                if both:  # a symmetric placement: a region and its mirror at once
-                                    region2 |= _mirror_mask(region2, scell)
-                                old = np.int64(atomic_or(words, q, _slots(region2, free2) * nxt))
-                                if _code_at(old, free2, cell2) != 0:
-                                    continue  # another thread claimed it first
-                                c_regions += 1
-                                c_cells += popcount(region2)
-                                flags_next[q // block] = 1
-                                if old == 0:
-                                    gap = d + 1 - (md_p - md[j, t] + md[j, to])
-                                    if gap > 30:
-                                        c_over = 1
-                                    atomic_or(nib, q >> 1, (gap >> 1) << (4 * (q & 1)))
-                                    c_new += 1
-                _next_placement(occ0, k, full, pos, tile_at)
+                            if _code_at(np.int64(words[q]), free2, cell2) != 0:
+                                continue
+                            region2 = _flood(cell2, free2, w, not_first, not_last)
+                            if both:  # a symmetric placement: a region and its mirror at once
+                                region2 |= _mirror_mask(region2, scell)
+                            old = np.int64(atomic_or(words, q, _slots(region2, free2) * nxt))
+                            if _code_at(old, free2, cell2) != 0:
+                                continue  # another thread claimed it first
+                            c_regions += 1
+                            c_cells += popcount(region2)
+                            flags_next[q // block] = 1
+                            if old == 0:
+                                gap = d + 1 - (md_p - md[j, t] + md[j, to])
+                                if gap > 30:
+                                    c_over = 1
+                                atomic_or(nib, q >> 1, (gap >> 1) << (4 * (q & 1)))
+                                c_new += 1
         counts[ch, 0] = c_regions
         counts[ch, 1] = c_cells
         counts[ch, 2] = c_new
