@@ -1,5 +1,6 @@
-"""``auto`` on the 15-puzzle: the strongest pattern databases that are ready, and a switch to
-building them when the search with the default ones would take longer than the build."""
+"""``auto`` on the 15-puzzle: the strongest pattern databases that are ready, and a climb up the
+ladder of named partitions (6-6-3, 7-7-1, 7-8), building the next rung's tables when the search
+with the present ones would take longer than that build."""
 
 from __future__ import annotations
 
@@ -24,6 +25,8 @@ EASY = "3 14 9 11/5 4 8 2/13 12 6 7/10 1 15 0"
 HARD = "14 7 8 2/13 11 10 4/9 12 5 0/3 6 1 15"
 #: a stand-in for 7-8 that builds in a second: three groups of five tiles
 FIVES = "1,2,3,4,5/6,7,8,9,10/11,12,13,14,15"
+#: a stand-in for 7-7-1, the rung below: four groups
+FOURS = "1,2,3,4/5,6,7,8/9,10,11,12/13,14,15"
 
 
 @pytest.fixture
@@ -36,7 +39,7 @@ def partitions_seen(monkeypatch):
         return real(plan, puzzle, options, limits, table_progress)
 
     monkeypatch.setattr(solve_module, "_tables", tables)
-    monkeypatch.setattr(pdb_module, "stronger_partition", lambda puzzle, partition: FIVES)
+    monkeypatch.setattr(pdb_module, "stronger_partitions", lambda puzzle, partition: [FIVES])
     monkeypatch.setattr(pdb_module, "is_ready", lambda puzzle, name: False)  # not built yet
     return seen
 
@@ -66,6 +69,39 @@ def test_ready_stronger_tables_are_used_at_once(partitions_seen, monkeypatch):
     monkeypatch.setattr(pdb_module, "is_ready", lambda puzzle, name: True)
     assert solve(EASY, blank_first=True).length == 46
     assert partitions_seen == [FIVES]
+
+
+def test_a_long_search_climbs_the_ladder_a_rung_at_a_time(partitions_seen, monkeypatch, caplog):
+    ladder = [FOURS, FIVES]
+    monkeypatch.setattr(pdb_module, "stronger_partitions", lambda puzzle, partition: ladder)
+    monkeypatch.setattr(pdb_module, "build_estimate", lambda puzzle, name: (0.001, 1_572_480))
+    with caplog.at_level(logging.INFO, logger="slidelab"):
+        s = solve(HARD, blank_first=True)
+    assert s.length == 59 and s.optimal
+    assert partitions_seen == [None, FOURS, FIVES]
+    assert f"building the {FOURS} pattern" in caplog.text
+    assert f"building the {FIVES} pattern" in caplog.text
+
+
+def test_the_search_starts_from_the_strongest_ready_rung(partitions_seen, monkeypatch):
+    ladder = [FOURS, FIVES]
+    monkeypatch.setattr(pdb_module, "stronger_partitions", lambda puzzle, partition: ladder)
+    monkeypatch.setattr(pdb_module, "is_ready", lambda puzzle, name: name == FOURS)
+    monkeypatch.setattr(pdb_module, "build_estimate", lambda puzzle, name: (0.001, 1_572_480))
+    assert solve(HARD, blank_first=True).length == 59
+    assert partitions_seen[0] == FOURS and partitions_seen[-1] == FIVES
+
+
+def test_the_15_puzzle_ladder_shares_tables_between_rungs():
+    from slidelab.heuristics.pdb import parse_partition, stronger_partitions
+
+    p = Puzzle("1 2 3 4/5 6 7 8/9 10 11 12/13 14 15 0")
+    assert stronger_partitions(p) == ["7-7-1", "7-8"]
+    assert stronger_partitions(p, "7-7-1") == ["7-8"] and stronger_partitions(p, "7-8") == []
+    assert stronger_partitions(p, FIVES) == ["7-8"] and stronger_partitions(p, "auto") == ["7-8"]
+    seven, eight = parse_partition(p, "7-8")
+    assert parse_partition(p, "7-7-1") == [seven, [c for c in eight if c != 8], [8]]
+    assert stronger_partitions(Puzzle(random_board("5x5", seed=1))) == []
 
 
 def test_asked_for_tables_and_methods_are_left_alone(partitions_seen):

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 import click
 
 from ..errors import SlidelabError
+from ..heuristics.registry import PARTITION_HELP
 
 if TYPE_CHECKING:
     from ..puzzle import Puzzle
@@ -163,7 +164,7 @@ def _search_options(f):
         click.option(
             "--partition",
             default=None,
-            help="Pattern-database groups: 6-6-3, 7-8, full, auto or '1,2,3/4,5,...'.",
+            help=f"Pattern-database groups: {PARTITION_HELP}.",
         ),
         click.option(
             "--weight",

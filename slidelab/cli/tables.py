@@ -8,6 +8,7 @@ import sys
 import click
 
 from ..errors import SlidelabError
+from ..heuristics.registry import PARTITION_HELP
 from ..units import format_bytes
 from .options import _fail
 from .program import needs
@@ -49,7 +50,7 @@ def tables_list(as_json):
 @tables_group.command("build")
 @click.argument("goal", required=False, default="4x4")
 @click.option("--blank-first", is_flag=True, help="Ordered goal with the blank first.")
-@click.option("--partition", default=None, help="6-6-3, 7-8, full, auto or '1,2,3/4,5,...'.")
+@click.option("--partition", default=None, help=f"{PARTITION_HELP}.")
 @needs("slidelab.heuristics.pdb", "slidelab.puzzle")
 def tables_build(goal, blank_first, partition):
     """Build the pattern databases for GOAL (a board, or a size WxH for the ordered goal)."""

@@ -13,7 +13,7 @@ estimate per move (see :mod:`slidelab.heuristics.base`):
 ``pdb``
     Additive disjoint pattern databases, maximised with their reflection on
     symmetric square goals (default partitions: 3x3 one full table, 4x4 6-6-3,
-    ``7-8`` selectable; automatic elsewhere).
+    ``7-7-1`` and ``7-8`` selectable; automatic elsewhere).
 ``zero``
     No estimate (uniform-cost search / iterative deepening).
 """

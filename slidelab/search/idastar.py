@@ -230,11 +230,12 @@ def _iterate(
             limits.check(stats, method, bound=bound)
             nodes = stats.generated - begun_nodes
             if last_nodes and limits.patience is not None:
-                # the next two iterations, each growing as the last did: a search still
-                # short of the goal after the next one is seldom done after the one after
+                # the next iteration, growing as the last did (predicted again after it: the
+                # goal is often met part-way, and two iterations ahead, the 15-puzzle's 7-7-1
+                # tables gave up on an 80-move board they solve in 6 s)
                 growth = nodes / last_nodes
                 took = limits.elapsed() - begun
-                limits.predict(stats, method, took * (growth + growth * growth), bound)
+                limits.predict(stats, method, took * growth, bound)
             last_nodes = nodes
             if cores > 1 and limits.elapsed() - begun >= SPLIT_AFTER:
                 split = cores

@@ -14,7 +14,7 @@ from typing import Any
 
 from .. import _args
 from ..errors import SlidelabError
-from ..heuristics.registry import heuristic_name
+from ..heuristics.registry import PARTITION_HELP, heuristic_name
 from .registry import METHODS, method_name
 
 #: a partition: text (``6-6-3``, ``7-8``, ``full``, ``auto``, ``"1,2,3/4,5,..."``) or groups of tiles
@@ -132,7 +132,7 @@ def _check_partition(partition, name: str):
     groups come back as a tuple of tuples (the options are immutable)."""
     if partition is None or isinstance(partition, str):
         return partition
-    what = "text (6-6-3, 7-8, full, auto or '1,2,3/4,5,...') or a list of groups of tiles"
+    what = f"text ({PARTITION_HELP}) or a list of groups of tiles"
     groups = list(_args.items(partition, name, what=what))
     for i, group in enumerate(groups):
         if isinstance(group, (str, bytes)) or not isinstance(group, (list, tuple)):

@@ -139,7 +139,8 @@ def solve(
         pattern databases on the 15-puzzle), its path polished by optimal
         re-solving of stretches; ``idastar`` with a weight is weighted IDA*.
     partition : str or list, optional
-        Pattern-database groups for ``heuristic="pdb"``: ``6-6-3``, ``7-8``,
+        Pattern-database groups for ``heuristic="pdb"``: a named partition
+        (``6-6-3``, ``7-7-1``, ``7-8`` on the 15-puzzle, ``6-6-6-6`` on the 24-puzzle),
         ``full``, ``auto`` or explicit ``"1,2,3/4,5,6,..."``.
     time_limit : float, optional
         Seconds; past it :class:`SearchLimitError` is raised.
@@ -191,33 +192,37 @@ def solve(
     verdict = check(puzzle)
     if not verdict.solvable:
         raise UnsolvableError(verdict.reason)
-    options, stronger = _auto_tables(puzzle, plan, options)
+    options, rungs = _auto_tables(puzzle, plan, options)
     if options.method == "auto" and plan.method.name == "idastar" and not _small(puzzle):
         # choose_method picked IDA* past the 15-puzzle: the board is _budgeted
         return _optimal_within_budget(puzzle, plan, options, progress, table_progress)
     limits = _limits(options, progress)
     tables = _tables(plan, puzzle, options, limits, table_progress)
-    if stronger is not None:  # it switches by itself: no hint to add the stronger partition
-        limits.patience = stronger[1]
-        limits.context.pop("stronger_partition", None)
-    try:
-        solution = plan.method.load()(puzzle, limits=limits, **tables, **plan.keywords())
-    except SearchTooLong as exc:
-        if stronger is None:
-            raise
-        name, seconds, size = stronger
-        log.info(
-            "%s: building the %s pattern databases (%s, about %s, once: cached for later"
-            " solves) and searching with them",
-            exc,
-            name,
-            format_bytes(size),
-            format_duration(seconds),
-        )
-        options = dataclasses.replace(options, partition=name)
-        limits = _limits(options, progress)
-        tables = _tables(plan, puzzle, options, limits, table_progress)
-        solution = plan.method.load()(puzzle, limits=limits, **tables, **plan.keywords())
+    while True:
+        if rungs:  # it climbs by itself: no hint to add the stronger partition
+            from ..heuristics.pdb import build_estimate
+
+            seconds, size = build_estimate(puzzle, rungs[0])
+            limits.patience = seconds
+            limits.context.pop("stronger_partition", None)
+        try:
+            solution = plan.method.load()(puzzle, limits=limits, **tables, **plan.keywords())
+            break
+        except SearchTooLong as exc:
+            if not rungs:
+                raise
+            name = rungs.pop(0)
+            log.info(
+                "%s: building the %s pattern databases (%s, about %s, once: cached for later"
+                " solves) and searching with them",
+                exc,
+                name,
+                format_bytes(size),
+                format_duration(seconds),
+            )
+            options = dataclasses.replace(options, partition=name)
+            limits = _limits(options, progress)
+            tables = _tables(plan, puzzle, options, limits, table_progress)
     solution.verify()
     return solution
 
@@ -264,13 +269,11 @@ def _optimal_within_budget(puzzle, plan, options, progress, table_progress) -> S
     return solution
 
 
-def _auto_tables(
-    puzzle: Puzzle, plan: _Plan, options: SearchOptions
-) -> tuple[SearchOptions, tuple[str, float, int] | None]:
-    """``auto`` with pattern databases and no partition asked for: the stronger named partition
-    (7-8 on the 15-puzzle) when its tables are ready; else the default one, and, when the
-    stronger tables could be built here, ``(name, seconds, bytes)`` of that build: the search
-    with the default tables gives up once it is expected to take longer than building them."""
+def _auto_tables(puzzle: Puzzle, plan: _Plan, options: SearchOptions) -> tuple[SearchOptions, list]:
+    """``auto`` with pattern databases and no partition asked for: the strongest rung of the
+    board's ladder of named partitions (6-6-3, 7-7-1, 7-8 on the 15-puzzle) whose tables are
+    ready, and the names of the rungs above it that could be built here, weakest first: the
+    search gives up once it is expected to take longer than building the next rung."""
     if not (
         options.method == "auto"
         and options.partition is None
@@ -278,27 +281,24 @@ def _auto_tables(
         and plan.method.name == "idastar"
         and plan.weight == 1
     ):
-        return options, None
-    from ..heuristics.pdb import (
-        build_estimate,
-        check_build_size,
-        is_ready,
-        parse_partition,
-        stronger_partition,
-    )
+        return options, []
+    from ..heuristics.pdb import check_build_size, is_ready, parse_partition, stronger_partitions
 
-    name = stronger_partition(puzzle, None)
-    if name is None:
-        return options, None
-    if is_ready(puzzle, name):
-        return dataclasses.replace(options, partition=name), None
-    try:
-        for codes in parse_partition(puzzle, name):
-            check_build_size(puzzle, codes)
-    except SlidelabError:
-        return options, None  # too large to build here: the default tables it is
-    seconds, size = build_estimate(puzzle, name)
-    return options, (name, seconds, size)
+    rungs = stronger_partitions(puzzle, None)
+    for i in range(len(rungs) - 1, -1, -1):
+        if is_ready(puzzle, rungs[i]):
+            options = dataclasses.replace(options, partition=rungs[i])
+            rungs = rungs[i + 1 :]
+            break
+    buildable = []
+    for name in rungs:
+        try:
+            for codes in parse_partition(puzzle, name):
+                check_build_size(puzzle, codes)
+        except SlidelabError:
+            break  # too large to build here, and so is every rung above
+        buildable.append(name)
+    return options, buildable
 
 
 class _Plan(NamedTuple):

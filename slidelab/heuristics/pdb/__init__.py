@@ -31,12 +31,14 @@ from .build import MAX_BUILD_BYTES, build_by_scan, build_bytes, build_group_tabl
 from .layout import (
     AUTO_BUILD_STATES,
     DEFAULT_PARTITION,
+    LADDER,
     GroupLayout,
     auto_partition,
     group_goal_text,
     parse_partition,
     reflection,
     stronger_partition,
+    stronger_partitions,
 )
 from .lookup import PatternDatabase
 
@@ -47,6 +49,7 @@ PDB_FORMAT = 2
 __all__ = [
     "AUTO_BUILD_STATES",
     "DEFAULT_PARTITION",
+    "LADDER",
     "GroupLayout",
     "MAX_BUILD_BYTES",
     "PDB_FORMAT",
@@ -64,6 +67,7 @@ __all__ = [
     "pdb",
     "reflection",
     "stronger_partition",
+    "stronger_partitions",
 ]
 
 
@@ -105,24 +109,30 @@ def _spec(puzzle: Puzzle, codes) -> dict:
     }
 
 
-def is_ready(puzzle: Puzzle, partition=None) -> bool:
-    """Whether a partition's tables are loaded in this process or cached on disk (not checked
-    beyond being there: a bad file is rebuilt when loaded)."""
-    groups = parse_partition(puzzle, partition)
-    if (puzzle.goal, tuple(map(tuple, groups)), True) in _LOADED:
+def _group_ready(puzzle: Puzzle, codes) -> bool:
+    """Whether one group's table is loaded in this process or cached on disk."""
+    if any(codes in db.groups for (goal, _, _), db in _LOADED.items() if goal == puzzle.goal):
         return True
     from ...cache import table_path
 
-    return all(table_path(_spec(puzzle, c)).is_file() for c in groups)
+    return table_path(_spec(puzzle, codes)).is_file()
+
+
+def is_ready(puzzle: Puzzle, partition=None) -> bool:
+    """Whether a partition's tables are loaded in this process or cached on disk (not checked
+    beyond being there: a bad file is rebuilt when loaded)."""
+    return all(_group_ready(puzzle, codes) for codes in parse_partition(puzzle, partition))
 
 
 def build_estimate(puzzle: Puzzle, partition=None) -> tuple[float, int]:
-    """A rough guess of the seconds building a partition's tables takes here, and their bytes.
+    """A rough guess of the seconds building a partition's missing tables takes here, and the
+    bytes of all its tables.
 
     A byte per placement of each group; about half a microsecond of one core per
     placement to build (measured: the 15-puzzle's 7-8 tables, 577 million
     placements, in 2 min 25 s on 2 cores; its 6-6-3 tables, 11.5 million, in
-    3.3 s), spread over the cores.
+    3.3 s), spread over the cores.  Groups already built (a group that two
+    partitions share, say) cost nothing.
 
     Examples
     --------
@@ -134,8 +144,13 @@ def build_estimate(puzzle: Puzzle, partition=None) -> tuple[float, int]:
 
     groups = parse_partition(puzzle, partition)
     n, k = puzzle.width * puzzle.height, len(puzzle.labels) + 1
-    size = sum(GroupLayout([c], puzzle.label_counts, n, k).sizes[0] for c in groups)
-    return size * 0.5e-6 / max(1, min(usable_cores(), 16)), size
+
+    def placements(codes):
+        return GroupLayout([codes], puzzle.label_counts, n, k).sizes[0]
+
+    size = sum(placements(c) for c in groups)
+    missing = sum(placements(c) for c in groups if not _group_ready(puzzle, c))
+    return missing * 0.5e-6 / max(1, min(usable_cores(), 16)), size
 
 
 def _group_table(puzzle, codes, i, count, progress, cache):

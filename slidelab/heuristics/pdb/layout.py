@@ -41,6 +41,7 @@ from ..._bits import popcount
 from ..._jit import njit
 from ...errors import SlidelabError
 from ...puzzle import Puzzle
+from ..registry import PARTITION_LADDER
 
 #: largest build state space (bytes of the build array) chosen automatically
 AUTO_BUILD_STATES = 60_000_000
@@ -233,6 +234,13 @@ _NAMED = {
         [(1, 2), (1, 3), (2, 2), (2, 3), (3, 2), (3, 3)],
         [(0, 1), (0, 2), (0, 3)],
     ],
+    # 7-8's seven-tile group, seven of its eight, and one: two seven-tile tables build in half
+    # a minute and solve the hardest 15-puzzles in seconds
+    (4, 4, "7-7-1"): [
+        [(0, 1), (0, 2), (0, 3), (1, 0), (1, 1), (1, 2), (1, 3)],
+        [(2, 1), (2, 2), (2, 3), (3, 0), (3, 1), (3, 2), (3, 3)],
+        [(2, 0)],
+    ],
     (4, 4, "7-8"): [
         [(0, 1), (0, 2), (0, 3), (1, 0), (1, 1), (1, 2), (1, 3)],
         [(2, 0), (2, 1), (2, 2), (2, 3), (3, 0), (3, 1), (3, 2), (3, 3)],
@@ -245,7 +253,9 @@ _NAMED = {
         [(3, 2), (3, 3), (3, 4), (4, 2), (4, 3), (4, 4)],
     ],
 }
-DEFAULT_PARTITION = {(4, 4): "6-6-3", (5, 5): "6-6-6-6"}
+#: the named partitions of each board, weakest first (declared in :mod:`..registry`)
+LADDER = PARTITION_LADDER
+DEFAULT_PARTITION = {size: names[0] for size, names in LADDER.items()}
 
 
 def _band_order(w: int, h: int) -> list[int]:
@@ -334,12 +344,40 @@ def parse_partition(puzzle: Puzzle, partition) -> list[list[int]]:
     return groups
 
 
-def stronger_partition(puzzle: Puzzle, partition=None) -> str | None:
-    """The name of this board's strongest named partition, when ``partition`` is weaker.
+def stronger_partitions(puzzle: Puzzle, partition=None) -> list[str]:
+    """The board's named partitions stronger than ``partition``, weakest first (see :data:`LADDER`).
 
-    Named partitions with fewer, larger groups give larger tables and better
-    estimates (7-8 against the 15-puzzle's default 6-6-3).  None when there is
-    nothing stronger, or ``partition`` cannot be read.
+    A partition on the ladder is followed by the rungs above it; any other one
+    (explicit groups, ``auto``) by the strongest rung when that has fewer groups.
+    Empty when there is nothing stronger, or ``partition`` cannot be read.
+
+    Examples
+    --------
+    >>> stronger_partitions(Puzzle("1 2 3 4/5 6 7 8/9 10 11 12/13 14 15 0"))
+    ['7-7-1', '7-8']
+    >>> stronger_partitions(Puzzle("1 2 3 4/5 6 7 8/9 10 11 12/13 14 15 0"), "7-7-1")
+    ['7-8']
+    """
+    w, h = puzzle.width, puzzle.height
+    ladder = LADDER.get((w, h), ())
+    if not ladder or puzzle.has_repeats or _corner_transform(puzzle) is None:
+        return []
+    name = partition.strip().lower() if isinstance(partition, str) else partition
+    if name is None:
+        name = ladder[0]
+    if name in ladder:
+        return list(ladder[ladder.index(name) + 1 :])
+    try:
+        groups = parse_partition(puzzle, partition)
+    except SlidelabError:
+        return []
+    strongest = ladder[-1]
+    return [strongest] if len(groups) > len(_NAMED[(w, h, strongest)]) else []
+
+
+def stronger_partition(puzzle: Puzzle, partition=None) -> str | None:
+    """The name of this board's strongest named partition, when ``partition`` is weaker (the top
+    of :func:`stronger_partitions`), else None.
 
     Examples
     --------
@@ -348,16 +386,8 @@ def stronger_partition(puzzle: Puzzle, partition=None) -> str | None:
     >>> stronger_partition(Puzzle("1 2 3 4/5 6 7 8/9 10 11 12/13 14 15 0"), "7-8") is None
     True
     """
-    w, h = puzzle.width, puzzle.height
-    named = [name for (nw, nh, name) in _NAMED if (nw, nh) == (w, h)]
-    if not named or puzzle.has_repeats or _corner_transform(puzzle) is None:
-        return None
-    best = min(named, key=lambda name: len(_NAMED[(w, h, name)]))
-    try:
-        groups = parse_partition(puzzle, partition)
-    except SlidelabError:
-        return None
-    return best if len(groups) > len(_NAMED[(w, h, best)]) else None
+    stronger = stronger_partitions(puzzle, partition)
+    return stronger[-1] if stronger else None
 
 
 def reflection(puzzle: Puzzle):
