@@ -183,52 +183,6 @@ def _prefix_cells(block, k, n, pos, tile_at):
 
 
 @njit(cache=True, inline="always")
-def _first_placement(blk, k, n, pos, tile_at):
-    """Start walking block ``blk``: its first placement in ``pos`` and ``tile_at``; returns the
-    mask of tiles ``0 .. k-3``.
-
-    The placements of a block share the cells of tiles ``0 .. k-3`` and are
-    numbered by the cells of the last two (``pos[k-2]``, then ``pos[k-1]``, in
-    board order among the free cells): the block's ``(n - k + 2) (n - k + 1)``
-    placements are consecutive indices.  :func:`_next_placement` steps to the
-    next one, so the kernels walk a block without ranking or unranking.
-    """
-    occ0 = _prefix_cells(blk, k, n, pos, tile_at)
-    a = lowest_bit(~occ0)
-    b = lowest_bit(~(occ0 | (np.int64(1) << a)))
-    pos[k - 2] = a
-    pos[k - 1] = b
-    tile_at[a] = k - 2
-    tile_at[b] = k - 1
-    return occ0
-
-
-@njit(cache=True, inline="always")
-def _next_placement(occ0, k, full, pos, tile_at):
-    """Step ``pos`` and ``tile_at`` to the block's next placement (index + 1); False after the last."""
-    a = pos[k - 2]
-    b = pos[k - 1]
-    tile_at[b] = -1
-    rest = full & ~(occ0 | (np.int64(1) << a)) & ~((np.int64(2) << b) - 1)  # free cells after b
-    if rest != 0:
-        b = lowest_bit(rest)
-        pos[k - 1] = b
-        tile_at[b] = k - 1
-        return True
-    tile_at[a] = -1
-    rest = full & ~occ0 & ~((np.int64(2) << a) - 1)  # free cells after a
-    if rest == 0:
-        return False
-    a = lowest_bit(rest)
-    b = lowest_bit(full & ~(occ0 | (np.int64(1) << a)))
-    pos[k - 2] = a
-    pos[k - 1] = b
-    tile_at[a] = k - 2
-    tile_at[b] = k - 1
-    return True
-
-
-@njit(cache=True, inline="always")
 def _mirror_mask(mask, scell):
     """The cells of ``mask`` moved by the symmetry ``scell``."""
     out = np.int64(0)
@@ -241,22 +195,67 @@ def _mirror_mask(mask, scell):
 
 
 @njit(cache=True, inline="always")
-def _mirror_index(pos, k, mult, scell, stile, spos):
-    """Index of the symmetric placement: tile ``stile[j]`` on cell ``scell[pos[j]]``."""
-    for j in range(k):
-        spos[stile[j]] = scell[pos[j]]
-    return _index(spos, k, mult)
+def _start_block(blk, k, n, pos, tile_at, scell, stile, spos, tile_at_m, sym):
+    """Start on block ``blk``: tiles ``0 .. k-3`` on their cells in ``pos`` and ``tile_at``
+    (cell -> tile, -1 when empty) and, with ``sym``, their mirror images in ``spos`` and
+    ``tile_at_m``; the last two tiles not placed yet.  Returns the cells free of those tiles
+    and the cells of their mirror images.
+
+    The placements of a block share the cells of tiles ``0 .. k-3`` and are
+    numbered by the cells of the last two (``pos[k-2]``, then ``pos[k-1]``, in
+    board order among the free cells): the block's ``(n - k + 2) (n - k + 1)``
+    placements are consecutive indices, and :func:`_place_last_two` puts the
+    last two tiles on the cells of one of them without ranking or unranking.
+    """
+    occ0 = _prefix_cells(blk, k, n, pos, tile_at)
+    pos[k - 2] = -1
+    occ_m = np.int64(0)
+    if sym:
+        for c in range(n):
+            tile_at_m[c] = -1
+        for j in range(k - 2):
+            c = scell[pos[j]]
+            tile_at_m[c] = stile[j]
+            spos[stile[j]] = c
+            occ_m |= np.int64(1) << c
+        spos[stile[k - 2]] = -1
+    return ((np.int64(1) << n) - 1) & ~occ0, occ_m
 
 
 @njit(cache=True, inline="always")
-def _mirror_start(pos, k, n, mult, scell, stile, spos, tile_at_m):
-    """The mirrored placement's index, with its ``tile_at_m`` (cell -> tile) filled: each move's
-    mirror image is then one :func:`_moved` from it, not a whole :func:`_mirror_index`."""
-    for c in range(n):
-        tile_at_m[c] = -1
-    for j in range(k):
-        tile_at_m[scell[pos[j]]] = stile[j]
-    return _mirror_index(pos, k, mult, scell, stile, spos)
+def _place_last_two(off, e1, free0, k, pos, tile_at):
+    """Put tiles ``k-2`` and ``k-1`` on their cells for placement ``off`` of a block (see
+    :func:`_start_block`), clearing their old cells in ``tile_at``; returns the empty cells."""
+    if pos[k - 2] >= 0:
+        tile_at[pos[k - 2]] = -1
+        tile_at[pos[k - 1]] = -1
+    a = _select(free0, off // e1)
+    rest = free0 & ~(np.int64(1) << a)
+    b = _select(rest, off % e1)
+    pos[k - 2] = a
+    pos[k - 1] = b
+    tile_at[a] = k - 2
+    tile_at[b] = k - 1
+    return rest & ~(np.int64(1) << b)
+
+
+@njit(cache=True, inline="always")
+def _place_mirror(pos, k, mult, scell, stile, spos, tile_at_m):
+    """After :func:`_place_last_two`, the mirror images of the last two tiles in ``spos`` and
+    ``tile_at_m``; returns the mirrored placement's index (each move's mirror image is then one
+    :func:`_moved` from it)."""
+    ta = stile[k - 2]
+    tb = stile[k - 1]
+    if spos[ta] >= 0:
+        tile_at_m[spos[ta]] = -1
+        tile_at_m[spos[tb]] = -1
+    ma = scell[pos[k - 2]]
+    mb = scell[pos[k - 1]]
+    spos[ta] = ma
+    spos[tb] = mb
+    tile_at_m[ma] = ta
+    tile_at_m[mb] = tb
+    return _index(spos, k, mult)
 
 
 @njit(cache=True, inline="always")
@@ -278,23 +277,6 @@ def _set_nibble(nib, p, value):
 
 # ----------------------------------------------------------------------------------------
 # layer kernels
-
-
-@njit(cache=True, inline="always")
-def _place_last_two(off, e1, free0, k, pos, tile_at):
-    """Put tiles ``k-2`` and ``k-1`` on their cells for placement ``off`` of a block (see
-    :func:`_first_placement`), clearing their old cells in ``tile_at``; returns the empty cells."""
-    if pos[k - 2] >= 0:
-        tile_at[pos[k - 2]] = -1
-        tile_at[pos[k - 1]] = -1
-    a = _select(free0, off // e1)
-    rest = free0 & ~(np.int64(1) << a)
-    b = _select(rest, off % e1)
-    pos[k - 2] = a
-    pos[k - 1] = b
-    tile_at[a] = k - 2
-    tile_at[b] = k - 1
-    return rest & ~(np.int64(1) << b)
 
 
 @njit(cache=True, parallel=True)
@@ -347,8 +329,8 @@ def _push_layer(
                 continue
             if flags_cur[blk] == 0:
                 continue
-            free0 = full & ~_prefix_cells(blk, k, n, pos, tile_at)
-            pos[k - 2] = -1
+            free0, occ_m = _start_block(blk, k, n, pos, tile_at, scell, stile, spos, tile_at_m, sym)
+            md0 = _md(pos, k - 2, md)
             base = blk * block
             for off in range(block):
                 p = base + off
@@ -356,12 +338,16 @@ def _push_layer(
                 if open_ == 0:
                     continue
                 free = _place_last_two(off, e1, free0, k, pos, tile_at)
-                md_p = _md(pos, k, md)
+                md_p = md0 + md[k - 2, pos[k - 2]] + md[k - 1, pos[k - 1]]
                 ps = 0
                 free_m = 0
                 if sym:
-                    ps = _mirror_start(pos, k, n, mult, scell, stile, spos, tile_at_m)
-                    free_m = full & ~_mirror_mask(full & ~free, scell)
+                    ps = _place_mirror(pos, k, mult, scell, stile, spos, tile_at_m)
+                    free_m = full & ~(
+                        occ_m
+                        | (np.int64(1) << spos[stile[k - 2]])
+                        | (np.int64(1) << spos[stile[k - 1]])
+                    )
                 while open_ != 0:
                     region = _flood(
                         _select(free, lowest_bit(open_) >> 1), free, w, not_first, not_last
@@ -440,6 +426,7 @@ def _pull_layer(
     cur = 1 + (d & 1)
     nxt = 3 - cur
     full = (np.int64(1) << n) - 1
+    e1 = n - k + 1
     nblocks = done.shape[0]
     counts = np.zeros((chunks, 4), np.int64)
     for ch in prange(chunks):
@@ -459,22 +446,31 @@ def _pull_layer(
                 continue
             if done[blk] != 0:
                 continue
-            occ0 = _first_placement(blk, k, n, pos, tile_at)
+            free0, occ_m = _start_block(blk, k, n, pos, tile_at, scell, stile, spos, tile_at_m, sym)
+            md0 = _md(pos, k - 2, md)
             left = False
             changed = False
-            for p in range(blk * block, (blk + 1) * block):
+            base = blk * block
+            for off in range(block):
+                p = base + off
                 x = np.int64(words[p])
                 unseen = _with_code(x, 0, low)
+                if unseen == 0:
+                    continue
+                free = _place_last_two(off, e1, free0, k, pos, tile_at)
                 ps = 0
-                if unseen != 0 and sym:
-                    ps = _mirror_start(pos, k, n, mult, scell, stile, spos, tile_at_m)
+                free_m = 0
+                if sym:
+                    ps = _place_mirror(pos, k, mult, scell, stile, spos, tile_at_m)
                     if ps < p:
                         words[p] = low * 3  # not stored: its mirror is; closed from now on
                         unseen = 0
-                if unseen != 0:
-                    free = full & ~(
-                        occ0 | (np.int64(1) << pos[k - 2]) | (np.int64(1) << pos[k - 1])
+                    free_m = full & ~(
+                        occ_m
+                        | (np.int64(1) << spos[stile[k - 2]])
+                        | (np.int64(1) << spos[stile[k - 1]])
                     )
+                if unseen != 0:
                     y = x
                     while unseen != 0:
                         region = _flood(
@@ -499,7 +495,9 @@ def _pull_layer(
                                     if qs < q:
                                         q = qs
                                         cell2 = scell[t]
-                                        free2 = _mirror_mask(free2, scell)
+                                        free2 = (free_m | (np.int64(1) << cell2)) & ~(
+                                            np.int64(1) << scell[frm]
+                                        )
                                 if _code_at(np.int64(words[q]), free2, cell2) == cur:
                                     found = True
                                     break
@@ -513,14 +511,13 @@ def _pull_layer(
                             left = True
                     if y != x:
                         if x == 0:
-                            gap = d + 1 - _md(pos, k, md)
+                            gap = d + 1 - (md0 + md[k - 2, pos[k - 2]] + md[k - 1, pos[k - 1]])
                             if gap > 30:
                                 c_over = 1
                             _set_nibble(nib, p, gap >> 1)
                             c_new += 1
                         words[p] = y
                         changed = True
-                _next_placement(occ0, k, full, pos, tile_at)
             if changed:
                 flags_next[blk] = 1
             if not left:
@@ -536,24 +533,28 @@ def _pull_layer(
 def _widen(nib, table, block, k, n, md, mult, scell, stile, sym, chunks):
     """One byte per placement: ``md + 2 * nibble`` (the nibble of the pair's stored member)."""
     nblocks = table.shape[0] // block
-    full = (np.int64(1) << n) - 1
+    e1 = n - k + 1
     for ch in prange(chunks):
         pos = np.zeros(k, np.int64)
         spos = np.zeros(k, np.int64)
         tile_at = np.full(n, -1, np.int64)
+        tile_at_m = np.full(n, -1, np.int64)
         per = spread_per(nblocks, chunks)  # blocks a range
         for i in range(per * SPREAD):
             blk = spread_block(ch, i, per, chunks)
             if blk >= nblocks:
                 continue
-            occ0 = _first_placement(blk, k, n, pos, tile_at)
-            for p in range(blk * block, (blk + 1) * block):
+            free0, _ = _start_block(blk, k, n, pos, tile_at, scell, stile, spos, tile_at_m, sym)
+            md0 = _md(pos, k - 2, md)
+            base = blk * block
+            for off in range(block):
+                p = base + off
+                _place_last_two(off, e1, free0, k, pos, tile_at)
                 src = p
                 if sym:
-                    src = min(p, _mirror_index(pos, k, mult, scell, stile, spos))
+                    src = min(p, _place_mirror(pos, k, mult, scell, stile, spos, tile_at_m))
                 v = (nib[src >> 1] >> (4 * (src & 1))) & 0x0F
-                table[p] = _md(pos, k, md) + 2 * v
-                _next_placement(occ0, k, full, pos, tile_at)
+                table[p] = md0 + md[k - 2, pos[k - 2]] + md[k - 1, pos[k - 1]] + 2 * v
 
 
 # ----------------------------------------------------------------------------------------
