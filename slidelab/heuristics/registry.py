@@ -63,7 +63,6 @@ class HeuristicSpec:
         return load(self.builder)
 
 
-#: every heuristic, by canonical name, in the order menus list them
 #: each board's named pattern-database partitions, weakest (and quickest to build) first:
 #: ``auto`` starts at the first and climbs a rung when its search is expected to take longer
 #: than the next rung's build (the groups are in :mod:`slidelab.heuristics.pdb.layout`)
@@ -74,6 +73,7 @@ PARTITION_HELP = (
     + ", full, auto or '1,2,3/4,5,...'"
 )
 
+#: every heuristic, by canonical name, in the order menus list them
 HEURISTICS: dict[str, HeuristicSpec] = {
     spec.name: spec
     for spec in (

@@ -17,7 +17,7 @@ from ..errors import SlidelabError
 from ..heuristics.registry import PARTITION_HELP, heuristic_name
 from .registry import METHODS, method_name
 
-#: a partition: text (``6-6-3``, ``7-8``, ``full``, ``auto``, ``"1,2,3/4,5,..."``) or groups of tiles
+#: a partition: text (:data:`~slidelab.heuristics.registry.PARTITION_HELP`) or groups of tiles
 Partition = str | tuple | list | None
 
 

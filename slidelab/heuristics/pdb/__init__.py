@@ -31,7 +31,6 @@ from .build import MAX_BUILD_BYTES, build_by_scan, build_bytes, build_group_tabl
 from .layout import (
     AUTO_BUILD_STATES,
     DEFAULT_PARTITION,
-    LADDER,
     GroupLayout,
     auto_partition,
     group_goal_text,
@@ -49,7 +48,6 @@ PDB_FORMAT = 2
 __all__ = [
     "AUTO_BUILD_STATES",
     "DEFAULT_PARTITION",
-    "LADDER",
     "GroupLayout",
     "MAX_BUILD_BYTES",
     "PDB_FORMAT",

@@ -240,10 +240,11 @@ def _place_last_two(off, e1, free0, k, pos, tile_at):
 
 
 @njit(cache=True, inline="always")
-def _place_mirror(pos, k, mult, scell, stile, spos, tile_at_m):
+def _place_mirror(pos, k, n, mult, scell, stile, spos, tile_at_m, occ_m):
     """After :func:`_place_last_two`, the mirror images of the last two tiles in ``spos`` and
     ``tile_at_m``; returns the mirrored placement's index (each move's mirror image is then one
-    :func:`_moved` from it)."""
+    :func:`_moved` from it) and its empty cells (``occ_m``: the other tiles' images, from
+    :func:`_start_block`)."""
     ta = stile[k - 2]
     tb = stile[k - 1]
     if spos[ta] >= 0:
@@ -255,7 +256,8 @@ def _place_mirror(pos, k, mult, scell, stile, spos, tile_at_m):
     spos[tb] = mb
     tile_at_m[ma] = ta
     tile_at_m[mb] = tb
-    return _index(spos, k, mult)
+    free_m = ((np.int64(1) << n) - 1) & ~(occ_m | (np.int64(1) << ma) | (np.int64(1) << mb))
+    return _index(spos, k, mult), free_m
 
 
 @njit(cache=True, inline="always")
@@ -264,6 +266,12 @@ def _md(pos, k, md):
     for j in range(k):
         total += md[j, pos[j]]
     return total
+
+
+@njit(cache=True, inline="always")
+def _md_placed(md0, pos, k, md):
+    """The group's Manhattan distance: ``md0`` for tiles ``0 .. k-3`` (a block's) and the last two."""
+    return md0 + md[k - 2, pos[k - 2]] + md[k - 1, pos[k - 1]]
 
 
 @njit(cache=True, inline="always")
@@ -338,15 +346,12 @@ def _push_layer(
                 if open_ == 0:
                     continue
                 free = _place_last_two(off, e1, free0, k, pos, tile_at)
-                md_p = md0 + md[k - 2, pos[k - 2]] + md[k - 1, pos[k - 1]]
+                md_p = _md_placed(md0, pos, k, md)
                 ps = 0
                 free_m = 0
                 if sym:
-                    ps = _place_mirror(pos, k, mult, scell, stile, spos, tile_at_m)
-                    free_m = full & ~(
-                        occ_m
-                        | (np.int64(1) << spos[stile[k - 2]])
-                        | (np.int64(1) << spos[stile[k - 1]])
+                    ps, free_m = _place_mirror(
+                        pos, k, n, mult, scell, stile, spos, tile_at_m, occ_m
                     )
                 while open_ != 0:
                     region = _flood(
@@ -425,7 +430,6 @@ def _pull_layer(
     """Every unreached region looks for an open neighbour; returns (regions, cells, placements, overflow)."""
     cur = 1 + (d & 1)
     nxt = 3 - cur
-    full = (np.int64(1) << n) - 1
     e1 = n - k + 1
     nblocks = done.shape[0]
     counts = np.zeros((chunks, 4), np.int64)
@@ -461,15 +465,12 @@ def _pull_layer(
                 ps = 0
                 free_m = 0
                 if sym:
-                    ps = _place_mirror(pos, k, mult, scell, stile, spos, tile_at_m)
+                    ps, free_m = _place_mirror(
+                        pos, k, n, mult, scell, stile, spos, tile_at_m, occ_m
+                    )
                     if ps < p:
                         words[p] = low * 3  # not stored: its mirror is; closed from now on
                         unseen = 0
-                    free_m = full & ~(
-                        occ_m
-                        | (np.int64(1) << spos[stile[k - 2]])
-                        | (np.int64(1) << spos[stile[k - 1]])
-                    )
                 if unseen != 0:
                     y = x
                     while unseen != 0:
@@ -511,7 +512,7 @@ def _pull_layer(
                             left = True
                     if y != x:
                         if x == 0:
-                            gap = d + 1 - (md0 + md[k - 2, pos[k - 2]] + md[k - 1, pos[k - 1]])
+                            gap = d + 1 - _md_placed(md0, pos, k, md)
                             if gap > 30:
                                 c_over = 1
                             _set_nibble(nib, p, gap >> 1)
@@ -544,7 +545,7 @@ def _widen(nib, table, block, k, n, md, mult, scell, stile, sym, chunks):
             blk = spread_block(ch, i, per, chunks)
             if blk >= nblocks:
                 continue
-            free0, _ = _start_block(blk, k, n, pos, tile_at, scell, stile, spos, tile_at_m, sym)
+            free0, occ_m = _start_block(blk, k, n, pos, tile_at, scell, stile, spos, tile_at_m, sym)
             md0 = _md(pos, k - 2, md)
             base = blk * block
             for off in range(block):
@@ -552,9 +553,10 @@ def _widen(nib, table, block, k, n, md, mult, scell, stile, sym, chunks):
                 _place_last_two(off, e1, free0, k, pos, tile_at)
                 src = p
                 if sym:
-                    src = min(p, _place_mirror(pos, k, mult, scell, stile, spos, tile_at_m))
+                    ps, _ = _place_mirror(pos, k, n, mult, scell, stile, spos, tile_at_m, occ_m)
+                    src = min(p, ps)
                 v = (nib[src >> 1] >> (4 * (src & 1))) & 0x0F
-                table[p] = md0 + md[k - 2, pos[k - 2]] + md[k - 1, pos[k - 1]] + 2 * v
+                table[p] = _md_placed(md0, pos, k, md) + 2 * v
 
 
 # ----------------------------------------------------------------------------------------

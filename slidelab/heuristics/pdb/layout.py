@@ -253,9 +253,7 @@ _NAMED = {
         [(3, 2), (3, 3), (3, 4), (4, 2), (4, 3), (4, 4)],
     ],
 }
-#: the named partitions of each board, weakest first (declared in :mod:`..registry`)
-LADDER = PARTITION_LADDER
-DEFAULT_PARTITION = {size: names[0] for size, names in LADDER.items()}
+DEFAULT_PARTITION = {size: names[0] for size, names in PARTITION_LADDER.items()}
 
 
 def _band_order(w: int, h: int) -> list[int]:
@@ -345,7 +343,9 @@ def parse_partition(puzzle: Puzzle, partition) -> list[list[int]]:
 
 
 def stronger_partitions(puzzle: Puzzle, partition=None) -> list[str]:
-    """The board's named partitions stronger than ``partition``, weakest first (see :data:`LADDER`).
+    """The board's named partitions stronger than ``partition``, weakest first.
+
+    The ladder is :data:`slidelab.heuristics.registry.PARTITION_LADDER`.
 
     A partition on the ladder is followed by the rungs above it; any other one
     (explicit groups, ``auto``) by the strongest rung when that has fewer groups.
@@ -359,7 +359,7 @@ def stronger_partitions(puzzle: Puzzle, partition=None) -> list[str]:
     ['7-8']
     """
     w, h = puzzle.width, puzzle.height
-    ladder = LADDER.get((w, h), ())
+    ladder = PARTITION_LADDER.get((w, h), ())
     if not ladder or puzzle.has_repeats or _corner_transform(puzzle) is None:
         return []
     name = partition.strip().lower() if isinstance(partition, str) else partition
