@@ -11,7 +11,7 @@ from slidelab.cli import main
 
 def run(*args, input=None):
     result = CliRunner().invoke(main, list(args), input=input)
-    return result.exit_code, result.output, result.stderr if hasattr(result, "stderr") else ""
+    return result.exit_code, result.stdout, result.stderr
 
 
 def test_solve_json():
