@@ -29,7 +29,7 @@ __version__ = "0.1.0"
 _EXPORTS = {
     "analysis": ["DistanceTable", "SpaceStats", "analyze"],
     "batch": ["read_instances", "solve_batch"],
-    "board": ["Board"],
+    "board": ["Board", "apply_moves"],
     "errors": [
         "ArgumentError",
         "BoardError",
@@ -46,7 +46,7 @@ _EXPORTS = {
     ],
     "generate": ["fix_parity", "iter_random_boards", "random_board", "random_boards", "scramble"],
     "heuristics": ["HEURISTICS"],
-    "moves": ["Move", "apply_moves", "format_moves", "invert", "parse_moves", "simplify"],
+    "moves": ["Move", "format_moves", "invert", "parse_moves", "simplify"],
     "puzzle": ["Puzzle"],
     "search": ["METHODS", "SearchOptions", "prepare", "solve", "solve_all", "solve_many"],
     "solution": ["Solution", "Stats"],
@@ -106,7 +106,7 @@ def __dir__():
 if TYPE_CHECKING:  # the public names, for type checkers and IDEs
     from .analysis import DistanceTable, SpaceStats, analyze
     from .batch import read_instances, solve_batch
-    from .board import Board
+    from .board import Board, apply_moves
     from .errors import (
         ArgumentError,
         BoardError,
@@ -123,7 +123,7 @@ if TYPE_CHECKING:  # the public names, for type checkers and IDEs
     )
     from .generate import fix_parity, iter_random_boards, random_board, random_boards, scramble
     from .heuristics import HEURISTICS
-    from .moves import Move, apply_moves, format_moves, invert, parse_moves, simplify
+    from .moves import Move, format_moves, invert, parse_moves, simplify
     from .puzzle import Puzzle
     from .search import METHODS, SearchOptions, prepare, solve, solve_all, solve_many
     from .solution import Solution, Stats

@@ -5,8 +5,34 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable, Sequence
 
-from .errors import BoardError
+from . import moves as _moves
+from .errors import ArgumentError, BoardError
 from .parse import Cell, check_size, format_cells, parse_cells
+
+
+class _Constructor:
+    """A classmethod that, reached through a board, explains itself when called without
+    arguments: ``board.solved()`` reads as a question, but ``Board.solved(w, h)`` builds a
+    goal; the question is :meth:`Board.is_solved`."""
+
+    def __init__(self, func):
+        self.func = func
+        self.__doc__ = func.__doc__
+
+    def __get__(self, obj, cls=None):
+        bound = self.func.__get__(cls if obj is None else type(obj))
+        if obj is None:
+            return bound
+
+        def solved(*args, **kwargs):
+            if not args and not kwargs:
+                raise ArgumentError(
+                    "Board.solved(width, height) builds an ordered goal; to ask whether"
+                    " this board is solved, use board.is_solved() or board.is_solved(goal)"
+                )
+            return bound(*args, **kwargs)
+
+        return solved
 
 
 class Board:
@@ -22,6 +48,10 @@ class Board:
     size : str, optional
         ``"WxH"`` for a one-line board whose size is not a square.
 
+    Boards never change: :meth:`apply` and :meth:`move` return new boards.  ``repr``
+    round-trips; ``print(board)`` shows the grid (the ``grid`` style: ``.`` is the blank);
+    in Jupyter a board draws itself (SVG, in the web page's colours).
+
     Examples
     --------
     >>> b = Board("1 2 3/4 5 6/7 8 _")
@@ -31,6 +61,14 @@ class Board:
     ('3x3', 8)
     >>> b[2, 1]
     8
+    >>> print(b.apply("D R"))
+    1 2 3
+    4 . 5
+    7 8 6
+    >>> b.legal_moves()
+    (Move('D', 1), Move('R', 1))
+    >>> b.is_solved(), b.move("D").is_solved()
+    (True, False)
     """
 
     __slots__ = ("width", "height", "cells", "_hash")
@@ -68,7 +106,7 @@ class Board:
         object.__setattr__(board, "_hash", None)
         return board
 
-    @classmethod
+    @_Constructor
     def solved(
         cls, width: int, height: int, blank_first: bool = False, tiles: Iterable[Cell] | None = None
     ) -> Board:
@@ -109,7 +147,19 @@ class Board:
         return f"Board({self.format()!r})"
 
     def __str__(self):
-        return self.format()
+        return self.format("grid")
+
+    def _repr_svg_(self) -> str:
+        """The board as the web page draws it (what Jupyter shows)."""
+        return self.to_svg()
+
+    def to_svg(self, goal=None, tile: int = 48) -> str:
+        """An SVG picture (see :func:`slidelab.draw.board_svg`); with ``goal``, tiles on
+        their goal cell are paler and repeated labels are coloured in the goal's order."""
+        from .draw import board_svg
+
+        goal_cells = None if goal is None else self._same_shape(goal, "goal").cells
+        return board_svg(self.cells, self.width, self.height, goal_cells, tile)
 
     def __getitem__(self, rc):
         r, c = rc
@@ -170,6 +220,53 @@ class Board:
         """The ordered goal holding this board's tiles."""
         return Board.solved(self.width, self.height, blank_first, self.cells)
 
+    # -- moves -------------------------------------------------------------------
+    def apply(self, moves) -> Board:
+        """The board after ``moves`` (a move string such as ``"R3 U2 L"`` or moves);
+        :class:`~slidelab.errors.IllegalMoveError` names the first move that cannot be made.
+
+        Examples
+        --------
+        >>> Board("1 2 3/4 5 6/7 0 8").apply("L")
+        Board('1 2 3/4 5 6/7 8 0')
+        """
+        cells = list(self.cells)
+        _moves.replay(cells, self.width, self.height, moves)
+        return Board.from_cells(cells, self.width, self.height)
+
+    def move(self, move) -> Board:
+        """The board after one move (a :class:`~slidelab.moves.Move` or text such as ``"R2"``)."""
+        if not isinstance(move, (_moves.Move, str)):
+            raise ArgumentError(f"a move must be a Move or text, got {type(move).__name__}")
+        moves = _moves.as_moves([move] if isinstance(move, _moves.Move) else move)
+        if len(moves) != 1:
+            raise ArgumentError(f"{move!r} is {len(moves)} moves; use apply() for a sequence")
+        return self.apply(moves)
+
+    def legal_moves(self, metric: str = "stm") -> tuple[_moves.Move, ...]:
+        """The moves that can be made, in ``U D L R`` order: single-tile moves (``"stm"``),
+        or every slide of one or more tiles in a line (``"mtm"``)."""
+        return _moves.legal_moves(self.width, self.height, self.blank, metric)
+
+    def is_solved(self, goal=None) -> bool:
+        """Whether this board is ``goal`` (a board or its text; default: the ordered goal
+        with the blank last, :meth:`goal`).
+
+        Examples
+        --------
+        >>> Board("0 1/2 3").is_solved(), Board("0 1/2 3").is_solved("0 1/2 3")
+        (False, True)
+        """
+        if goal is None:
+            return self == self.goal()
+        return self == self._same_shape(goal, "goal")
+
+    def _same_shape(self, other, what: str) -> Board:
+        other = other if isinstance(other, Board) else Board(other)
+        if (other.width, other.height) != (self.width, self.height):
+            raise BoardError(f"the {what} is {other.size}, the board {self.size}")
+        return other
+
     def mirrored(self) -> Board:
         """The board reflected left-right (each row reversed)."""
         cells = [c for row in self.rows for c in reversed(row)]
@@ -180,3 +277,15 @@ class Board:
         cells = list(self.cells)
         cells[i], cells[j] = cells[j], cells[i]
         return Board.from_cells(cells, self.width, self.height)
+
+
+def apply_moves(board, moves) -> Board:
+    """The board after ``moves``; :class:`IllegalMoveError` names the first bad move
+    (:meth:`Board.apply` for a board or its text).
+
+    Examples
+    --------
+    >>> apply_moves("1 2 3/4 5 6/7 0 8", "L")
+    Board('1 2 3/4 5 6/7 8 0')
+    """
+    return Board(board).apply(moves)

@@ -16,7 +16,10 @@ letter (lower case, as in the ``udlr`` notation).
 
 from __future__ import annotations
 
-import numpy as np
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # numpy is imported where a table is made: the model reads moves without it
+    import numpy as np
 
 UP, DOWN, LEFT, RIGHT = 0, 1, 2, 3
 BLANK_LETTERS = "udlr"
@@ -24,6 +27,24 @@ TILE_LETTERS = "DURL"
 TILE_TO_BLANK = {letter: d for d, letter in enumerate(TILE_LETTERS)}
 BLANK_TO_BLANK = {letter: d for d, letter in enumerate(BLANK_LETTERS)}
 OPPOSITE_TILE = {"U": "D", "D": "U", "L": "R", "R": "L"}
+
+
+def step(cell: int, d: int, width: int, height: int) -> int:
+    """The cell the blank reaches from ``cell`` going ``d`` (blank direction), or -1 off the board.
+
+    Examples
+    --------
+    >>> step(0, DOWN, 2, 2), step(0, UP, 2, 2)
+    (2, -1)
+    """
+    r, c = divmod(cell, width)
+    if d == UP:
+        return cell - width if r > 0 else -1
+    if d == DOWN:
+        return cell + width if r < height - 1 else -1
+    if d == LEFT:
+        return cell - 1 if c > 0 else -1
+    return cell + 1 if c < width - 1 else -1
 
 
 def neighbour_table(width: int, height: int) -> np.ndarray:
@@ -34,22 +55,15 @@ def neighbour_table(width: int, height: int) -> np.ndarray:
     >>> neighbour_table(2, 2).tolist()
     [[-1, 2, -1, 1], [-1, 3, 0, -1], [0, -1, -1, 3], [1, -1, 2, -1]]
     """
+    import numpy as np
+
     n = width * height
-    table = np.full((n, 4), -1, dtype=np.int32)
-    for cell in range(n):
-        r, c = divmod(cell, width)
-        if r > 0:
-            table[cell, UP] = cell - width
-        if r < height - 1:
-            table[cell, DOWN] = cell + width
-        if c > 0:
-            table[cell, LEFT] = cell - 1
-        if c < width - 1:
-            table[cell, RIGHT] = cell + 1
-    return table
+    return np.array(
+        [[step(cell, d, width, height) for d in range(4)] for cell in range(n)], dtype=np.int32
+    ).reshape(n, 4)
 
 
-def taxicab_table(goal_codes, width: int, dtype=np.int64) -> np.ndarray:
+def taxicab_table(goal_codes, width: int, dtype=None) -> np.ndarray:
     """``table[code, cell]``: taxicab distance from ``cell`` to the nearest goal cell of ``code``.
 
     ``goal_codes`` is the goal board as codes (0 the blank, labels ``1 .. k``),
@@ -57,18 +71,23 @@ def taxicab_table(goal_codes, width: int, dtype=np.int64) -> np.ndarray:
     the row of a code with no goal cell.  The one Manhattan-distance table:
     the heuristic's, the pattern-database builds' and the analysis bound's.
 
+    ``dtype`` defaults to ``numpy.int64``.
+
     Examples
     --------
+    >>> import numpy as np
     >>> taxicab_table(np.array([1, 2, 3, 0]), 2).tolist()
     [[0, 0, 0, 0], [0, 1, 1, 2], [1, 0, 2, 1], [1, 2, 0, 1]]
     >>> taxicab_table(np.array([1, 0, 1, 2]), 2, np.int32)[1].tolist()   # two goal cells of code 1
     [0, 1, 0, 1]
     """
+    import numpy as np
+
     goal_codes = np.asarray(goal_codes)
     n = goal_codes.shape[0]
     k = int(goal_codes.max()) if n else 0
     rows, cols = np.divmod(np.arange(n), width)
-    table = np.zeros((k + 1, n), dtype=dtype)
+    table = np.zeros((k + 1, n), dtype=np.int64 if dtype is None else dtype)
     for code in range(1, k + 1):
         cells = np.flatnonzero(goal_codes == code)
         if cells.size:

@@ -22,14 +22,13 @@ Examples
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from . import _args
-from .board import Board
 from .errors import ArgumentError, IllegalMoveError, ParseError
-from .geometry import BLANK_LETTERS, TILE_LETTERS, neighbour_table
-from .parse import MAX_BOARD_CELLS
+from .geometry import BLANK_LETTERS, TILE_LETTERS, step
+from .parse import MAX_BOARD_CELLS, Cell, parse_cells
 
 DIRECTIONS = "UDLR"
 _OPPOSITE = {"U": "D", "D": "U", "L": "R", "R": "L"}
@@ -37,6 +36,8 @@ _BLANK_OF_TILE = {t: b for t, b in zip(TILE_LETTERS, BLANK_LETTERS, strict=True)
 _TILE_OF_BLANK = {b: t for t, b in _BLANK_OF_TILE.items()}
 _TOKEN = re.compile(r"\s*([A-Za-z])(\d*)\s*,?")
 NOTATIONS = ("tile", "blank", "numbers")
+#: move metrics: single-tile moves, or multi-tile moves (a slide of several tiles in a line is one)
+METRICS = ("stm", "mtm")
 
 
 @dataclass(frozen=True)
@@ -236,48 +237,58 @@ def format_moves(moves, notation: str = "tile", sep: str = " ", board=None) -> s
     raise ParseError(f"unknown move notation {notation!r}; choose tile, blank or numbers")
 
 
-def _steps(board: Board, moves: Sequence[Move]):
-    """Yield (index, move, blank_from, blank_to) for each single-tile move; check legality."""
-    table = neighbour_table(board.width, board.height)
-    blank = board.blank
-    for i, m in enumerate(moves):
+def _grid(board) -> tuple[list[Cell], int, int]:
+    """Cells, width and height of a board (a :class:`~slidelab.board.Board` or board text)."""
+    if hasattr(board, "cells"):
+        return list(board.cells), board.width, board.height
+    width, height, cells = parse_cells(board)
+    return list(cells), width, height
+
+
+def replay(cells: list[Cell], width: int, height: int, moves) -> list[Cell]:
+    """Slide ``moves`` on row-major ``cells`` in place; return the tile moved at each
+    single-tile move.  :class:`IllegalMoveError` names the first move that has no tile
+    to slide (the cells then hold the position before it).
+
+    This is the one replay of moves on a board: :meth:`Board.apply
+    <slidelab.board.Board.apply>`, :func:`moved_tiles` and tile-number notation use it.
+    """
+    blank = cells.index(0)
+    moved = []
+    for i, m in enumerate(as_moves(moves)):
         d = TILE_LETTERS.index(m.direction)
         for _ in range(m.amount):
-            nxt = int(table[blank, d])
+            nxt = step(blank, d, width, height)
             if nxt < 0:
                 side = {"U": "below", "D": "above", "L": "right of", "R": "left of"}[m.direction]
                 raise IllegalMoveError(
                     f"move {i + 1} ({m}) is illegal: no tile {side} the blank"
-                    f" at row {blank // board.width + 1}, column {blank % board.width + 1}"
+                    f" at row {blank // width + 1}, column {blank % width + 1}"
                 )
-            yield i, m, blank, nxt
+            moved.append(cells[nxt])
+            cells[blank], cells[nxt] = cells[nxt], 0
             blank = nxt
-
-
-def apply_moves(board, moves) -> Board:
-    """The board after ``moves``; :class:`IllegalMoveError` names the first bad move.
-
-    Examples
-    --------
-    >>> apply_moves(Board("1 2 3/4 5 6/7 0 8"), "L")
-    Board('1 2 3/4 5 6/7 8 0')
-    """
-    board = board if isinstance(board, Board) else Board(board)
-    cells = list(board.cells)
-    for _, _, b, nxt in _steps(board, as_moves(moves)):
-        cells[b], cells[nxt] = cells[nxt], 0
-    return Board.from_cells(cells, board.width, board.height)
+    return moved
 
 
 def moved_tiles(board, moves) -> list:
-    """The tile moved at each single-tile move, starting from ``board``."""
-    board = board if isinstance(board, Board) else Board(board)
-    cells = list(board.cells)
-    out = []
-    for _, _, b, nxt in _steps(board, as_moves(moves)):
-        out.append(cells[nxt])
-        cells[b], cells[nxt] = cells[nxt], 0
-    return out
+    """The tile moved at each single-tile move, starting from ``board`` (a board or its text)."""
+    cells, width, height = _grid(board)
+    return replay(cells, width, height, moves)
+
+
+def legal_moves(width: int, height: int, blank: int, metric: str = "stm") -> tuple[Move, ...]:
+    """The moves that can be made with the blank at cell ``blank``, in ``U D L R`` order.
+
+    ``metric="stm"``: the single-tile moves (two to four); ``"mtm"``: every slide of
+    one or more tiles in a line (``R``, ``R2``, ...), each one multi-tile move.
+    """
+    if metric not in METRICS:
+        raise ArgumentError(f"unknown metric {_args.show(metric)}; choose stm or mtm")
+    r, c = divmod(blank, width)
+    room = {"U": height - 1 - r, "D": r, "L": width - 1 - c, "R": c}
+    top = 1 if metric == "stm" else max(room.values())
+    return tuple(Move(d, k) for d in DIRECTIONS for k in range(1, min(room[d], top) + 1))
 
 
 def from_blank_path(directions: Iterable[int]) -> tuple[Move, ...]:

@@ -174,6 +174,15 @@ class Puzzle:
     def size(self) -> str:
         return self.start.size
 
+    @property
+    def is_solved(self) -> bool:
+        """Whether the start already is the goal."""
+        return self.start == self.goal
+
+    def _repr_svg_(self) -> str:
+        """Jupyter shows the start, coloured against the goal."""
+        return self.start.to_svg(self.goal)
+
     @cached_property
     def labels(self) -> tuple:
         """Distinct labels, sorted; label ``labels[i]`` has code ``i + 1``."""

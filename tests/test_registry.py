@@ -20,11 +20,11 @@ from click.testing import CliRunner
 import slidelab
 import slidelab.cli
 from slidelab.analysis import DistanceTable
+from slidelab.board import apply_moves
 from slidelab.errors import SlidelabError
 from slidelab.generate import random_board, random_boards
 from slidelab.heuristics import make_heuristic
 from slidelab.heuristics.registry import HEURISTICS
-from slidelab.moves import apply_moves
 from slidelab.search.options import check_options
 from slidelab.search.registry import METHODS
 

@@ -178,7 +178,7 @@ class Space:
         idx = index_of(seq, b, self.kernel_args())
         if idx < 0:
             raise UnsolvableError(
-                f"{board} cannot reach the goal {self.goal}"
+                f"{board.format()} cannot reach the goal {self.goal.format()}"
                 " (its permutation parity is the other one)"
             )
         return idx

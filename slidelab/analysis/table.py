@@ -277,7 +277,7 @@ class DistanceTable:
         board, seq, b = self._sequence(board)
         d = _entry_distance(seq, b, self._args, self.data, self.nibble)
         if d < 0:
-            raise UnsolvableError(f"{board} cannot reach the goal {self.goal}")
+            raise UnsolvableError(f"{board.format()} cannot reach the goal {self.goal.format()}")
         return d
 
     def solve(self, board) -> Solution:
@@ -286,7 +286,7 @@ class DistanceTable:
         board, seq, b = self._sequence(board)
         path = _descend(seq, b, self._args, self.data, self.nibble)
         if path is None:
-            raise UnsolvableError(f"{board} cannot reach the goal {self.goal}")
+            raise UnsolvableError(f"{board.format()} cannot reach the goal {self.goal.format()}")
         stats = Stats(
             expanded=len(path),
             generated=0,

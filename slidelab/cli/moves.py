@@ -52,7 +52,8 @@ def _moves_action(action):
 @click.option("--format", "style", type=click.Choice(STYLES), default="slash", show_default=True)
 def moves_apply(board, moves, notation, size, style):
     """Print BOARD after MOVES."""
-    from ..moves import apply_moves, parse_moves
+    from ..board import apply_moves
+    from ..moves import parse_moves
 
     _moves_action(
         lambda: click.echo(
@@ -108,8 +109,27 @@ def moves_length(moves, notation):
 @_notation_option
 @_to_option
 @click.option("--board", default=None, help="Start board (needed for --to numbers).")
-def moves_convert(moves, notation, to, board):
-    """Rewrite MOVES in another notation (tile, blank, or tile numbers)."""
-    from ..moves import format_moves, parse_moves
+@click.option(
+    "--expand", "single", is_flag=True, help="Write every single-tile move: R3 becomes R R R."
+)
+@click.option("--compact", is_flag=True, help="Merge runs: R R R becomes R3.")
+@click.option("--sep", default=" ", show_default="a space", help='Between moves ("" writes R3U2L).')
+def moves_convert(moves, notation, to, board, single, compact, sep):
+    """Rewrite MOVES in another notation (tile, blank, or tile numbers), expanded into
+    single-tile moves or compacted into runs.
 
-    _moves_action(lambda: click.echo(format_moves(parse_moves(moves, notation), to, board=board)))
+    \b
+    slidelab moves convert "R3 U" --expand          R R R U
+    slidelab moves convert "RRRU" --compact --sep ""  R3U
+    slidelab moves convert "R3 U" --to blank        l3 d
+    """
+    from ..moves import expand, format_moves, parse_moves, runs
+
+    def run():
+        if single and compact:
+            raise SlidelabError("--expand and --compact exclude each other")
+        parsed = parse_moves(moves, notation)
+        parsed = expand(parsed) if single else runs(parsed) if compact else parsed
+        click.echo(format_moves(parsed, to, sep, board=board))
+
+    _moves_action(run)

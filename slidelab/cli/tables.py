@@ -66,7 +66,7 @@ def tables_build(goal, blank_first, partition):
     except SlidelabError as exc:
         _fail(str(exc))
     click.echo(
-        f"{db.heuristic().description} for goal {puzzle.goal}: ready"
+        f"{db.heuristic().description} for goal {puzzle.goal.format()}: ready"
         f" ({sum(int(s) for s in db.layout.sizes):,} entries)"
     )
 
