@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
+from html import escape
 
-from .board import Board
+from .board import Board, apply_moves
 from .errors import SlidelabError
-from .moves import Move, apply_moves, as_moves, format_moves, from_blank_path, mtm, stm
+from .moves import Move, as_moves, expand, format_moves, from_blank_path, mtm, stm
 
 
 @dataclass
@@ -90,11 +91,58 @@ class Solution:
     def format(self, notation: str = "tile", sep: str = " ") -> str:
         return format_moves(self.moves, notation, sep, board=self.start)
 
+    def boards(self) -> list[Board]:
+        """Every position along the path: the start, then the board after each single-tile
+        move (``length + 1`` boards, the last one the goal).
+
+        Examples
+        --------
+        >>> s = Solution('1 2 3/4 5 6/0 7 8', '1 2 3/4 5 6/7 8 0', 'L2')
+        >>> [b.format() for b in s.boards()]
+        ['1 2 3/4 5 6/0 7 8', '1 2 3/4 5 6/7 0 8', '1 2 3/4 5 6/7 8 0']
+        """
+        out = [self.start]
+        for move in expand(self.moves):
+            out.append(out[-1].apply((move,)))
+        return out
+
+    def to_svg(self, tile: int = 48, seconds_per_move: float = 0.3) -> str:
+        """An animated SVG replay of the solution (SMIL, no script; loops), in the web
+        page's colours (:func:`slidelab.draw.solution_svg`)."""
+        from .draw import solution_svg
+
+        frames = [b.cells for b in self.boards()]
+        return solution_svg(
+            frames, self.start.width, self.start.height, self.goal.cells, tile, seconds_per_move
+        )
+
+    def to_gif(self, path, tile: int = 48, seconds_per_move: float = 0.3) -> None:
+        """Write the replay as a GIF to ``path`` (needs matplotlib: ``slidelab[plot]``)."""
+        from .draw import solution_gif
+
+        frames = [b.cells for b in self.boards()]
+        solution_gif(
+            path, frames, self.start.width, self.start.height, self.goal.cells, tile,
+            seconds_per_move,
+        )  # fmt: skip
+
+    def _repr_html_(self) -> str:
+        """What Jupyter shows: the replay beside the length, method and moves."""
+        status = "optimal" if self.optimal else "not proven optimal"
+        plural = "" if self.length == 1 else "s"
+        return (
+            '<div style="display:flex;gap:16px;align-items:center">'
+            f"{self.to_svg()}<div><b>{self.length} move{plural}</b> ({self.length_mtm} MTM),"
+            f" {status}, {escape(self.method)}<br><code>{escape(self.format())}</code></div></div>"
+        )
+
     def verify(self) -> None:
         """Replay the moves on the start; raise unless they end on the goal."""
         end = apply_moves(self.start, self.moves)
         if end != self.goal:
-            raise SlidelabError(f"solution {self.notation} ends on {end}, not the goal {self.goal}")
+            raise SlidelabError(
+                f"solution {self.notation} ends on {end.format()}, not the goal {self.goal.format()}"
+            )
 
     def as_dict(self) -> dict:
         """The ``solve --json`` fields."""

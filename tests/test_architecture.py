@@ -46,6 +46,7 @@ MODEL = (
     "memory",
     "geometry",
     "parse",
+    "draw",
     "board",
     "moves",
     "puzzle",

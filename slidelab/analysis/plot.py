@@ -22,7 +22,8 @@ def check_plot_path(path) -> Path:
 
 
 def require_matplotlib():
-    """The matplotlib ``Figure`` class, or a one-line :class:`SlidelabError` saying how to install it."""
+    """A matplotlib ``Figure`` class that Jupyter shows as a PNG without pyplot (it has
+    ``_repr_png_``), or a one-line :class:`SlidelabError` saying how to install matplotlib."""
     try:
         from matplotlib.figure import Figure
     except ImportError:
@@ -30,21 +31,28 @@ def require_matplotlib():
             "plotting needs matplotlib, which is not installed:"
             ' pip install "slidelab[plot]" (or pip install matplotlib)'
         ) from None
-    return Figure
+
+    class ShownFigure(Figure):
+        def _repr_png_(self) -> bytes:
+            from io import BytesIO
+
+            buffer = BytesIO()
+            self.savefig(buffer, format="png", dpi=110)
+            return buffer.getvalue()
+
+    return ShownFigure
 
 
-def plot_distribution(stats, path, log: bool = False) -> Path:
-    """Draw ``stats.counts`` as bars to ``path`` (PNG or SVG), titled with the board and totals.
+def distribution_figure(stats, log: bool = False):
+    """A matplotlib ``Figure`` of ``stats.counts`` as bars, titled with the board and totals
+    (what Jupyter shows for :meth:`SpaceStats.plot() <slidelab.analysis.SpaceStats.plot>`).
 
     Parameters
     ----------
     stats : SpaceStats
-    path : str or Path
-        ``.png`` or ``.svg``.
     log : bool
         A logarithmic count axis (the small layers at both ends become visible).
     """
-    path = check_plot_path(path)
     Figure = require_matplotlib()
     counts = list(stats.counts)
     fig = Figure(figsize=(9, 4.8), layout="constrained")
@@ -67,6 +75,13 @@ def plot_distribution(stats, path, log: bool = False) -> Path:
     )
     ax.grid(axis="y", alpha=0.3)
     ax.set_axisbelow(True)
+    return fig
+
+
+def plot_distribution(stats, path, log: bool = False) -> Path:
+    """Draw :func:`distribution_figure` to ``path`` (``.png`` or ``.svg``)."""
+    path = check_plot_path(path)
+    fig = distribution_figure(stats, log)
     try:
         fig.savefig(path, dpi=110)
     except OSError as e:

@@ -80,11 +80,15 @@ class SpaceStats:
             "seconds": round(self.seconds, 6),
         }
 
-    def plot(self, path, log: bool = False) -> None:
-        """Draw the distance distribution to ``path`` (``.png`` or ``.svg``; needs matplotlib)."""
-        from .plot import plot_distribution
+    def plot(self, path=None, log: bool = False):
+        """Draw the distance distribution (needs matplotlib): to ``path`` (``.png`` or
+        ``.svg``), or, without one, return the matplotlib ``Figure`` (Jupyter shows it)."""
+        from .plot import distribution_figure, plot_distribution
 
+        if path is None:
+            return distribution_figure(self, log)
         plot_distribution(self, path, log=log)
+        return None
 
 
 def analyze(

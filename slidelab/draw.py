@@ -1,0 +1,207 @@
+"""Pictures of boards and solutions: SVG (for Jupyter and files), and GIF with matplotlib.
+
+The colours are the web page's (``web/static/style.css`` and ``app.js``; a test keeps them
+equal): tiles are amber on a dark frame when every tile is different, a tile already on its
+goal cell is a little paler; when labels repeat, every label class has its own colour from
+:data:`PALETTE`, in the order the labels first appear in the goal.
+
+Functions take row-major cells (``0`` = blank), not boards, so that :mod:`slidelab.board`
+can draw itself with them.  :meth:`Board._repr_svg_ <slidelab.board.Board._repr_svg_>`
+and :meth:`Solution._repr_html_ <slidelab.solution.Solution._repr_html_>` are what
+Jupyter shows.
+
+Examples
+--------
+>>> svg = board_svg([1, 2, 3, 0], 2, 2)
+>>> svg.startswith("<svg") and svg.count("<rect") == 4   # the frame and three tiles
+True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from html import escape
+
+from .parse import Cell
+
+#: the web page's tile, tile text, frame and goal-cell look (``style.css``)
+TILE = "#f2c14e"
+TILE_INK = "#3a2c00"
+FRAME = "#4a4a4a"
+HOME_FILTER = "saturate(0.75) brightness(1.04)"
+#: one colour per label class when labels repeat (``app.js``'s ``PALETTE``)
+PALETTE = (
+    "#f2c14e", "#7cc6a4", "#8fb3f0", "#f08f8f", "#c7a4f0", "#f0b27a", "#9fd86b",
+    "#f0a0d0", "#a0c8c8", "#d8c890", "#b0b0e8", "#e8b0b0",
+)  # fmt: skip
+
+_PAD, _GAP = 6, 4
+
+
+def _colours(goal: Sequence[Cell]) -> dict[Cell, str] | None:
+    """Label -> colour when labels repeat in ``goal``, else None (every tile amber)."""
+    labels = [c for c in goal if c != 0]
+    if len(set(labels)) == len(labels):
+        return None
+    order = list(dict.fromkeys(labels))
+    return {label: PALETTE[i % len(PALETTE)] for i, label in enumerate(order)}
+
+
+def _frame(width: int, height: int, tile: int, body: str, extra: str = "") -> str:
+    w, h = width * tile + 2 * _PAD, height * tile + 2 * _PAD
+    return (
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}"'
+        f' viewBox="0 0 {w} {h}" font-family="system-ui, sans-serif" font-weight="700"{extra}>'
+        f'<rect width="{w}" height="{h}" rx="8" fill="{FRAME}"/>{body}</svg>'
+    )
+
+
+def _tile(label: Cell, tile: int, fill: str, home: bool) -> str:
+    """One tile drawn at the origin (placed by a ``transform``)."""
+    side = tile - _GAP
+    font = max(11, int(tile * 0.38))
+    look = f' style="filter: {HOME_FILTER}"' if home else ""
+    return (
+        f'<rect width="{side}" height="{side}" rx="6" fill="{fill}"{look}/>'
+        f'<text x="{side / 2:g}" y="{side / 2:g}" dy="0.35em" text-anchor="middle"'
+        f' font-size="{font}" fill="{TILE_INK}">{escape(str(label))}</text>'
+    )
+
+
+def _at(cell: int, width: int, tile: int) -> tuple[int, int]:
+    r, c = divmod(cell, width)
+    return _PAD + c * tile + _GAP // 2, _PAD + r * tile + _GAP // 2
+
+
+def board_svg(
+    cells: Sequence[Cell], width: int, height: int, goal: Sequence[Cell] | None = None,
+    tile: int = 48,
+) -> str:  # fmt: skip
+    """An SVG picture of a board, in the web page's colours.
+
+    Parameters
+    ----------
+    cells : sequence
+        Row-major cells, ``0`` the blank.
+    width, height : int
+    goal : sequence, optional
+        The goal's cells: tiles on their goal cell are drawn paler, and repeated labels
+        take their colours in the goal's order (default: ``cells`` sorted, blank last).
+    tile : int
+        Pixels per cell.
+    """
+    goal = _ordered(cells) if goal is None else list(goal)
+    colours = _colours(goal)
+    body = []
+    for i, label in enumerate(cells):
+        if label == 0:
+            continue
+        x, y = _at(i, width, tile)
+        fill = TILE if colours is None else colours.get(label, TILE)
+        home = colours is None and goal[i] == label
+        body.append(f'<g transform="translate({x},{y})">{_tile(label, tile, fill, home)}</g>')
+    return _frame(width, height, tile, "".join(body))
+
+
+def _ordered(cells: Sequence[Cell]) -> list[Cell]:
+    tiles = [c for c in cells if c != 0]
+    return [*sorted(tiles, key=lambda c: (isinstance(c, str), c)), 0]
+
+
+def solution_svg(
+    frames: Sequence[Sequence[Cell]], width: int, height: int, goal: Sequence[Cell],
+    tile: int = 48, seconds_per_move: float = 0.3, hold: float = 1.0,
+) -> str:  # fmt: skip
+    """An animated SVG (SMIL, no script) replaying ``frames``: the start, then the board
+    after each single-tile move.  It holds ``hold`` seconds on the start and on the goal
+    and loops.
+
+    Tiles are followed by identity (the tile that moves is the one that slides), so
+    identical tiles move as the web page's replay moves them.
+    """
+    if not frames:
+        raise ValueError("no frames to draw")
+    colours = _colours(goal)
+    moves = len(frames) - 1
+    total = 2 * hold + moves * seconds_per_move
+    # follow each tile through the frames: tile id -> cell per frame
+    first = list(frames[0])
+    ids = {cell: cell for cell, label in enumerate(first) if label != 0}  # id: starting cell
+    where = [dict(ids)]
+    for before, after in zip(frames, frames[1:], strict=False):
+        blank_after = list(after).index(0)
+        blank_before = list(before).index(0)
+        current = dict(where[-1])
+        for tid, cell in current.items():
+            if cell == blank_after:
+                current[tid] = blank_before
+        where.append(current)
+    times = [0.0] + [(hold + k * seconds_per_move) / total for k in range(moves + 1)] + [1.0]
+    key_times = ";".join(f"{t:.5f}" for t in times)
+    body = []
+    for tid in ids:
+        label = first[tid]
+        cells_along = [where[0][tid]] + [w[tid] for w in where] + [where[-1][tid]]
+        points = ";".join("{},{}".format(*_at(c, width, tile)) for c in cells_along)
+        x, y = _at(cells_along[0], width, tile)
+        fill = TILE if colours is None else colours.get(label, TILE)
+        anim = (
+            f'<animateTransform attributeName="transform" type="translate" values="{points}"'
+            f' keyTimes="{key_times}" dur="{total:g}s" repeatCount="indefinite"/>'
+            if moves
+            else ""
+        )
+        body.append(
+            f'<g transform="translate({x},{y})">{_tile(label, tile, fill, False)}{anim}</g>'
+        )
+    return _frame(width, height, tile, "".join(body))
+
+
+def solution_gif(
+    path, frames: Sequence[Sequence[Cell]], width: int, height: int, goal: Sequence[Cell],
+    tile: int = 48, seconds_per_move: float = 0.3,
+) -> None:  # fmt: skip
+    """Write a GIF replaying ``frames`` to ``path`` (needs matplotlib:
+    ``pip install "slidelab[plot]"``)."""
+    try:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        from matplotlib import pyplot as plt
+        from matplotlib.animation import FuncAnimation, PillowWriter
+        from matplotlib.patches import FancyBboxPatch
+    except ImportError as exc:  # pragma: no cover - depends on the installation
+        from .errors import SlidelabError
+
+        raise SlidelabError('a GIF needs matplotlib: pip install "slidelab[plot]"') from exc
+    colours = _colours(goal)
+    w, h = width * tile + 2 * _PAD, height * tile + 2 * _PAD
+    fig = plt.figure(figsize=(w / 100, h / 100), dpi=100)
+    ax = fig.add_axes((0, 0, 1, 1))
+
+    def draw(k: int):
+        ax.clear()
+        ax.set_xlim(0, w)
+        ax.set_ylim(h, 0)
+        ax.axis("off")
+        ax.add_patch(FancyBboxPatch((0, 0), w, h, "round,pad=0,rounding_size=8", color=FRAME))
+        for i, label in enumerate(frames[k]):
+            if label == 0:
+                continue
+            x, y = _at(i, width, tile)
+            fill = TILE if colours is None else colours.get(label, TILE)
+            side = tile - _GAP
+            ax.add_patch(
+                FancyBboxPatch((x, y), side, side, "round,pad=0,rounding_size=6", color=fill)
+            )
+            ax.text(
+                x + side / 2, y + side / 2, str(label), ha="center", va="center",
+                color=TILE_INK, fontsize=max(8, tile * 0.38 * 0.72), fontweight="bold",
+            )  # fmt: skip
+        return []
+
+    hold = max(1, round(1.0 / seconds_per_move))
+    order = [0] * hold + list(range(len(frames))) + [len(frames) - 1] * hold
+    animation = FuncAnimation(fig, lambda i: draw(order[i]), frames=len(order), blit=False)
+    animation.save(path, writer=PillowWriter(fps=1 / seconds_per_move))
+    plt.close(fig)
