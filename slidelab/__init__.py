@@ -48,7 +48,15 @@ _EXPORTS = {
     "heuristics": ["HEURISTICS"],
     "moves": ["Move", "format_moves", "invert", "parse_moves", "simplify"],
     "puzzle": ["Puzzle"],
-    "search": ["METHODS", "SearchOptions", "prepare", "solve", "solve_all", "solve_many"],
+    "search": [
+        "METHODS",
+        "SearchOptions",
+        "positions_at_distance",
+        "prepare",
+        "solve",
+        "solve_all",
+        "solve_many",
+    ],
     "solution": ["Solution", "Stats"],
     "solvability": ["Check", "check", "is_solvable"],
 }
@@ -125,6 +133,14 @@ if TYPE_CHECKING:  # the public names, for type checkers and IDEs
     from .heuristics import HEURISTICS
     from .moves import Move, format_moves, invert, parse_moves, simplify
     from .puzzle import Puzzle
-    from .search import METHODS, SearchOptions, prepare, solve, solve_all, solve_many
+    from .search import (
+        METHODS,
+        SearchOptions,
+        positions_at_distance,
+        prepare,
+        solve,
+        solve_all,
+        solve_many,
+    )
     from .solution import Solution, Stats
     from .solvability import Check, check, is_solvable

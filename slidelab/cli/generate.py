@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import sys
+
 import click
 
 from ..errors import SlidelabError
@@ -44,6 +46,21 @@ class _GenerateOption(click.Option):
     help="Random walk of K moves from the goal instead of a uniform random position"
     " (at most {MAX_WALK:,}).",
 )
+@click.option(
+    "--distance",
+    "-d",
+    type=int,
+    default=None,
+    help="Positions whose optimal distance to the goal is exactly D: uniformly random among"
+    " them where the whole space can be searched (3x3, 2x4, 3x4, lettered boards), else by"
+    " random walks checked by an optimal solve.",
+)
+@click.option(
+    "--time-limit",
+    type=float,
+    default=None,
+    help="Seconds --distance may search on large boards (default 60).",
+)
 @click.option("--format", "style", type=click.Choice(STYLES), default="slash", show_default=True)
 @click.option(
     "--blank",
@@ -52,7 +69,9 @@ class _GenerateOption(click.Option):
     " (default 0; * in contest style).",
 )
 @needs("slidelab._args", "slidelab.generate")
-def generate_command(size, goal, blank_first, count, seed, moves, style, blank):
+def generate_command(
+    size, goal, blank_first, count, seed, moves, distance, time_limit, style, blank
+):
     """Print random solvable positions of a SIZE (WxH) board, one per line."""
     from .. import _args
     from ..generate import MAX_BOARDS, MAX_WALK, iter_random_boards
@@ -80,10 +99,34 @@ def generate_command(size, goal, blank_first, count, seed, moves, style, blank):
             )
         if size is None and goal is None:
             raise SlidelabError("give a SIZE (e.g. 4x4) or --goal")
+        if distance is not None and moves is not None:
+            raise SlidelabError("--distance and --moves exclude each other")
+        if time_limit is not None and distance is None:
+            raise SlidelabError("--time-limit goes with --distance")
         # the size and goal are read by slidelab.puzzle.goal_board, as everywhere
-        boards = iter_random_boards(
-            count, size, goal, moves=moves, blank_first=blank_first, seed=seed
-        )
+        if distance is not None:
+            from ..search.at_distance import DEFAULT_TIME_LIMIT, positions_at_distance
+            from .progress import _AnalysisBar
+
+            bar = _AnalysisBar() if sys.stderr.isatty() else None
+            try:
+                boards = positions_at_distance(
+                    distance,
+                    count,
+                    size,
+                    goal,
+                    blank_first=blank_first,
+                    seed=seed,
+                    time_limit=DEFAULT_TIME_LIMIT if time_limit is None else time_limit,
+                    progress=bar,
+                )
+            finally:
+                if bar:
+                    bar.close()
+        else:
+            boards = iter_random_boards(
+                count, size, goal, moves=moves, blank_first=blank_first, seed=seed
+            )
         for b in boards:  # each printed as soon as it is made
             click.echo(b.format(style, blank if blank is not None else "0"))
     except SlidelabError as exc:

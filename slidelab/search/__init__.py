@@ -21,6 +21,7 @@ from .._lazy import lazy_exports
 _EXPORTS = {
     "_common": ["Limits"],
     "astar": ["astar", "best_first_search", "weighted_astar"],
+    "at_distance": ["positions_at_distance"],
     "bfs": ["bfs"],
     "bidirectional": ["bidirectional_bfs"],
     "constructive": ["constructive"],
@@ -53,6 +54,7 @@ sys.modules[__name__].__class__ = _Package
 if TYPE_CHECKING:
     from ._common import Limits
     from .astar import astar, best_first_search, weighted_astar
+    from .at_distance import positions_at_distance
     from .bfs import bfs
     from .bidirectional import bidirectional_bfs
     from .constructive import constructive

@@ -1,0 +1,141 @@
+"""Positions at an exact optimal distance from the goal (``slidelab generate --distance D``).
+
+Two ways, chosen by the size of the space:
+
+- **by the layers** (spaces of at most :data:`LAYERED_STATES` positions: the 8-puzzle, 2x4,
+  2x5, 3x4, lettered boards such as the line puzzle): a complete breadth-first search
+  from the goal (:func:`slidelab.analysis.layers.search_layers`, a byte per position) gives
+  every position's distance; the boards are drawn **uniformly at random** among those at
+  distance ``D``, each one independently (a board may repeat).
+- **by search** (larger spaces, such as the 15-puzzle): a random walk from the goal whose
+  length has ``D``'s parity, then an optimal solve (``auto``); a board is kept when its
+  optimal length is ``D``, else another walk is tried, longer when the walks fall short.
+  This is not uniform (walks favour boards near their end), and it stops with
+  :class:`~slidelab.errors.SearchLimitError` past ``time_limit`` seconds.
+
+Either way each board's distance is proven: by the table, or by the optimal solve.
+
+Examples
+--------
+>>> sorted({b.format() for b in positions_at_distance(31, 20, "3x3", seed=1)})  # the two hardest
+['6 4 7/8 5 0/3 2 1', '8 6 7/2 5 4/3 0 1']
+>>> positions_at_distance(32, 1, "3x3")
+Traceback (most recent call last):
+...
+slidelab.errors.SlidelabError: no position is 32 moves from the goal ...: its farthest positions are 31 moves away
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+
+import numpy as np
+
+from .. import _args
+from ..board import Board
+from ..errors import SearchLimitError, SlidelabError
+from ..generate import _count, _goal, _rng, _scramble
+
+#: spaces up to this many positions are searched whole and sampled uniformly (a byte and two
+#: bits per position: 3x4's 239,500,800 take about 11 s and 620 MB on 2 cores, the line
+#: puzzle's 252,252,000 about 19 s)
+LAYERED_STATES = 300_000_000
+#: seconds the search way spends before it gives up (``time_limit``)
+DEFAULT_TIME_LIMIT = 60.0
+
+
+def positions_at_distance(
+    distance: int,
+    n: int = 1,
+    size=None,
+    goal=None,
+    *,
+    blank_first: bool = False,
+    seed=None,
+    time_limit: float | None = DEFAULT_TIME_LIMIT,
+    progress: Callable[[dict], None] | None = None,
+) -> list[Board]:
+    """``n`` boards whose optimal distance (single-tile moves) to the goal is ``distance``.
+
+    Parameters
+    ----------
+    distance : int
+        The exact optimal distance.  More than the space's diameter (where the space is
+        searched whole) is an error that names the diameter.
+    n : int
+        How many boards.
+    size, goal, blank_first :
+        The goal, as for :func:`slidelab.random_board` (a size ``WxH``, a goal board).
+    seed :
+        Random seed (repeatable output).
+    time_limit : float, optional
+        Seconds the search way may take for all ``n`` boards (None: no limit).
+    progress : callable, optional
+        Called after each layer of a whole-space search, as by :func:`slidelab.analyze`.
+
+    Returns
+    -------
+    list of Board
+        Uniformly random among the positions at ``distance`` when the space is searched
+        whole (:data:`LAYERED_STATES`); by random walks and optimal solves otherwise.
+    """
+    from ..analysis.index import Space
+
+    distance = _args.integer(distance, "distance", minimum=0)
+    n = _count(n)
+    time_limit = _args.number(time_limit, "time_limit", positive=True, optional=True)
+    _args.callback(progress, "progress")
+    target = _goal(size, goal, blank_first)
+    rng = _rng(seed)
+    space = Space(target)
+    if space.states <= LAYERED_STATES:
+        return _by_layers(space, distance, n, rng, progress)
+    return _by_search(target, distance, n, rng, time_limit)
+
+
+def _by_layers(space, distance: int, n: int, rng, progress) -> list[Board]:
+    from ..analysis.budget import check_budget
+    from ..analysis.layers import search_layers
+
+    check_budget(space, table=True)
+    layers = search_layers(space, progress, record=True, limit=0)
+    diameter = len(layers.counts) - 1
+    if distance > diameter:
+        raise SlidelabError(
+            f"no position is {distance} moves from the goal {space.goal.format()}:"
+            f" its farthest positions are {diameter} moves away"
+        )
+    assert layers.depth is not None
+    at = np.flatnonzero(layers.depth == distance)
+    assert at.size == layers.counts[distance]
+    return [space.board(int(at[rng.randrange(at.size)])) for _ in range(n)]
+
+
+def _by_search(goal: Board, distance: int, n: int, rng, time_limit: float | None) -> list[Board]:
+    from .solve import solve
+
+    began = time.perf_counter()
+    found: list[Board] = []
+    walk = distance  # a walk's end is at most its length away, with the same parity
+    tries = 0
+    while len(found) < n:
+        left = None if time_limit is None else time_limit - (time.perf_counter() - began)
+        if left is not None and left <= 0:
+            raise SearchLimitError(
+                f"found {len(found)} of {n} positions at distance {distance} in"
+                f" {time_limit:g} s ({tries} walks solved); give a longer --time-limit"
+            )
+        board = _scramble(goal, walk, rng)
+        try:
+            length = solve(board, goal, time_limit=left).length
+        except SearchLimitError:
+            continue  # the loop's own check reports the time limit
+        tries += 1
+        if length == distance:
+            found.append(board)
+        elif length < distance:
+            walk += 2  # walks fall short: longer ones end farther out
+        elif walk > distance:
+            walk -= 2
+    return found
