@@ -154,12 +154,13 @@ class Board:
         return self.to_svg()
 
     def to_svg(self, goal=None, tile: int = 48) -> str:
-        """An SVG picture (see :func:`slidelab.draw.board_svg`); with ``goal``, tiles on
-        their goal cell are paler and repeated labels are coloured in the goal's order."""
+        """An SVG picture (see :func:`slidelab.draw.board_svg`): tiles on their cell of
+        ``goal`` (default: the ordered goal, :meth:`goal`) are paler, and repeated labels
+        are coloured in the goal's order."""
         from .draw import board_svg
 
-        goal_cells = None if goal is None else self._same_shape(goal, "goal").cells
-        return board_svg(self.cells, self.width, self.height, goal_cells, tile)
+        target = self.goal() if goal is None else self._same_shape(goal, "goal")
+        return board_svg(self.cells, self.width, self.height, target.cells, tile)
 
     def __getitem__(self, rc):
         r, c = rc

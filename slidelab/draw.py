@@ -12,16 +12,18 @@ Jupyter shows.
 
 Examples
 --------
->>> svg = board_svg([1, 2, 3, 0], 2, 2)
+>>> svg = board_svg([1, 2, 3, 0], 2, 2, goal=[1, 2, 3, 0])
 >>> svg.startswith("<svg") and svg.count("<rect") == 4   # the frame and three tiles
 True
 """
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 from html import escape
 
+from .errors import SlidelabError
 from .parse import Cell
 
 #: the web page's tile, tile text, frame and goal-cell look (``style.css``)
@@ -38,6 +40,30 @@ PALETTE = (
 _PAD, _GAP = 6, 4
 
 
+@functools.cache
+def require_matplotlib():
+    """A matplotlib ``Figure`` class that Jupyter shows as a PNG without pyplot (it has
+    ``_repr_png_``), or a one-line :class:`SlidelabError` saying how to install matplotlib
+    (the plots of :mod:`slidelab.analysis.plot` and :func:`solution_gif` need it)."""
+    try:
+        from matplotlib.figure import Figure
+    except ImportError:
+        raise SlidelabError(
+            "plotting needs matplotlib, which is not installed:"
+            ' pip install "slidelab[plot]" (or pip install matplotlib)'
+        ) from None
+
+    class ShownFigure(Figure):
+        def _repr_png_(self) -> bytes:
+            from io import BytesIO
+
+            buffer = BytesIO()
+            self.savefig(buffer, format="png", dpi=110)
+            return buffer.getvalue()
+
+    return ShownFigure
+
+
 def _colours(goal: Sequence[Cell]) -> dict[Cell, str] | None:
     """Label -> colour when labels repeat in ``goal``, else None (every tile amber)."""
     labels = [c for c in goal if c != 0]
@@ -47,22 +73,26 @@ def _colours(goal: Sequence[Cell]) -> dict[Cell, str] | None:
     return {label: PALETTE[i % len(PALETTE)] for i, label in enumerate(order)}
 
 
-def _frame(width: int, height: int, tile: int, body: str, extra: str = "") -> str:
+def _fill(colours: dict[Cell, str] | None, label: Cell) -> str:
+    return TILE if colours is None else colours.get(label, TILE)
+
+
+def _frame(width: int, height: int, tile: int, body: str) -> str:
     w, h = width * tile + 2 * _PAD, height * tile + 2 * _PAD
     return (
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}"'
-        f' viewBox="0 0 {w} {h}" font-family="system-ui, sans-serif" font-weight="700"{extra}>'
+        f' viewBox="0 0 {w} {h}" font-family="system-ui, sans-serif" font-weight="700">'
         f'<rect width="{w}" height="{h}" rx="8" fill="{FRAME}"/>{body}</svg>'
     )
 
 
-def _tile(label: Cell, tile: int, fill: str, home: bool) -> str:
+def _tile(label: Cell, tile: int, colours: dict[Cell, str] | None, home: bool) -> str:
     """One tile drawn at the origin (placed by a ``transform``)."""
     side = tile - _GAP
     font = max(11, int(tile * 0.38))
     look = f' style="filter: {HOME_FILTER}"' if home else ""
     return (
-        f'<rect width="{side}" height="{side}" rx="6" fill="{fill}"{look}/>'
+        f'<rect width="{side}" height="{side}" rx="6" fill="{_fill(colours, label)}"{look}/>'
         f'<text x="{side / 2:g}" y="{side / 2:g}" dy="0.35em" text-anchor="middle"'
         f' font-size="{font}" fill="{TILE_INK}">{escape(str(label))}</text>'
     )
@@ -74,9 +104,8 @@ def _at(cell: int, width: int, tile: int) -> tuple[int, int]:
 
 
 def board_svg(
-    cells: Sequence[Cell], width: int, height: int, goal: Sequence[Cell] | None = None,
-    tile: int = 48,
-) -> str:  # fmt: skip
+    cells: Sequence[Cell], width: int, height: int, goal: Sequence[Cell], tile: int = 48
+) -> str:
     """An SVG picture of a board, in the web page's colours.
 
     Parameters
@@ -84,28 +113,21 @@ def board_svg(
     cells : sequence
         Row-major cells, ``0`` the blank.
     width, height : int
-    goal : sequence, optional
+    goal : sequence
         The goal's cells: tiles on their goal cell are drawn paler, and repeated labels
-        take their colours in the goal's order (default: ``cells`` sorted, blank last).
+        take their colours in the goal's order.
     tile : int
         Pixels per cell.
     """
-    goal = _ordered(cells) if goal is None else list(goal)
     colours = _colours(goal)
     body = []
     for i, label in enumerate(cells):
         if label == 0:
             continue
         x, y = _at(i, width, tile)
-        fill = TILE if colours is None else colours.get(label, TILE)
         home = colours is None and goal[i] == label
-        body.append(f'<g transform="translate({x},{y})">{_tile(label, tile, fill, home)}</g>')
+        body.append(f'<g transform="translate({x},{y})">{_tile(label, tile, colours, home)}</g>')
     return _frame(width, height, tile, "".join(body))
-
-
-def _ordered(cells: Sequence[Cell]) -> list[Cell]:
-    tiles = [c for c in cells if c != 0]
-    return [*sorted(tiles, key=lambda c: (isinstance(c, str), c)), 0]
 
 
 def solution_svg(
@@ -144,7 +166,6 @@ def solution_svg(
         cells_along = [where[0][tid]] + [w[tid] for w in where] + [where[-1][tid]]
         points = ";".join("{},{}".format(*_at(c, width, tile)) for c in cells_along)
         x, y = _at(cells_along[0], width, tile)
-        fill = TILE if colours is None else colours.get(label, TILE)
         anim = (
             f'<animateTransform attributeName="transform" type="translate" values="{points}"'
             f' keyTimes="{key_times}" dur="{total:g}s" repeatCount="indefinite"/>'
@@ -152,7 +173,7 @@ def solution_svg(
             else ""
         )
         body.append(
-            f'<g transform="translate({x},{y})">{_tile(label, tile, fill, False)}{anim}</g>'
+            f'<g transform="translate({x},{y})">{_tile(label, tile, colours, False)}{anim}</g>'
         )
     return _frame(width, height, tile, "".join(body))
 
@@ -162,21 +183,14 @@ def solution_gif(
     tile: int = 48, seconds_per_move: float = 0.3,
 ) -> None:  # fmt: skip
     """Write a GIF replaying ``frames`` to ``path`` (needs matplotlib:
-    ``pip install "slidelab[plot]"``)."""
-    try:
-        import matplotlib
+    ``pip install "slidelab[plot]"``; drawn without pyplot, so the caller's backend stays)."""
+    Figure = require_matplotlib()
+    from matplotlib.animation import FuncAnimation, PillowWriter
+    from matplotlib.patches import FancyBboxPatch
 
-        matplotlib.use("Agg")
-        from matplotlib import pyplot as plt
-        from matplotlib.animation import FuncAnimation, PillowWriter
-        from matplotlib.patches import FancyBboxPatch
-    except ImportError as exc:  # pragma: no cover - depends on the installation
-        from .errors import SlidelabError
-
-        raise SlidelabError('a GIF needs matplotlib: pip install "slidelab[plot]"') from exc
     colours = _colours(goal)
     w, h = width * tile + 2 * _PAD, height * tile + 2 * _PAD
-    fig = plt.figure(figsize=(w / 100, h / 100), dpi=100)
+    fig = Figure(figsize=(w / 100, h / 100), dpi=100)
     ax = fig.add_axes((0, 0, 1, 1))
 
     def draw(k: int):
@@ -189,10 +203,11 @@ def solution_gif(
             if label == 0:
                 continue
             x, y = _at(i, width, tile)
-            fill = TILE if colours is None else colours.get(label, TILE)
             side = tile - _GAP
             ax.add_patch(
-                FancyBboxPatch((x, y), side, side, "round,pad=0,rounding_size=6", color=fill)
+                FancyBboxPatch(
+                    (x, y), side, side, "round,pad=0,rounding_size=6", color=_fill(colours, label)
+                )
             )
             ax.text(
                 x + side / 2, y + side / 2, str(label), ha="center", va="center",
@@ -204,4 +219,3 @@ def solution_gif(
     order = [0] * hold + list(range(len(frames))) + [len(frames) - 1] * hold
     animation = FuncAnimation(fig, lambda i: draw(order[i]), frames=len(order), blit=False)
     animation.save(path, writer=PillowWriter(fps=1 / seconds_per_move))
-    plt.close(fig)

@@ -28,6 +28,9 @@ MAX_BOARDS = 1_000_000
 MAX_WALK = 10_000_000
 #: the most cells :func:`random_boards` returns in one list (stream more with :func:`iter_random_boards`)
 MAX_LIST_CELLS = 100_000_000
+#: seconds :func:`slidelab.positions_at_distance` (``generate --distance``) may search on boards
+#: too large to search whole
+DISTANCE_TIME_LIMIT = 60.0
 
 
 def _rng(seed):

@@ -60,7 +60,7 @@ def neighbour_table(width: int, height: int) -> np.ndarray:
     n = width * height
     return np.array(
         [[step(cell, d, width, height) for d in range(4)] for cell in range(n)], dtype=np.int32
-    ).reshape(n, 4)
+    )
 
 
 def taxicab_table(goal_codes, width: int, dtype=None) -> np.ndarray:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from ..draw import require_matplotlib
 from ..errors import SlidelabError
 
 #: file types the plot can be written as
@@ -19,28 +20,6 @@ def check_plot_path(path) -> Path:
     if path.suffix.lower() not in FORMATS:
         raise SlidelabError(f"plot file {str(path)!r} must end in .png or .svg")
     return path
-
-
-def require_matplotlib():
-    """A matplotlib ``Figure`` class that Jupyter shows as a PNG without pyplot (it has
-    ``_repr_png_``), or a one-line :class:`SlidelabError` saying how to install matplotlib."""
-    try:
-        from matplotlib.figure import Figure
-    except ImportError:
-        raise SlidelabError(
-            "plotting needs matplotlib, which is not installed:"
-            ' pip install "slidelab[plot]" (or pip install matplotlib)'
-        ) from None
-
-    class ShownFigure(Figure):
-        def _repr_png_(self) -> bytes:
-            from io import BytesIO
-
-            buffer = BytesIO()
-            self.savefig(buffer, format="png", dpi=110)
-            return buffer.getvalue()
-
-    return ShownFigure
 
 
 def distribution_figure(stats, log: bool = False):

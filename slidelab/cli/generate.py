@@ -59,7 +59,9 @@ class _GenerateOption(click.Option):
     "--time-limit",
     type=float,
     default=None,
-    help="Seconds --distance may search on large boards (default 60).",
+    cls=_GenerateOption,
+    help="Seconds --distance may search on boards too large to search whole"
+    " (default {DISTANCE_TIME_LIMIT:g}).",
 )
 @click.option("--format", "style", type=click.Choice(STYLES), default="slash", show_default=True)
 @click.option(
@@ -105,7 +107,8 @@ def generate_command(
             raise SlidelabError("--time-limit goes with --distance")
         # the size and goal are read by slidelab.puzzle.goal_board, as everywhere
         if distance is not None:
-            from ..search.at_distance import DEFAULT_TIME_LIMIT, positions_at_distance
+            from ..generate import DISTANCE_TIME_LIMIT
+            from ..search.at_distance import positions_at_distance
             from .progress import _AnalysisBar
 
             bar = _AnalysisBar() if sys.stderr.isatty() else None
@@ -117,7 +120,7 @@ def generate_command(
                     goal,
                     blank_first=blank_first,
                     seed=seed,
-                    time_limit=DEFAULT_TIME_LIMIT if time_limit is None else time_limit,
+                    time_limit=DISTANCE_TIME_LIMIT if time_limit is None else time_limit,
                     progress=bar,
                 )
             finally:

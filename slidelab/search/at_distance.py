@@ -11,7 +11,8 @@ Two ways, chosen by the size of the space:
   length has ``D``'s parity, then an optimal solve (``auto``); a board is kept when its
   optimal length is ``D``, else another walk is tried, longer when the walks fall short.
   This is not uniform (walks favour boards near their end), and it stops with
-  :class:`~slidelab.errors.SearchLimitError` past ``time_limit`` seconds.
+  :class:`~slidelab.errors.SearchLimitError` past ``time_limit`` seconds
+  (:data:`slidelab.generate.DISTANCE_TIME_LIMIT` by default).
 
 Either way each board's distance is proven: by the table, or by the optimal solve.
 
@@ -35,14 +36,12 @@ import numpy as np
 from .. import _args
 from ..board import Board
 from ..errors import SearchLimitError, SlidelabError
-from ..generate import _count, _goal, _rng, _scramble
+from ..generate import DISTANCE_TIME_LIMIT, _count, _goal, _rng, _scramble
 
 #: spaces up to this many positions are searched whole and sampled uniformly (a byte and two
 #: bits per position: 3x4's 239,500,800 take about 11 s and 620 MB on 2 cores, the line
 #: puzzle's 252,252,000 about 19 s)
 LAYERED_STATES = 300_000_000
-#: seconds the search way spends before it gives up (``time_limit``)
-DEFAULT_TIME_LIMIT = 60.0
 
 
 def positions_at_distance(
@@ -53,7 +52,7 @@ def positions_at_distance(
     *,
     blank_first: bool = False,
     seed=None,
-    time_limit: float | None = DEFAULT_TIME_LIMIT,
+    time_limit: float | None = DISTANCE_TIME_LIMIT,
     progress: Callable[[dict], None] | None = None,
 ) -> list[Board]:
     """``n`` boards whose optimal distance (single-tile moves) to the goal is ``distance``.
