@@ -218,4 +218,7 @@ def solution_gif(
     hold = max(1, round(1.0 / seconds_per_move))
     order = [0] * hold + list(range(len(frames))) + [len(frames) - 1] * hold
     animation = FuncAnimation(fig, lambda i: draw(order[i]), frames=len(order), blit=False)
-    animation.save(path, writer=PillowWriter(fps=1 / seconds_per_move))
+    try:
+        animation.save(path, writer=PillowWriter(fps=1 / seconds_per_move))
+    except OSError as e:
+        raise SlidelabError(f"cannot write the GIF {str(path)!r}: {e.strerror or e}") from None

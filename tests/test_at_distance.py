@@ -84,6 +84,7 @@ def test_the_command_line():
         (["3x3", "-d", "32"], "31 moves away"),
         (["3x3", "-d", "3", "--moves", "3"], "exclude each other"),
         (["3x3", "--time-limit", "3"], "goes with --distance"),
+        (["3x3", "-d", "-1"], "--distance must be at least 0"),
     ]:
         result = CliRunner().invoke(main, ["generate", *args])
         assert result.exit_code == 2 and message in result.stderr, (args, result.output)

@@ -9,7 +9,16 @@ from click.testing import CliRunner
 from hypothesis import given
 from hypothesis import strategies as st
 
-from slidelab import ArgumentError, Board, IllegalMoveError, Puzzle, Solution, random_board, solve
+from slidelab import (
+    ArgumentError,
+    Board,
+    IllegalMoveError,
+    Puzzle,
+    SlidelabError,
+    Solution,
+    random_board,
+    solve,
+)
 from slidelab.cli import main
 from slidelab.draw import FRAME, PALETTE, TILE, TILE_INK
 from slidelab.moves import expand, mtm, stm
@@ -133,6 +142,8 @@ def test_a_solution_as_a_gif(tmp_path):
     path = tmp_path / "replay.gif"
     solve("1 2 3/4 5 6/0 7 8").to_gif(path)
     assert path.read_bytes()[:6] in (b"GIF89a", b"GIF87a")
+    with pytest.raises(SlidelabError, match="cannot write the GIF"):
+        solve("1 2 3/4 5 6/0 7 8").to_gif(tmp_path / "missing" / "replay.gif")
 
 
 # ------------------------------------------------------------------------------ moves convert

@@ -94,6 +94,7 @@ def generate_command(
             optional=True,
             why=" (the longest random walk; leave --moves out for a uniformly random position)",
         )
+        _args.integer(distance, "--distance", minimum=0, optional=True)
         if blank is not None and blank not in BLANK_TOKENS:
             raise SlidelabError(
                 f"--blank {blank!r} would not read back as the blank;"
