@@ -283,12 +283,33 @@ def legal_moves(width: int, height: int, blank: int, metric: str = "stm") -> tup
     ``metric="stm"``: the single-tile moves (two to four); ``"mtm"``: every slide of
     one or more tiles in a line (``R``, ``R2``, ...), each one multi-tile move.
     """
-    if metric not in METRICS:
-        raise ArgumentError(f"unknown metric {_args.show(metric)}; choose stm or mtm")
+    metric = metric_name(metric)
     r, c = divmod(blank, width)
     room = {"U": height - 1 - r, "D": r, "L": width - 1 - c, "R": c}
     top = 1 if metric == "stm" else max(room.values())
     return tuple(Move(d, k) for d in DIRECTIONS for k in range(1, min(room[d], top) + 1))
+
+
+def metric_name(metric, name: str = "metric") -> str:
+    """The metric ``stm`` or ``mtm`` (any case), or a one-line error naming ``name``.
+
+    >>> metric_name("MTM")
+    'mtm'
+    """
+    key = _args.text(metric, name).strip().lower()
+    if key not in METRICS:
+        raise ArgumentError(f"unknown {name} {_args.show(metric)}; choose stm or mtm")
+    return key
+
+
+def reach(metric: str, width: int, height: int) -> int:
+    """The most tiles one move slides in ``metric``: 1 in STM; in MTM, a whole line but the
+    blank (``max(width, height) - 1``).  Search kernels try amounts ``1 .. reach``.
+
+    >>> reach("stm", 4, 4), reach("mtm", 4, 4), reach("mtm", 7, 2)
+    (1, 3, 6)
+    """
+    return 1 if metric_name(metric) == "stm" else max(1, max(width, height) - 1)
 
 
 def from_blank_path(directions: Iterable[int]) -> tuple[Move, ...]:

@@ -7,7 +7,16 @@ from html import escape
 
 from .board import Board, apply_moves
 from .errors import SlidelabError
-from .moves import Move, as_moves, expand, format_moves, from_blank_path, mtm, stm
+from .moves import (
+    Move,
+    as_moves,
+    expand,
+    format_moves,
+    from_blank_path,
+    metric_name,
+    mtm,
+    stm,
+)
 
 
 @dataclass
@@ -43,14 +52,18 @@ class Stats:
 class Solution:
     """A move sequence from ``start`` to ``goal``, how it was found and at what cost.
 
-    ``moves`` may be given as text (``"R2 U L"``); ``length`` is in single-tile
-    moves.  ``optimal`` is True only when the method proves the length minimal.
+    ``moves`` may be given as text (``"R2 U L"``).  ``metric`` is the metric the
+    solution was searched in: ``length`` counts its moves (``stm``: single-tile moves,
+    the default; ``mtm``: a slide of several tiles in a line is one move), and
+    ``optimal`` is True only when the method proves the length minimal in it.
 
     Examples
     --------
     >>> s = Solution(Board('1 2 3/4 5 6/7 0 8'), Board('1 2 3/4 5 6/7 8 0'), 'L', True, 'bfs')
     >>> s.length, s.notation
     (1, 'L')
+    >>> Solution('1 2 3/4 5 6/0 7 8', '1 2 3/4 5 6/7 8 0', 'L2', True, metric='mtm').length
+    1
     """
 
     start: Board
@@ -59,9 +72,11 @@ class Solution:
     optimal: bool = False
     method: str = ""
     stats: Stats = field(default_factory=Stats, compare=False)
+    metric: str = "stm"
 
     def __post_init__(self):
         object.__setattr__(self, "moves", as_moves(self.moves))
+        object.__setattr__(self, "metric", metric_name(self.metric))
         if not isinstance(self.start, Board):
             object.__setattr__(self, "start", Board(self.start))
         if not isinstance(self.goal, Board):
@@ -70,12 +85,19 @@ class Solution:
     def __repr__(self):
         return (
             f"Solution({self.start!r}, {self.goal!r}, {self.notation!r}, {self.optimal!r},"
-            f" {self.method!r}, {self.stats!r})"
+            f" {self.method!r}, {self.stats!r}"
+            + ("" if self.metric == "stm" else f", metric={self.metric!r}")
+            + ")"
         )
 
     @property
     def length(self) -> int:
-        """Length in single-tile moves (STM)."""
+        """Length in the solution's :attr:`metric`."""
+        return self.length_mtm if self.metric == "mtm" else self.length_stm
+
+    @property
+    def length_stm(self) -> int:
+        """Length in single-tile moves."""
         return stm(self.moves)
 
     @property
@@ -132,9 +154,15 @@ class Solution:
         plural = "" if self.length == 1 else "s"
         return (
             '<div style="display:flex;gap:16px;align-items:center">'
-            f"{self.to_svg()}<div><b>{self.length} move{plural}</b> ({self.length_mtm} MTM),"
+            f"{self.to_svg()}<div><b>{self.length} move{plural}</b> ({self._other_length()}),"
             f" {status}, {escape(self.method)}<br><code>{escape(self.format())}</code></div></div>"
         )
+
+    def _other_length(self) -> str:
+        """The length in the other metric, for display: ``"7 MTM"`` or ``"12 STM"``."""
+        if self.metric == "mtm":
+            return f"{self.length_stm} STM"
+        return f"{self.length_mtm} MTM"
 
     def verify(self) -> None:
         """Replay the moves on the start; raise unless they end on the goal."""
@@ -153,6 +181,9 @@ class Solution:
             "size": self.start.size,
             "solution": self.notation,
             "length": self.length,
+            "metric": self.metric,
+            "length_stm": self.length_stm,
+            "length_mtm": self.length_mtm,
             "optimal": self.optimal,
             "method": self.method,
             "stats": {
@@ -168,7 +199,12 @@ class Solution:
 __all__ = ["Move", "Solution", "Stats"]
 
 
-def make_solution(puzzle, blank_dirs, optimal: bool, method: str, stats: Stats) -> Solution:
+def make_solution(
+    puzzle, blank_dirs, optimal: bool, method: str, stats: Stats, metric: str = "stm"
+) -> Solution:
     """A :class:`Solution` of ``puzzle`` (anything with ``start`` and ``goal`` boards) from the
-    blank-direction indices a compiled kernel returns (see :func:`slidelab.moves.from_blank_path`)."""
-    return Solution(puzzle.start, puzzle.goal, from_blank_path(blank_dirs), optimal, method, stats)
+    blank-direction indices a compiled kernel returns (see :func:`slidelab.moves.from_blank_path`;
+    a multi-tile move is its single steps, one index each)."""
+    return Solution(
+        puzzle.start, puzzle.goal, from_blank_path(blank_dirs), optimal, method, stats, metric
+    )

@@ -191,9 +191,7 @@ def _solve(args: dict, report=None) -> dict:
         progress=progress if report else None,
         table_progress=table_progress if report else None,
     )
-    record = solution.as_dict()
-    record["length_mtm"] = solution.length_mtm
-    return record
+    return solution.as_dict()
 
 
 def _analyze(args: dict) -> dict:
@@ -204,11 +202,12 @@ def _analyze(args: dict) -> dict:
     goal = goal_board(
         args["goal"], size=args.get("size"), blank_first=bool(args.get("blank_first"))
     )
-    stats = analyze(goal)
+    stats = analyze(goal, metric=args.get("metric", "stm"))
     counts = [int(c) for c in stats.counts]
     return {
         "goal": goal.format(),
         "size": goal.size,
+        "metric": stats.metric,
         "states": sum(counts),
         "diameter": len(counts) - 1,
         "counts": counts,

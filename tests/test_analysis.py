@@ -339,8 +339,10 @@ def test_cli_json(cache):
         "hardest",
         "n_hardest",
         "seconds",
+        "metric",
     }
     assert (data["states"], data["diameter"], data["n_hardest"]) == (360, 21, 1)
+    assert data["metric"] == "stm"
     assert data["goal"] == "1 2/3 4/5 0" and data["size"] == "2x3"
     assert data["hardest"] == ["2 1/4 3/0 5"] and sum(data["counts"]) == 360
 

@@ -3,8 +3,9 @@
 Every entry of :data:`slidelab.search.registry.METHODS` and
 :data:`slidelab.heuristics.registry.HEURISTICS` is run against what its entry declares
 (in the manner of scikit-learn's estimator checks): a method solves random 3x3 and 2x4
-positions with a solution that replays, optimally where it says so; a heuristic never
-overestimates where it says it is admissible, and IDA* with it finds shortest solutions.
+positions with a solution that replays, optimally where it says so, in every metric it
+declares; a heuristic never overestimates where it says it is admissible, in either metric
+(an STM estimate is divided for MTM), and IDA* with it finds shortest solutions.
 A new entry is checked by adding it to the table, with no new test.  The last tests check
 that the tables drive the front door and the command line: an entry added at run time is
 accepted and listed.
@@ -25,10 +26,13 @@ from slidelab.errors import SlidelabError
 from slidelab.generate import random_board, random_boards
 from slidelab.heuristics import make_heuristic
 from slidelab.heuristics.registry import HEURISTICS
+from slidelab.moves import METRICS
 from slidelab.search.options import check_options
 from slidelab.search.registry import METHODS
 
 SIZES = ("3x3", "2x4")
+#: every (method, metric) a method declares
+METHOD_METRICS = [(name, metric) for name, m in METHODS.items() for metric in m.metrics]
 #: random positions each method solves, per size
 SOLVED = 5
 #: random positions each admissible heuristic is checked on, per size
@@ -49,12 +53,17 @@ def _own_cache(tmp_path_factory):
 
 @pytest.fixture(scope="module")
 def tables():
-    """The distance table of each size's ordered goal (exact distances)."""
-    return {size: DistanceTable.build(size) for size in SIZES}
+    """The distance table of each size's ordered goal in each metric (exact distances; the MTM
+    tables are checked against a plain breadth-first search in ``test_mtm.py``)."""
+    return {
+        (size, metric): DistanceTable.build(size, metric=metric)
+        for size in SIZES
+        for metric in METRICS
+    }
 
 
-def exact(tables, board) -> int:
-    return tables[f"{board.width}x{board.height}"].distance(board)
+def exact(tables, board, metric="stm") -> int:
+    return tables[f"{board.width}x{board.height}", metric].distance(board)
 
 
 # ---------------------------------------------------------------------------- methods
@@ -66,6 +75,7 @@ def test_method_entry_is_well_formed(name):
     assert method.name == name and method.summary
     assert set(method.options) <= {"heuristic", "partition", "weight"}
     assert method.tables in (None, "heuristic", "distance")
+    assert method.metrics and set(method.metrics) <= set(METRICS)
     if method.function is None:
         with pytest.raises(SlidelabError):
             method.load()
@@ -73,19 +83,20 @@ def test_method_entry_is_well_formed(name):
         assert callable(method.load())
 
 
-@pytest.mark.parametrize("name", list(METHODS))
-def test_method_solves_random_positions(name, tables):
+@pytest.mark.parametrize("name, metric", METHOD_METRICS)
+def test_method_solves_random_positions(name, metric, tables):
     method = METHODS[name]
     for size in SIZES:
         for seed in range(SOLVED):
             board = random_board(size, seed=seed)
-            s = slidelab.solve(board, method=name)
-            where = f"{name} on {board} (seed {seed})"
+            s = slidelab.solve(board, method=name, metric=metric)
+            where = f"{name} in {metric} on {board} (seed {seed})"
             assert isinstance(s, slidelab.Solution), where
             assert s.start == board, where
             assert apply_moves(s.start, s.moves) == s.goal, where
             assert s.method, where
-            distance = exact(tables, board)
+            assert s.metric == metric, where
+            distance = exact(tables, board, metric)
             if method.optimal:
                 assert s.length == distance, where
             else:
@@ -97,14 +108,16 @@ def test_method_solves_random_positions(name, tables):
 # ---------------------------------------------------------------------------- heuristics
 
 
+@pytest.mark.parametrize("metric", METRICS)
 @pytest.mark.parametrize("name", list(HEURISTICS))
-def test_heuristic_is_admissible_where_declared(name, tables):
+def test_heuristic_is_admissible_where_declared(name, metric, tables):
     spec = HEURISTICS[name]
     for size in SIZES:
-        goal = tables[size].goal
-        h = make_heuristic(slidelab.Puzzle(goal), name)
+        goal = tables[size, metric].goal
+        h = make_heuristic(slidelab.Puzzle(goal), name, metric=metric)
         assert isinstance(h, slidelab.Heuristic)
         assert h.admissible == spec.admissible, f"{name} on {size}"
+        assert h.metric == metric, f"{name} on {size}"
         if not spec.admissible:
             continue
         assert h.value(slidelab.Puzzle(goal).start_codes) == 0, f"{name} at the {size} goal"
@@ -112,20 +125,21 @@ def test_heuristic_is_admissible_where_declared(name, tables):
         over = []
         for board in boards:
             value = h.value(slidelab.Puzzle(board).start_codes)
-            distance = exact(tables, board)
+            distance = exact(tables, board, metric)
             if value > distance:
                 over.append(f"{board}: h={value} > {distance}")
-        assert not over, f"{name} overestimates:\n" + "\n".join(over[:10])
+        assert not over, f"{name} overestimates in {metric}:\n" + "\n".join(over[:10])
 
 
+@pytest.mark.parametrize("metric", METRICS)
 @pytest.mark.parametrize("name", list(HEURISTICS))
-def test_idastar_with_heuristic_is_exact(name, tables):
+def test_idastar_with_heuristic_is_exact(name, metric, tables):
     spec = HEURISTICS[name]
     for size in SIZES:
         for board in random_boards(IDA_BOARDS, size, moves=IDA_WALK, seed=f"ida {name} {size}"):
-            s = slidelab.solve(board, method="idastar", heuristic=name)
+            s = slidelab.solve(board, method="idastar", heuristic=name, metric=metric)
             assert apply_moves(s.start, s.moves) == s.goal
-            distance = exact(tables, board)
+            distance = exact(tables, board, metric)
             if spec.admissible:
                 assert s.length == distance, f"idastar with {name} on {board}"
             else:

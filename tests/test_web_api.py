@@ -838,3 +838,33 @@ def test_serve_command_help():
 
     result = CliRunner().invoke(main, ["serve", "--help"])
     assert result.exit_code == 0 and "--port" in result.output and "127.0.0.1" in result.output
+
+
+# -- the multi-tile metric ----------------------------------------------------------------------
+
+
+def test_solve_and_analyze_in_mtm(client):
+    body = client.get("/api/methods").json()
+    assert body["metrics"] == ["stm", "mtm"]
+    assert all(set(m["metrics"]) <= {"stm", "mtm"} and m["metrics"] for m in body["methods"])
+    r = client.post("/api/solve", json={"board": "8 6 7/2 5 4/3 0 1", "metric": "mtm"})
+    assert r.status_code == 200, r.text
+    data = r.json()
+    assert (data["length"], data["metric"], data["length_stm"], data["optimal"]) == (
+        20,
+        "mtm",
+        31,
+        True,
+    )
+    r = client.post("/api/solve", json={"board": "8 6 7/2 5 4/3 0 1"})
+    assert (r.json()["length"], r.json()["metric"], r.json()["length_mtm"]) == (31, "stm", 20)
+    r = client.post("/api/analyze", json={"goal": "3x3", "metric": "mtm"})
+    assert r.status_code == 200, r.text
+    assert (r.json()["diameter"], r.json()["metric"]) == (24, "mtm")
+    assert client.post("/api/analyze", json={"goal": "3x3"}).json()["diameter"] == 31
+    assert "unknown metric 'htm'" in error_of(
+        client.post("/api/solve", json={"board": "1 2 3/4 5 6/0 7 8", "metric": "htm"}), 400
+    )
+    assert "unknown metric" in error_of(
+        client.post("/api/analyze", json={"goal": "3x3", "metric": "x"}), 400
+    )

@@ -29,6 +29,11 @@ from .index import MAX_TILES, Space, space_of
 NS_PER_STATE = 135.0
 #: extra nanoseconds of one core per state when a distance table is kept and packed
 NS_PER_TABLE_STATE = 40.0
+#: MTM (:mod:`.multi_tile`, one thread): nanoseconds per state, and bytes per state (the depth
+#: byte, and the layers' indices: the largest MTM layer holds about a fifth of the states, kept
+#: twice while it is gathered)
+NS_PER_STATE_MTM = 600.0
+BYTES_PER_STATE_MTM = 4.5
 #: refuse a search estimated to take longer than this, unless told otherwise (seconds)
 DEFAULT_MAX_SECONDS = 3600.0
 
@@ -81,6 +86,8 @@ def estimate(space, table: bool = False) -> Estimate:
     size = n // 4 + 3 * (n >> 10) + 64
     if table:
         size = max(size + n, n + (n + 1) // 2)
+    if space.metric == "mtm":
+        size = int(n * BYTES_PER_STATE_MTM) + 64
     # ranking tables: one int64 per (count code, label) and per count code
     codes = 1
     for c in space.label_counts:
@@ -88,6 +95,8 @@ def estimate(space, table: bool = False) -> Estimate:
     size += codes * (len(space.label_counts) + 1) * 8
     threads = _threads()
     ns = NS_PER_STATE + (NS_PER_TABLE_STATE if table else 0.0)
+    if space.metric == "mtm":
+        threads, ns = 1, NS_PER_STATE_MTM
     return Estimate(n, size, n * ns * 1e-9 / threads, threads)
 
 
@@ -156,6 +165,8 @@ def check_budget(
     what = f"the {space.width}x{space.height} space of {_goal_text(space)} has {count_text(space)} positions"
     if e.bytes > limit:
         bits = "a byte and a half" if table else "two bits"
+        if space.metric == "mtm":
+            bits = f"about {BYTES_PER_STATE_MTM:g} bytes (MTM)"
         advice = (
             "try a board of at most 14 cells, or a goal with repeated labels"
             if space.distinct

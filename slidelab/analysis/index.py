@@ -72,6 +72,12 @@ class Space:
     width, height, cells, tiles : int
     distinct : bool
         True when no label repeats (then indices count half the arrangements).
+    metric : str
+        The metric its distances are counted in: ``stm`` (single-tile moves) or
+        ``mtm`` (a slide of several tiles in a line is one move); the numbering is
+        the same, the searches and tables differ.
+    reach : int
+        The most tiles one move slides (:func:`slidelab.moves.reach`).
     per_blank : int
         ``H``: indices per blank cell.
     states : int
@@ -83,8 +89,12 @@ class Space:
     built only by :meth:`kernel_args`.
     """
 
-    def __init__(self, goal: Board):
+    def __init__(self, goal: Board, metric: str = "stm"):
+        from ..moves import metric_name, reach
+
         self.goal = goal
+        self.metric = metric_name(metric)
+        self.reach = reach(self.metric, goal.width, goal.height)
         self.puzzle = Puzzle(goal, goal)
         self.width, self.height = goal.width, goal.height
         self.cells = goal.width * goal.height
@@ -113,7 +123,8 @@ class Space:
         return ln / math.log(10)
 
     def __repr__(self):
-        return f"Space({self.goal.format()!r})"
+        metric = "" if self.metric == "stm" else f", {self.metric!r}"
+        return f"Space({self.goal.format()!r}{metric})"
 
     # ------------------------------------------------------------------ arrays
 
@@ -299,13 +310,17 @@ def heuristic_of(s: np.ndarray, b: int, g: tuple) -> int:
     return h
 
 
-def space_of(goal, size: str | None = None, blank_first: bool = False) -> Space:
+def space_of(
+    goal, size: str | None = None, blank_first: bool = False, metric: str | None = None
+) -> Space:
     """A :class:`Space` for a goal given as a board, board text, or a size ``WxH`` (ordered goal;
-    read by :func:`slidelab.puzzle.goal_board`, as everywhere)."""
+    read by :func:`slidelab.puzzle.goal_board`, as everywhere), searched in ``metric`` (default:
+    a given space's own, else ``stm``)."""
     from ..puzzle import goal_board
 
     if isinstance(goal, Space):
-        return goal
+        return goal if metric in (None, goal.metric) else Space(goal.goal, metric)
+    metric = "stm" if metric is None else metric
     if isinstance(goal, Puzzle):
-        return Space(goal.goal)
-    return Space(goal_board(goal, size=size, blank_first=blank_first))
+        return Space(goal.goal, metric)
+    return Space(goal_board(goal, size=size, blank_first=blank_first), metric)

@@ -323,7 +323,8 @@ def search_layers(
     log: Callable[[dict], None] | None = None,
     parallel: bool | None = None,
 ) -> Layers:
-    """Breadth-first search from the goal over every state of ``space``.
+    """Breadth-first search from the goal over every state of ``space``, in its metric (an MTM
+    space is searched by :func:`.multi_tile.search_layers_mtm`).
 
     Parameters
     ----------
@@ -342,6 +343,11 @@ def search_layers(
         spaces and layers below :data:`SERIAL_STATES` and :data:`SERIAL_LAYER`
         take one thread.
     """
+    if space.metric == "mtm":
+        from .multi_tile import search_layers_mtm
+
+        counts, last, seconds, depth = search_layers_mtm(space, progress, record, limit)
+        return Layers(counts, last, seconds, depth, ["push"] * len(counts))
     began = time.perf_counter()
     g = space.kernel_args()
     N = space.states

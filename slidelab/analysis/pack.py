@@ -97,7 +97,10 @@ def _pack(depth, nib, g, chunks, step):
 
 
 def pack_table(space: Space, depth: np.ndarray) -> np.ndarray:
-    """The table's array from the search's byte per state: four bits when every entry fits, else the bytes."""
+    """The table's array from the search's byte per state: four bits when every entry fits, else the
+    bytes.  Four bits hold ``(d - h) / 2`` for the STM parity bound ``h``; MTM tables are bytes."""
+    if space.metric != "stm":
+        return depth
     g = space.kernel_args()
     n = depth.shape[0]
     nib = np.zeros((n + 1) // 2, np.uint8)

@@ -7,6 +7,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from ..board import Board
+from ..moves import metric_name
 from .budget import check_budget
 from .index import space_of
 from .layers import search_layers
@@ -38,6 +39,8 @@ class SpaceStats:
         How many positions lie at the largest distance.
     seconds : float
         Wall-clock time of the search.
+    metric : str
+        The metric of the distances: ``stm`` (single-tile moves) or ``mtm``.
 
     Examples
     --------
@@ -58,12 +61,15 @@ class SpaceStats:
     hardest: tuple
     n_hardest: int
     seconds: float
+    metric: str = "stm"
 
     def __repr__(self):
         return (
             f"SpaceStats(goal={self.goal!r}, states={self.states}, diameter={self.diameter}, "
             f"mean={round(self.mean, 4)!r}, n_hardest={self.n_hardest}, "
-            f"seconds={round(self.seconds, 3)!r})"
+            f"seconds={round(self.seconds, 3)!r}"
+            + ("" if self.metric == "stm" else f", metric={self.metric!r}")
+            + ")"
         )
 
     def as_dict(self) -> dict:
@@ -78,6 +84,7 @@ class SpaceStats:
             "hardest": [b.format() for b in self.hardest],
             "n_hardest": self.n_hardest,
             "seconds": round(self.seconds, 6),
+            "metric": self.metric,
         }
 
     def plot(self, path=None, log: bool = False):
@@ -100,6 +107,7 @@ def analyze(
     blank_first: bool = False,
     max_bytes: int | None = None,
     max_seconds: float | None = None,
+    metric: str = "stm",
 ) -> SpaceStats:
     """Enumerate every position reachable from ``goal`` by breadth-first search.
 
@@ -122,6 +130,9 @@ def analyze(
         Refuse (before starting) a search estimated to need more memory or
         time (defaults: three quarters of the memory available, at most half the
         machine's; one hour).
+    metric : {"stm", "mtm"}
+        Count distances in single-tile moves, or in multi-tile moves (a slide of
+        several tiles in a line is one move: :mod:`.multi_tile`).
 
     Returns
     -------
@@ -137,13 +148,16 @@ def analyze(
     >>> st = analyze("2x3")
     >>> st.states, st.diameter, st.n_hardest, st.hardest
     (360, 21, 1, (Board('2 1/4 3/0 5'),))
+    >>> analyze("3x3", metric="mtm").diameter
+    24
     """
     from .. import _args
 
     _args.callback(progress, "progress")
     hardest = _args.integer(hardest, "hardest", minimum=0)
     save = _args.boolean(save, "save")
-    space = space_of(goal, blank_first=_args.boolean(blank_first, "blank_first"))
+    blank_first = _args.boolean(blank_first, "blank_first")
+    space = space_of(goal, blank_first=blank_first, metric=metric_name(metric))
     check_budget(space, table=save, max_bytes=max_bytes, max_seconds=max_seconds)
     began = time.perf_counter()
     layers = search_layers(space, progress=progress, record=save, limit=hardest)
@@ -166,4 +180,5 @@ def analyze(
         tuple(space.boards(layers.last)),
         counts[-1],
         seconds,
+        space.metric,
     )

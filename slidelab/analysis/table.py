@@ -47,13 +47,16 @@ VERSION = 1
 
 
 def table_spec(space: Space) -> dict:
-    """The cache spec of the distance table of ``space``'s goal."""
-    return {
+    """The cache spec of the distance table of ``space``'s goal (in its metric)."""
+    spec = {
         "kind": "distance",
         "board": f"{space.width}x{space.height}",
         "goal": space.goal.format(),
         "version": VERSION,
     }
+    if space.metric != "stm":  # STM tables keep the keys they were cached under
+        spec["metric"] = space.metric
+    return spec
 
 
 # ---------------------------------------------------------------------------- reading
@@ -85,11 +88,13 @@ def _moved(s: np.ndarray, b: int, d: int, w: int) -> np.ndarray:
     return s
 
 
-def _descend(s, b, g, table, nibble) -> list[int] | None:
-    """Blank directions of an optimal path to the goal; None when not reachable.
+def _descend(s, b, g, table, nibble, reach: int = 1) -> list[int] | None:
+    """Blank directions (one per single-tile step) of an optimal path to the goal; None when not
+    reachable.
 
-    Each step moves to a neighbour whose distance is one less: a few numpy
-    look-ups a move, so reading a solution needs no compiled code.
+    Each move goes to a neighbour whose distance is one less (a slide of 1 ..
+    ``reach`` tiles: 1 in STM): a few numpy look-ups a move, so reading a
+    solution needs no compiled code.
     """
     w, nbr = g[2], g[5]
     d = _entry_distance(s, b, g, table, nibble)
@@ -97,18 +102,26 @@ def _descend(s, b, g, table, nibble) -> list[int] | None:
         return None
     path: list[int] = []
     while d > 0:
-        for dd in range(4):
-            nb = int(nbr[b, dd])
-            if nb < 0:
-                continue
-            s2 = _moved(s, b, dd, w)
+        for dd, k, s2, nb in _slides(s, b, w, nbr, reach):
             if _entry_distance(s2, nb, g, table, nibble) == d - 1:
-                path.append(dd)
+                path += [dd] * k
                 s, b, d = s2, nb, d - 1
                 break
         else:
             return None
     return path
+
+
+def _slides(s, b, w, nbr, reach):
+    """``(direction, tiles, sequence, blank cell)`` after each slide of 1 .. ``reach`` tiles."""
+    for dd in range(4):
+        s2, cur = s, b
+        for k in range(1, reach + 1):
+            nb = int(nbr[cur, dd])
+            if nb < 0:
+                break
+            s2, cur = _moved(s2, cur, dd, w), nb
+            yield dd, k, s2, cur
 
 
 # ---------------------------------------------------------------------------- building
@@ -156,7 +169,9 @@ class DistanceTable:
     def __repr__(self):
         return (
             f"DistanceTable({self.goal.format()!r}, states={self.states}, "
-            f"encoding={self.encoding!r}, nbytes={self.nbytes})"
+            f"encoding={self.encoding!r}, nbytes={self.nbytes}"
+            + ("" if self.metric == "stm" else f", metric={self.metric!r}")
+            + ")"
         )
 
     @property
@@ -188,6 +203,7 @@ class DistanceTable:
         max_bytes: int | None = None,
         max_seconds: float | None = None,
         cache: bool = True,
+        metric: str = "stm",
     ) -> DistanceTable:
         """The table of ``goal``: from the cache, or built by a complete search and cached.
 
@@ -196,6 +212,9 @@ class DistanceTable:
         goal : Board, str or Puzzle
             The goal board, its text, or a size ``"WxH"`` for the ordered goal
             (blank last, or first with ``blank_first``).
+        metric : {"stm", "mtm"}
+            Distances in single-tile moves, or in multi-tile moves (a slide of
+            several tiles in a line is one).
         progress : callable, optional
             Called after each layer of the search with a dict, as for
             :func:`slidelab.analysis.analyze`.
@@ -215,7 +234,8 @@ class DistanceTable:
         _args.callback(progress, "progress")
         cache = _args.boolean(cache, "cache")
         max_bytes, max_seconds = check_limits(max_bytes, max_seconds)
-        space = space_of(goal, blank_first=_args.boolean(blank_first, "blank_first"))
+        blank_first = _args.boolean(blank_first, "blank_first")
+        space = space_of(goal, blank_first=blank_first, metric=metric)
         if cache:
             found = cls.cached(space)
             if found is not None:
@@ -244,12 +264,18 @@ class DistanceTable:
         return cls(space, _store(space, lambda _p: data) if cache else data)
 
     @classmethod
-    def cached(cls, goal, blank_first: bool = False) -> DistanceTable | None:
-        """The table of ``goal`` if a valid one is in the cache, else None (nothing is built)."""
+    def cached(
+        cls, goal, blank_first: bool = False, metric: str | None = None
+    ) -> DistanceTable | None:
+        """The table of ``goal`` if a valid one is in the cache, else None (nothing is built).
+        ``metric`` defaults to the goal's if it is a :class:`Space`, else ``stm``."""
         from .. import _args
         from ..cache import CacheError, cache_dir, load_or_build, table_key
 
-        space = space_of(goal, blank_first=_args.boolean(blank_first, "blank_first"))
+        if metric is None:
+            metric = goal.metric if isinstance(goal, Space) else "stm"
+        blank_first = _args.boolean(blank_first, "blank_first")
+        space = space_of(goal, blank_first=blank_first, metric=metric)
         spec = table_spec(space)
         try:
             if not (cache_dir() / (table_key(spec) + ".slt")).exists():
@@ -266,8 +292,13 @@ class DistanceTable:
         seq, b = self.space.sequence(board)
         return board, seq, b
 
+    @property
+    def metric(self) -> str:
+        """The metric of its distances: ``stm`` or ``mtm``."""
+        return self.space.metric
+
     def distance(self, board) -> int:
-        """The exact distance (single-tile moves) from ``board`` to the goal.
+        """The exact distance (in the table's :attr:`metric`) from ``board`` to the goal.
 
         Raises
         ------
@@ -284,7 +315,7 @@ class DistanceTable:
         """An optimal solution of ``board``, read from the table (replayed and checked)."""
         began = time.perf_counter()
         board, seq, b = self._sequence(board)
-        path = _descend(seq, b, self._args, self.data, self.nibble)
+        path = _descend(seq, b, self._args, self.data, self.nibble, self.space.reach)
         if path is None:
             raise UnsolvableError(f"{board.format()} cannot reach the goal {self.goal.format()}")
         stats = Stats(
@@ -294,7 +325,8 @@ class DistanceTable:
             peak_frontier=0,
             seconds=time.perf_counter() - began,
         )
-        solution = make_solution(Puzzle(board, self.goal), path, True, "table", stats)
+        puzzle = Puzzle(board, self.goal)
+        solution = make_solution(puzzle, path, True, "table", stats, self.metric)
         solution.verify()
         return solution
 
@@ -318,15 +350,17 @@ def _store(space: Space, build) -> np.ndarray:
         return build(None)
 
 
-def goal_table(goal, progress: Callable[[float, str], None] | None = None) -> DistanceTable:
-    """The distance table of ``goal``, built and cached first if needed.
+def goal_table(
+    goal, progress: Callable[[float, str], None] | None = None, metric: str = "stm"
+) -> DistanceTable:
+    """The distance table of ``goal`` in ``metric``, built and cached first if needed.
 
     ``progress(fraction, message)`` is called while it is built.
     """
-    return DistanceTable.build(goal, _layers_progress(progress))
+    return DistanceTable.build(goal, _layers_progress(progress), metric=metric)
 
 
-def table_ready(puzzle: Puzzle) -> bool:
+def table_ready(puzzle: Puzzle, metric: str = "stm") -> bool:
     """Whether the distance table of ``puzzle``'s goal is in the cache.
 
     ``auto`` then solves by it (:func:`slidelab.search.solve.choose_method`);
@@ -335,7 +369,7 @@ def table_ready(puzzle: Puzzle) -> bool:
     """
     from ..cache import CacheError, cache_dir, table_key
 
-    space = Space(puzzle.goal)
+    space = Space(puzzle.goal, metric)
     try:
         return (cache_dir() / (table_key(table_spec(space)) + ".slt")).exists()
     except CacheError:

@@ -56,6 +56,7 @@ def solve_batch(
     time_limit: float | None = None,
     max_states: int | None = None,
     max_bytes: int | None = None,
+    metric: str = "stm",
     options: SearchOptions | None = None,
     workers: int | None = None,
     scheduler=None,
@@ -69,8 +70,9 @@ def solve_batch(
         From :func:`slidelab.batch.read_instances`.
     goal, blank_first, size
         The goal of instances that do not give their own, as for :func:`slidelab.solve`.
-    method, heuristic, partition, weight, time_limit, max_states, max_bytes
-        Passed to :func:`slidelab.solve` for each instance.
+    method, heuristic, partition, weight, time_limit, max_states, max_bytes, metric
+        Passed to :func:`slidelab.solve` for each instance (``metric``: ``stm`` or
+        ``mtm``, what the records' ``length`` counts).
     options : SearchOptions, optional
         The options above as one checked value, instead of keywords.
     workers : int, optional
@@ -111,6 +113,7 @@ def solve_batch(
         max_states=max_states,
         max_bytes=max_bytes,
         partition=partition,
+        metric=metric,
     )
     _args.callback(table_progress, "table_progress")
     workers = _args.integer(workers, "workers", positive=True, optional=True)

@@ -9,7 +9,7 @@ import click
 
 from ..errors import SlidelabError
 from ..units import parse_bytes, parse_duration
-from .options import _fail
+from .options import _fail, _metric_option
 from .program import needs
 from .progress import _AnalysisBar
 
@@ -64,9 +64,14 @@ from .progress import _AnalysisBar
     default=None,
     help="Progress bar on stderr (default: when stderr is a terminal).",
 )
+@_metric_option(
+    "Count distances in single-tile moves (stm) or multi-tile moves (mtm: a slide of"
+    " several tiles in a line is one move)."
+)
 @needs("slidelab.analysis", "slidelab.analysis.stats")
 def analyze_command(
     goal,
+    metric,
     blank_first,
     as_json,
     plot_file,
@@ -107,6 +112,7 @@ def analyze_command(
             blank_first=blank_first,
             max_bytes=max_bytes,
             max_seconds=max_seconds,
+            metric=metric,
         )
         if bar:
             bar.close()
@@ -124,8 +130,10 @@ def analyze_command(
 
 def _show_stats(stats, saved, plot_file):
     click.echo(f"goal ({stats.size}):\n{stats.goal.grid()}")
+    moves = "" if stats.metric == "stm" else " (MTM: a slide of tiles in a line is one move)"
     click.echo(
-        f"{stats.states:,} positions, diameter {stats.diameter}, mean distance {stats.mean:.4f}"
+        f"{stats.states:,} positions, diameter {stats.diameter}, mean distance"
+        f" {stats.mean:.4f}{moves}"
     )
     width = max(9, len(f"{max(stats.counts):,}"))
     click.echo(f"distance  {'positions':>{width}}")
@@ -134,7 +142,8 @@ def _show_stats(stats, saved, plot_file):
     listed = len(stats.hardest)
     plural = "s" if stats.n_hardest != 1 else ""
     more = f", first {listed} listed" if listed < stats.n_hardest else ""
-    click.echo(f"{stats.n_hardest:,} hardest position{plural} ({stats.diameter} moves{more}):")
+    unit = "MTM moves" if stats.metric == "mtm" else "moves"
+    click.echo(f"{stats.n_hardest:,} hardest position{plural} ({stats.diameter} {unit}{more}):")
     for b in stats.hardest:
         click.echo(b.format())
     if saved:

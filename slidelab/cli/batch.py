@@ -68,6 +68,7 @@ def batch_command(
     goal,
     blank_first,
     size,
+    metric,
     method,
     heuristic,
     partition,

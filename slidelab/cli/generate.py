@@ -8,7 +8,7 @@ import click
 
 from ..errors import SlidelabError
 from ..parse import BLANK_TOKENS, MAX_BOARD_CELLS, STYLES
-from .options import _fail
+from .options import _fail, _metric_option
 from .program import needs
 
 
@@ -70,9 +70,10 @@ class _GenerateOption(click.Option):
     help=f"Symbol of the blank: one of {' '.join(sorted(BLANK_TOKENS))}"
     " (default 0; * in contest style).",
 )
+@_metric_option("With --distance: the metric of D (stm: single-tile moves; mtm: multi-tile).")
 @needs("slidelab._args", "slidelab.generate")
 def generate_command(
-    size, goal, blank_first, count, seed, moves, distance, time_limit, style, blank
+    size, goal, blank_first, count, seed, moves, distance, time_limit, style, blank, metric
 ):
     """Print random solvable positions of a SIZE (WxH) board, one per line."""
     from .. import _args
@@ -106,6 +107,8 @@ def generate_command(
             raise SlidelabError("--distance and --moves exclude each other")
         if time_limit is not None and distance is None:
             raise SlidelabError("--time-limit goes with --distance")
+        if metric.lower() != "stm" and distance is None:
+            raise SlidelabError("--metric goes with --distance")
         # the size and goal are read by slidelab.puzzle.goal_board, as everywhere
         if distance is not None:
             from ..generate import DISTANCE_TIME_LIMIT
@@ -123,6 +126,7 @@ def generate_command(
                     seed=seed,
                     time_limit=DISTANCE_TIME_LIMIT if time_limit is None else time_limit,
                     progress=bar,
+                    metric=metric,
                 )
             finally:
                 if bar:

@@ -151,9 +151,26 @@ class _SearchCommand(click.Command):
         super().format_epilog(ctx, formatter)
 
 
+def _metric_option(help_text: str):
+    """``--metric stm|mtm``: one declaration for every command that counts moves."""
+    from ..moves import METRICS
+
+    return click.option(
+        "--metric",
+        type=click.Choice(METRICS, case_sensitive=False),
+        default="stm",
+        show_default=True,
+        help=help_text,
+    )
+
+
 def _search_options(f):
     """The options that choose and limit a search (``solve`` and ``batch``)."""
     options = [
+        _metric_option(
+            "What a move is: one tile (stm), or a slide of one or more tiles in a line (mtm);"
+            " optimal methods minimise it."
+        ),
         click.option("--method", "-m", cls=_MethodOption, default="auto", show_default=True),
         click.option(
             "--heuristic",
@@ -205,6 +222,7 @@ _OPTION_NAMES = {
     "max_states": "--max-states",
     "max_bytes": "--max-memory",
     "partition": "--partition",
+    "metric": "--metric",
 }
 
 

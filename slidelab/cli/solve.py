@@ -56,6 +56,7 @@ def solve_command(
     goal,
     blank_first,
     size,
+    metric,
     method,
     heuristic,
     partition,
@@ -148,6 +149,7 @@ def _every_solution(positions, limit, options, reporter, tables):
                 heuristic=options.heuristic,
                 time_limit=options.time_limit,
                 partition=options.partition,
+                metric=options.metric,
                 progress=reporter,
                 table_progress=tables,
             )
@@ -170,7 +172,7 @@ def _show_all(solutions, notation, as_json):
     click.echo(f"goal:\n{first.goal.grid()}")
     click.echo(
         f"{len(solutions)} optimal solution{'s' if len(solutions) != 1 else ''}"
-        f" of {first.length} moves:"
+        f" of {first.length} {'MTM ' if first.metric == 'mtm' else ''}moves:"
     )
     for s in solutions:
         click.echo(s.format(notation) or "(already solved)")
@@ -184,14 +186,19 @@ def _show_solution(solution, notation):
     status = "optimal" if solution.optimal else "not proven optimal"
     click.echo(f"start ({solution.start.size}):\n{solution.start.grid()}")
     click.echo(f"goal:\n{solution.goal.grid()}")
-    plural = "" if solution.length == 1 else "s"
-    click.echo(
-        f"solution: {solution.length} move{plural} ({solution.length_mtm} MTM), {status},"
-        f" method {solution.method}"
-    )
+    click.echo(f"solution: {_moves_text(solution)}, {status}, method {solution.method}")
     click.echo(solution.format(notation) or "(already solved)")
     click.echo(
         f"expanded {s.expanded:,}  generated {s.generated:,}  stored {s.stored:,}"
         f"  peak frontier {s.peak_frontier:,}  time {s.seconds:.3f} s"
     )
     click.echo("")
+
+
+def _moves_text(solution) -> str:
+    """``31 moves (20 MTM)`` in STM, ``20 MTM moves (31 STM)`` in MTM."""
+    n = solution.length
+    plural = "" if n == 1 else "s"
+    if solution.metric == "mtm":
+        return f"{n} MTM move{plural} ({solution.length_stm} STM)"
+    return f"{n} move{plural} ({solution.length_mtm} MTM)"

@@ -36,6 +36,14 @@ class Heuristic:
         ``init(codes, max_depth) -> (data, h0)``: the kernel arrays and the
         start board's estimate.
     description : str
+    metric : str
+        The metric whose moves it estimates (``stm`` or ``mtm``): it is admissible (if
+        ``admissible``) for searches in that metric.
+    divisor : int
+        The search's estimate is ``ceil(h / divisor)`` of the value the move function keeps.
+        An STM estimate used in MTM is divided by the most tiles one move slides
+        (:func:`slidelab.moves.reach`): a multi-tile move is at most that many single-tile
+        moves, so the quotient never overestimates the MTM distance.
     """
 
     name: str
@@ -43,14 +51,28 @@ class Heuristic:
     move: Callable
     init: Callable
     description: str = ""
+    metric: str = "stm"
+    divisor: int = 1
 
     def prepare(self, codes: np.ndarray, max_depth: int):
-        """``(data, h0)`` for a search from ``codes`` no deeper than ``max_depth``."""
+        """``(data, h0)`` for a search from ``codes`` no deeper than ``max_depth`` single-tile
+        moves (``h0`` is the move function's value: divide it by :attr:`divisor`)."""
         return self.init(np.asarray(codes, dtype=np.int16), int(max_depth))
 
+    def admissible_in(self, metric: str) -> bool:
+        """Never overestimates a distance in ``metric``.  An MTM estimate is admissible in STM
+        too (a path of single-tile moves is at least as long in STM as in MTM), not the other
+        way round."""
+        return self.admissible and self.metric in (metric, "mtm")
+
+    def estimate(self, h: int) -> int:
+        """The search's estimate from the move function's value ``h``."""
+        return h if self.divisor == 1 else -(-int(h) // self.divisor)
+
     def value(self, codes) -> int:
-        """The estimate of one board (label codes)."""
-        return int(self.prepare(codes, 1)[1])
+        """The estimate of one board (label codes), in moves of :attr:`metric`."""
+        return self.estimate(int(self.prepare(codes, 1)[1]))
 
     def __repr__(self):
-        return f"<Heuristic {self.name}{'' if self.admissible else ' (inadmissible)'}>"
+        metric = "" if self.metric == "stm" else f" ({self.metric})"
+        return f"<Heuristic {self.name}{metric}{'' if self.admissible else ' (inadmissible)'}>"

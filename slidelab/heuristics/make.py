@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 from .. import _args
 from ..errors import SearchLimitError, SlidelabError
+from ..moves import metric_name, reach
 from ..puzzle import Puzzle
 from .base import Heuristic
 from .manhattan import manhattan_table, zero
@@ -11,10 +14,20 @@ from .registry import HEURISTICS, heuristic_name
 
 
 def make_heuristic(
-    puzzle: Puzzle, name: str = "manhattan", *, partition=None, progress=None, cache: bool = True
+    puzzle: Puzzle,
+    name: str = "manhattan",
+    *,
+    partition=None,
+    progress=None,
+    cache: bool = True,
+    metric: str = "stm",
 ) -> Heuristic:
     """The heuristic ``name`` for this puzzle, built by its registry entry (pattern databases are
     built or loaded: ``progress(fraction, message)`` is called meanwhile).
+
+    ``metric="mtm"``: an estimate of multi-tile moves.  A heuristic whose entry takes the
+    metric counts MTM moves itself; any other is its STM estimate divided by the most tiles
+    one move slides (see :attr:`Heuristic.divisor`): admissible, but weaker.
 
     An allocation the operating system refuses ends with :class:`SearchLimitError`.
 
@@ -22,20 +35,30 @@ def make_heuristic(
     --------
     >>> make_heuristic(Puzzle("8 6 7/2 5 4/3 0 1"), "lc")
     <Heuristic linear-conflict>
+    >>> make_heuristic(Puzzle("8 6 7/2 5 4/3 0 1"), "manhattan", metric="mtm").divisor
+    2
     """
     _args.instance(puzzle, "puzzle", Puzzle)
     spec = HEURISTICS[heuristic_name(_args.text(name, "name"))]
     _args.callback(progress, "progress")
     cache = _args.boolean(cache, "cache")
+    metric = metric_name(metric)
     if partition is not None and "partition" not in spec.options:
         raise SlidelabError("a partition applies to the pdb heuristic only")
-    options = (
+    options: dict = (
         {"partition": partition, "progress": progress, "cache": cache}
         if "partition" in spec.options
         else {}
     )
+    if "metric" in spec.options:
+        options["metric"] = metric
     try:
-        return spec.load()(puzzle, **options)
+        heur = spec.load()(puzzle, **options)
+        if metric != heur.metric:  # an STM estimate: a multi-tile move is at most `reach` moves
+            heur = dataclasses.replace(
+                heur, metric=metric, divisor=reach(metric, puzzle.width, puzzle.height)
+            )
+        return heur
     except MemoryError:
         raise SearchLimitError(
             f"limit reached: out of memory making the {spec.name} heuristic"

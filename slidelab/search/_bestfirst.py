@@ -169,6 +169,7 @@ def best_first_run(
     gs,
     parent,
     pdir,
+    pamt,
     hs,
     flags,
     onstack,
@@ -186,11 +187,17 @@ def best_first_run(
     budget,
     max_nodes,
     bound,
+    reach,
+    divisor,
 ):
     """Run one slice of best-first search on ``f = g + weight * h``.
 
-    ``board``, ``snode`` (node at each stack depth), ``sdir`` (blank direction
-    taken at each depth) and ``sh`` (``h`` at each depth) hold the path stack;
+    A move slides 1 .. ``reach`` tiles (1: STM; more: MTM); ``pdir`` and ``pamt`` hold
+    the direction and the number of tiles of the move into each node.  The stack is
+    indexed by single-tile steps: ``board``, ``snode`` (the node at each step depth,
+    -1 part-way through a multi-tile move), ``sdir`` (blank direction taken at each
+    step) and ``sh`` (the heuristic's value at each step; a node's estimate ``hs`` is
+    its ceiling quotient by ``divisor``) hold the path stack;
     ``st`` the counters (``S_*``).  ``fbox`` (one float) and ``fbits`` (the
     same 8 bytes as an integer) turn ``f`` into its bits for the heap.
     Children with ``g + h >= bound`` are dropped: with an admissible ``h`` and
@@ -218,7 +225,7 @@ def best_first_run(
             break
         if work >= budget:
             break
-        if n + 4 > cap or size + 4 > hcap:
+        if n + 4 * reach > cap or size + 4 * reach > hcap:
             status = FULL
             break
         if n > max_nodes:
@@ -237,13 +244,14 @@ def best_first_run(
             chain[k] = a
             k += 1
             a = parent[a]
-        if onstack[a] < 0 or onstack[a] + k > maxd:
+        if onstack[a] < 0 or onstack[a] + k * reach > maxd:
             status = DEEP
             break
         size = _pop(hp, size)
         da = onstack[a]
         while depth > da:  # ... undo the moves above it ...
-            onstack[snode[depth]] = -1
+            if snode[depth] >= 0:
+                onstack[snode[depth]] = -1
             depth -= 1
             prev = nbr[blank, sdir[depth] ^ 1]
             board[blank] = board[prev]
@@ -252,16 +260,18 @@ def best_first_run(
         for j in range(k - 1, -1, -1):  # ... and replay the moves down to x
             c = chain[j]
             d = pdir[c]
-            nb = nbr[blank, d]
-            tile = board[nb]
-            board[blank] = tile
-            board[nb] = 0
-            hh = heuristic_move(hdata, board, depth, sh[depth], tile, nb, blank)
-            sdir[depth] = d
-            depth += 1
-            blank = nb
+            for _ in range(pamt[c]):
+                nb = nbr[blank, d]
+                tile = board[nb]
+                board[blank] = tile
+                board[nb] = 0
+                hh = heuristic_move(hdata, board, depth, sh[depth], tile, nb, blank)
+                sdir[depth] = d
+                depth += 1
+                blank = nb
+                snode[depth] = -1
+                sh[depth] = hh
             snode[depth] = c
-            sh[depth] = hh
             onstack[c] = depth
         if _same_key(keys, x, goal_key, words):
             status = FOUND
@@ -271,51 +281,66 @@ def best_first_run(
         expanded += 1
         work += 1
         h = sh[depth]
-        back = pdir[x] ^ 1  # the parent: never improved from here
+        came = pdir[x]  # the parent: never improved from here (-1 at the start)
         g1 = g + 1
         for d in range(4):
-            nb = nbr[blank, d]
-            if nb < 0 or d == back:
+            # never straight back; in MTM not on along the same line either (one longer slide)
+            if came >= 0 and (d == (came ^ 1) or (reach > 1 and d == came)):
                 continue
-            generated += 1
-            tile = board[nb]
             for w in range(words):
                 ckey[w] = keys[x, w]
-            v = np.uint64(tile)
-            ckey[word_of[nb]] ^= v << shift_of[nb]
-            ckey[word_of[blank]] ^= v << shift_of[blank]
-            slot, c = _find(table, keys, ckey, words)
-            if c >= 0:
-                if gs[c] <= g1 or g1 + hs[c] >= bound:
-                    continue
-                gs[c] = g1  # a shorter path: re-open if closed
-                parent[c] = x
-                pdir[c] = d
-                if (flags[c] & CLOSED) != 0:
-                    flags[c] &= ~CLOSED
-                    reopened += 1
-                ch = hs[c]
-            else:
-                board[blank] = tile
+            cur = blank
+            hh = h
+            for amount in range(1, reach + 1):
+                nb = nbr[cur, d]
+                if nb < 0:
+                    break
+                generated += 1
+                tile = board[nb]
+                v = np.uint64(tile)
+                ckey[word_of[nb]] ^= v << shift_of[nb]
+                ckey[word_of[cur]] ^= v << shift_of[cur]
+                board[cur] = tile
                 board[nb] = 0
-                ch = heuristic_move(hdata, board, depth, h, tile, nb, blank)
-                board[nb] = tile
-                board[blank] = 0
-                if g1 + ch >= bound:
-                    continue
-                c = n
-                n += 1
-                for w in range(words):
-                    keys[c, w] = ckey[w]
-                gs[c] = g1
-                parent[c] = x
-                pdir[c] = d
-                hs[c] = ch
-                flags[c] = 0
-                onstack[c] = -1
-                table[slot] = c
-            fbox[0] = g1 + weight * ch
-            size = _push(hp, size, fbits[0], (np.int64(g1) << 32) | c)
+                if reach > 1:  # a longer slide goes on from this one's value
+                    hh = heuristic_move(hdata, board, depth + amount - 1, hh, tile, nb, cur)
+                slot, c = _find(table, keys, ckey, words)
+                if c >= 0:
+                    if gs[c] > g1 and g1 + hs[c] < bound:
+                        gs[c] = g1  # a shorter path: re-open if closed
+                        parent[c] = x
+                        pdir[c] = d
+                        pamt[c] = amount
+                        if (flags[c] & CLOSED) != 0:
+                            flags[c] &= ~CLOSED
+                            reopened += 1
+                        fbox[0] = g1 + weight * hs[c]
+                        size = _push(hp, size, fbits[0], (np.int64(g1) << 32) | c)
+                else:
+                    if reach == 1:  # single steps: an estimate only for new nodes
+                        hh = heuristic_move(hdata, board, depth, h, tile, nb, cur)
+                    ch = hh if divisor == 1 else (hh + divisor - 1) // divisor
+                    if g1 + ch < bound:
+                        c = n
+                        n += 1
+                        for w in range(words):
+                            keys[c, w] = ckey[w]
+                        gs[c] = g1
+                        parent[c] = x
+                        pdir[c] = d
+                        pamt[c] = amount
+                        hs[c] = ch
+                        flags[c] = 0
+                        onstack[c] = -1
+                        table[slot] = c
+                        fbox[0] = g1 + weight * ch
+                        size = _push(hp, size, fbits[0], (np.int64(g1) << 32) | c)
+                cur = nb
+            while cur != blank:  # slide the tiles back
+                prev = nbr[cur, d ^ 1]
+                board[cur] = board[prev]
+                board[prev] = 0
+                cur = prev
         if size > peak:
             peak = size
     st[S_NODES] = n

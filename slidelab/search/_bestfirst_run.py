@@ -51,8 +51,8 @@ class Packing:
         return out
 
     def node_bytes(self) -> int:
-        """Bytes per node: key, g, parent, direction, h, flags, stack depth, 2 hash slots."""
-        return 8 * self.words + 4 + 4 + 1 + 4 + 1 + 4 + 2 * 4
+        """Bytes per node: key, g, parent, direction, amount, h, flags, stack depth, 2 hash slots."""
+        return 8 * self.words + 4 + 4 + 1 + 1 + 4 + 1 + 4 + 2 * 4
 
 
 class _Nodes:
@@ -64,6 +64,7 @@ class _Nodes:
         self.gs = np.zeros(cap, dtype=np.int32)
         self.parent = np.full(cap, -1, dtype=np.int32)
         self.pdir = np.full(cap, -1, dtype=np.int8)
+        self.pamt = np.ones(cap, dtype=np.int8)
         self.hs = np.zeros(cap, dtype=np.int32)
         self.flags = np.zeros(cap, dtype=np.uint8)
         self.onstack = np.full(cap, -1, dtype=np.int32)
@@ -80,7 +81,7 @@ class _Nodes:
 
     def grow_nodes(self, n: int) -> None:
         cap = 2 * self.cap
-        for name in ("keys", "gs", "parent", "pdir", "hs", "flags", "onstack"):
+        for name in ("keys", "gs", "parent", "pdir", "pamt", "hs", "flags", "onstack"):
             old = getattr(self, name)
             new = np.empty((cap,) + old.shape[1:], dtype=old.dtype)
             new[:n] = old[:n]
@@ -96,10 +97,11 @@ class _Nodes:
 
 
 class _Stack:
-    """The path stack and the heuristic's per-depth rows, for ``depth`` moves."""
+    """The path stack and the heuristic's per-depth rows, for ``depth`` single-tile steps (and
+    a slide of ``reach`` past them: a child's estimate)."""
 
-    def __init__(self, heur: Heuristic, start: np.ndarray, depth: int):
-        self.hdata, self.h0 = heur.prepare(start, depth)
+    def __init__(self, heur: Heuristic, start: np.ndarray, depth: int, reach: int):
+        self.hdata, self.h0 = heur.prepare(start, depth + reach)
         self.snode = np.zeros(depth + 1, dtype=np.int32)
         self.sdir = np.zeros(depth + 1, dtype=np.int8)
         self.sh = np.zeros(depth + 2, dtype=np.int64)
@@ -125,8 +127,10 @@ def run_kernel(
     cap: int | None = None,
     shorter_than: int | None = None,
     warm: bool = False,
+    reach: int = 1,
 ) -> list[int] | None:
-    """Blank directions of the path the kernel finds from ``start`` to ``goal`` (label codes).
+    """Blank directions of the path the kernel finds from ``start`` to ``goal`` (label codes),
+    one per single-tile step; a move slides 1 .. ``reach`` tiles (1: STM; more: MTM).
 
     The run's counts are added to ``stats`` (``stored`` and ``peak_frontier``
     keep the largest).  Limits are checked between slices; ``limits.max_states``
@@ -145,19 +149,20 @@ def run_kernel(
         nodes = _Nodes(packing, size0, size0)
     except MemoryError:
         raise out_of_memory(method, "its first node arrays", stats) from None
-    stack = _Stack(heur, start, INITIAL_DEPTH)
+    stack = _Stack(heur, start, INITIAL_DEPTH, reach)
     bound = float(shorter_than) if shorter_than is not None else np.inf
-    if stack.h0 >= bound:
+    est0 = heur.estimate(stack.h0)
+    if est0 >= bound:
         return None
     board = np.array(start, dtype=np.int16)
     blank0 = int(np.flatnonzero(board == 0)[0])
     nodes.keys[0] = packing.pack(board)
-    nodes.hs[0] = stack.h0
+    nodes.hs[0] = est0
     nodes.onstack[0] = 0
     bf.rehash(nodes.table, nodes.keys, 1)
     fbox = np.zeros(1, dtype=np.float64)
     fbits = fbox.view(np.int64)
-    fbox[0] = weight * stack.h0
+    fbox[0] = weight * est0
     nodes.hp[0] = (fbits[0], 0)
     st = np.zeros(9, dtype=np.int64)
     st[bf.S_NODES] = st[bf.S_HEAP] = st[bf.S_PEAK] = 1
@@ -180,6 +185,7 @@ def run_kernel(
             nodes.gs,
             nodes.parent,
             nodes.pdir,
+            nodes.pamt,
             nodes.hs,
             nodes.flags,
             nodes.onstack,
@@ -197,6 +203,8 @@ def run_kernel(
             budget,
             max_nodes,
             bound,
+            reach,
+            heur.divisor,
         )
 
     if warm:
@@ -223,7 +231,7 @@ def run_kernel(
             raise WindowCapped()
         if status == bf.FULL:
             n, size = int(st[bf.S_NODES]), int(st[bf.S_HEAP])
-            grow_nodes = n + 4 > nodes.cap
+            grow_nodes = n + 4 * reach > nodes.cap
             new_cap = 2 * nodes.cap if grow_nodes else nodes.cap
             new_heap = nodes.hp.shape[0] if grow_nodes else 2 * nodes.hp.shape[0]
             need = _Nodes.bytes_for(packing, new_cap, new_heap)
@@ -244,9 +252,10 @@ def run_kernel(
                 ) from None
         elif status == bf.DEEP:
             depth = int(st[bf.S_DEPTH])
-            nodes.onstack[stack.snode[1 : depth + 1]] = -1
+            on = stack.snode[1 : depth + 1]
+            nodes.onstack[on[on >= 0]] = -1
             try:
-                stack = _Stack(heur, start, 2 * (stack.snode.shape[0] - 1))
+                stack = _Stack(heur, start, 2 * (stack.snode.shape[0] - 1), reach)
             except MemoryError:
                 raise out_of_memory(method, "a deeper path stack", stats) from None
             board[:] = start

@@ -12,6 +12,7 @@ from .. import _args
 from ..errors import SearchLimitError, SearchTooLong
 from ..heuristics.base import Heuristic
 from ..memory import default_max_bytes
+from ..moves import metric_name
 from ..puzzle import Puzzle
 from ..solution import Stats
 from ..units import format_bytes, format_duration
@@ -177,10 +178,14 @@ def search_entry(method: str):
             if arguments.get("limits") is None:
                 arguments["limits"] = Limits()
             _args.instance(arguments["limits"], "limits", Limits)
+            if "metric" in arguments:
+                arguments["metric"] = metric_name(arguments["metric"])
             if "heuristic" in arguments and not isinstance(arguments["heuristic"], Heuristic):
                 from ..heuristics import make_heuristic
 
-                arguments["heuristic"] = make_heuristic(puzzle, arguments["heuristic"])
+                arguments["heuristic"] = make_heuristic(
+                    puzzle, arguments["heuristic"], metric=arguments.get("metric", "stm")
+                )
             try:
                 return fn(*bound.args, **bound.kwargs)
             except MemoryError:

@@ -24,6 +24,7 @@ import numpy as np
 from .. import _args
 from ..errors import SearchLimitError, SlidelabError
 from ..heuristics import Heuristic, heuristic_table, table_sum
+from ..moves import reach
 from ..puzzle import Puzzle
 from ..solution import Solution, Stats, make_solution
 from ..units import format_bytes
@@ -152,11 +153,13 @@ def _kernel_search(
     method: str,
     polish: bool = False,
     polish_options: dict | None = None,
+    metric: str = "stm",
 ) -> Solution:
-    """Best-first search on ``f = g + weight * h`` by the compiled kernel.
+    """Best-first search on ``f = g + weight * h`` by the compiled kernel, in ``metric``.
 
-    The solution is optimal with ``weight`` 1 and an admissible heuristic, and
-    at most ``weight`` times optimal with an admissible heuristic otherwise.
+    The solution is optimal with ``weight`` 1 and a heuristic admissible in the
+    metric, and at most ``weight`` times optimal with one otherwise.  Polishing
+    re-solves windows in single-tile moves, so it is done in STM only.
     """
     weight = _args.number(weight, "weight", minimum=1)
     polish = _args.boolean(polish, "polish")
@@ -173,23 +176,34 @@ def _kernel_search(
         method,
         stats,
         warm=True,
+        reach=reach(metric, puzzle.width, puzzle.height),
     )
-    if polish and weight != 1:
+    if polish and weight != 1 and metric == "stm":
         path = polish_path(puzzle, path, heur, limits, method, stats, **(polish_options or {}))
-    return make_solution(puzzle, path, weight == 1 and heur.admissible, method, stats)
+    optimal = weight == 1 and heur.admissible_in(metric)
+    return make_solution(puzzle, path, optimal, method, stats, metric)
 
 
 @search_entry("astar")
-def astar(puzzle: Puzzle, *, heuristic="manhattan", limits: Limits | None = None) -> Solution:
-    """A*: ``f = g + h``; optimal with an admissible heuristic.
+def astar(
+    puzzle: Puzzle,
+    *,
+    heuristic="manhattan",
+    limits: Limits | None = None,
+    metric: str = "stm",
+) -> Solution:
+    """A*: ``f = g + h``; optimal with an admissible heuristic.  ``metric="mtm"`` counts a
+    slide of several tiles in a line as one move (a heuristic given by name is made for it).
 
     Examples
     --------
     >>> from slidelab import Puzzle
     >>> astar(Puzzle("1 2 3/4 5 6/0 7 8")).notation
     'L2'
+    >>> astar(Puzzle("1 2 3/4 5 6/0 7 8"), metric="mtm").length
+    1
     """
-    return _kernel_search(puzzle, limits, heuristic, 1.0, "astar")
+    return _kernel_search(puzzle, limits, heuristic, 1.0, "astar", metric=metric)
 
 
 @search_entry("weighted-astar")
@@ -201,12 +215,13 @@ def weighted_astar(
     limits: Limits | None = None,
     polish: bool = True,
     polish_options: dict | None = None,
+    metric: str = "stm",
 ) -> Solution:
     """Weighted A*: ``f = g + weight * h``; length at most ``weight`` times optimal.
 
     With ``polish`` (the default) windows of the path are then replaced by
     optimal sub-paths where shorter (:mod:`slidelab.search._polish`), which
-    keeps the bound.
+    keeps the bound (in STM; an MTM path is not polished).
 
     Examples
     --------
@@ -215,5 +230,5 @@ def weighted_astar(
     2
     """
     return _kernel_search(
-        puzzle, limits, heuristic, weight, "weighted-astar", polish, polish_options
+        puzzle, limits, heuristic, weight, "weighted-astar", polish, polish_options, metric
     )

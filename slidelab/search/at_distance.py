@@ -20,6 +20,8 @@ Examples
 --------
 >>> sorted({b.format() for b in positions_at_distance(31, 20, "3x3", seed=1)})  # the two hardest
 ['6 4 7/8 5 0/3 2 1', '8 6 7/2 5 4/3 0 1']
+>>> positions_at_distance(24, 1, "3x3", metric="mtm")  # the one hardest in MTM
+[Board('1 4 7/2 0 8/3 6 5')]
 >>> positions_at_distance(32, 1, "3x3")
 Traceback (most recent call last):
 ...
@@ -37,6 +39,7 @@ from .. import _args
 from ..board import Board
 from ..errors import SearchLimitError, SlidelabError
 from ..generate import DISTANCE_TIME_LIMIT, _count, _goal, _rng, _scramble
+from ..moves import metric_name
 
 #: spaces up to this many positions are searched whole and sampled uniformly (a byte and two
 #: bits per position: 3x4's 239,500,800 take about 11 s and 620 MB on 2 cores, the line
@@ -54,8 +57,9 @@ def positions_at_distance(
     seed=None,
     time_limit: float | None = DISTANCE_TIME_LIMIT,
     progress: Callable[[dict], None] | None = None,
+    metric: str = "stm",
 ) -> list[Board]:
-    """``n`` boards whose optimal distance (single-tile moves) to the goal is ``distance``.
+    """``n`` boards whose optimal distance (in ``metric``) to the goal is ``distance``.
 
     Parameters
     ----------
@@ -72,6 +76,9 @@ def positions_at_distance(
         Seconds the search way may take for all ``n`` boards (None: no limit).
     progress : callable, optional
         Called after each layer of a whole-space search, as by :func:`slidelab.analyze`.
+    metric : {"stm", "mtm"}
+        Distances in single-tile moves, or in multi-tile moves (a slide of several
+        tiles in a line is one move).
 
     Returns
     -------
@@ -85,12 +92,13 @@ def positions_at_distance(
     n = _count(n)
     time_limit = _args.number(time_limit, "time_limit", positive=True, optional=True)
     _args.callback(progress, "progress")
+    metric = metric_name(metric)
     target = _goal(size, goal, blank_first)
     rng = _rng(seed)
-    space = Space(target)
+    space = Space(target, metric)
     if space.states <= LAYERED_STATES:
         return _by_layers(space, distance, n, rng, progress)
-    return _by_search(target, distance, n, rng, time_limit)
+    return _by_search(target, distance, n, rng, time_limit, metric)
 
 
 def _by_layers(space, distance: int, n: int, rng, progress) -> list[Board]:
@@ -101,9 +109,10 @@ def _by_layers(space, distance: int, n: int, rng, progress) -> list[Board]:
     layers = search_layers(space, progress, record=True, limit=0)
     diameter = len(layers.counts) - 1
     if distance > diameter:
+        unit = "moves" if space.metric == "stm" else "MTM moves"
         raise SlidelabError(
-            f"no position is {distance} moves from the goal {space.goal.format()}:"
-            f" its farthest positions are {diameter} moves away"
+            f"no position is {distance} {unit} from the goal {space.goal.format()}:"
+            f" its farthest positions are {diameter} {unit} away"
         )
     assert layers.depth is not None
     at = np.flatnonzero(layers.depth == distance)
@@ -111,12 +120,16 @@ def _by_layers(space, distance: int, n: int, rng, progress) -> list[Board]:
     return [space.board(int(at[rng.randrange(at.size)])) for _ in range(n)]
 
 
-def _by_search(goal: Board, distance: int, n: int, rng, time_limit: float | None) -> list[Board]:
+def _by_search(
+    goal: Board, distance: int, n: int, rng, time_limit: float | None, metric: str = "stm"
+) -> list[Board]:
     from .solve import solve
 
     began = time.perf_counter()
     found: list[Board] = []
-    walk = distance  # a walk's end is at most its length away, with the same parity
+    # a walk's end is at most its length away (in STM with the same parity: steps of two)
+    walk = distance
+    step = 2 if metric == "stm" else 1
     tries = 0
     while len(found) < n:
         left = None if time_limit is None else time_limit - (time.perf_counter() - began)
@@ -127,14 +140,14 @@ def _by_search(goal: Board, distance: int, n: int, rng, time_limit: float | None
             )
         board = _scramble(goal, walk, rng)
         try:
-            length = solve(board, goal, time_limit=left).length
+            length = solve(board, goal, time_limit=left, metric=metric).length
         except SearchLimitError:
             continue  # the loop's own check reports the time limit
         tries += 1
         if length == distance:
             found.append(board)
         elif length < distance:
-            walk += 2  # walks fall short: longer ones end farther out
+            walk += step  # walks fall short: longer ones end farther out
         elif walk > distance:
-            walk -= 2
+            walk -= step
     return found

@@ -3,7 +3,8 @@
 Every state is identified by its rank (:mod:`slidelab.ranking`), which indexes
 a flat ``uint8`` array ``via``: 255 for an unvisited state, otherwise the side
 that reached it (0 for the start's search, 8 for the goal's) plus the blank
-direction of the move that reached it (4 marks a root).  Following ``via``
+direction of the move that reached it (4 marks a root), plus 16 times the number
+of tiles it slid less one (always 0 in STM; in MTM, up to 15).  Following ``via``
 backwards from any visited state gives its path, so no parent pointers or
 dictionaries are needed.
 
@@ -19,6 +20,8 @@ import time
 import numpy as np
 
 from .._jit import njit
+from ..errors import SlidelabError
+from ..moves import reach
 from ..puzzle import Puzzle
 from ..ranking import _multiset_rank, _multiset_unrank
 from ..solution import Solution, Stats, make_solution
@@ -31,19 +34,21 @@ CHUNK = 1 << 18
 
 
 @njit(cache=True, nogil=True)  # long runs: other threads (a Dask worker's) go on
-def _expand(frontier, lo, hi, out, n_out, via, side, nbr, counts, total, state, meet, stop):
+def _expand(frontier, lo, hi, out, n_out, via, side, nbr, counts, total, state, meet, stop, reach):
     """Expand ``frontier[lo:hi]`` into ``out``; stop early when ``out`` is nearly full.
 
-    Returns ``(next_lo, n_out, generated)``.  The first successor already
-    visited by the other side is recorded in ``meet`` as ``(parent, direction,
-    child)`` (``meet[2]`` is -1 until then); with ``stop`` the expansion
-    returns right there, otherwise it finishes the slice.
+    A move slides 1 .. ``reach`` tiles (1: STM; more: MTM, see
+    :func:`slidelab.moves.reach`).  Returns ``(next_lo, n_out, generated)``.  The
+    first successor already visited by the other side is recorded in ``meet`` as
+    ``(parent, direction, child, amount)`` (``meet[2]`` is -1 until then); with
+    ``stop`` the expansion returns right there, otherwise it finishes the slice.
     """
     cap = out.shape[0]
+    room = 4 * reach
     generated = 0
     i = lo
     while i < hi:
-        if n_out + 4 > cap:
+        if n_out + room > cap:
             break
         r = frontier[i]
         _multiset_unrank(r, counts, total, state)
@@ -52,34 +57,44 @@ def _expand(frontier, lo, hi, out, n_out, via, side, nbr, counts, total, state, 
             b += 1
         came = via[r] & 7
         for d in range(4):
-            nb = nbr[b, d]
-            if nb < 0 or (came < 4 and d == (came ^ 1)):
+            # never straight back; in MTM not on along the same line either (one longer slide)
+            if came < 4 and (d == (came ^ 1) or (reach > 1 and d == came)):
                 continue
-            state[b] = state[nb]
-            state[nb] = 0
-            child = _multiset_rank(state, counts, total)
-            state[nb] = state[b]
-            state[b] = 0
-            generated += 1
-            v = via[child]
-            if v == 255:
-                via[child] = side | d
-                out[n_out] = child
-                n_out += 1
-            elif (v & 8) != side and meet[2] < 0:
-                meet[0] = r
-                meet[1] = d
-                meet[2] = child
-                if stop:
-                    return i + 1, n_out, generated
+            cur = b
+            for k in range(1, reach + 1):
+                nb = nbr[cur, d]
+                if nb < 0:
+                    break
+                state[cur] = state[nb]
+                state[nb] = 0
+                cur = nb
+                child = _multiset_rank(state, counts, total)
+                generated += 1
+                v = via[child]
+                if v == 255:
+                    via[child] = side | d | ((k - 1) << 4)
+                    out[n_out] = child
+                    n_out += 1
+                elif (v & 8) != side and meet[2] < 0:
+                    meet[0] = r
+                    meet[1] = d
+                    meet[2] = child
+                    meet[3] = k
+                    if stop:
+                        return i + 1, n_out, generated
+            while cur != b:  # slide the tiles back
+                prev = nbr[cur, d ^ 1]
+                state[cur] = state[prev]
+                state[prev] = 0
+                cur = prev
         i += 1
     return i, n_out, generated
 
 
 @njit(cache=True)
 def _trace(rank, via, nbr, counts, total, state):
-    """Blank directions from the root of ``rank``'s side to ``rank`` (in order)."""
-    path = np.empty(1024, np.int8)
+    """Blank directions, one per single-tile step, from the root of ``rank``'s side to ``rank``."""
+    path = np.empty(4096, np.int8)
     length = 0
     _multiset_unrank(rank, counts, total, state)
     b = 0
@@ -87,12 +102,13 @@ def _trace(rank, via, nbr, counts, total, state):
         b += 1
     while (via[rank] & 7) != 4:
         d = via[rank] & 7
-        path[length] = d
-        length += 1
-        prev = nbr[b, d ^ 1]
-        state[b] = state[prev]
-        state[prev] = 0
-        b = prev
+        for _ in range(((via[rank] >> 4) & 15) + 1):
+            path[length] = d
+            length += 1
+            prev = nbr[b, d ^ 1]
+            state[b] = state[prev]
+            state[prev] = 0
+            b = prev
         rank = _multiset_rank(state, counts, total)
     out = np.empty(length, np.int8)
     for i in range(length):
@@ -101,10 +117,15 @@ def _trace(rank, via, nbr, counts, total, state):
 
 
 class Space:
-    """The ranked state space of a puzzle and its ``via`` table."""
+    """The ranked state space of a puzzle and its ``via`` table, searched in ``metric``."""
 
-    def __init__(self, puzzle: Puzzle, limits: Limits, method: str):
+    def __init__(self, puzzle: Puzzle, limits: Limits, method: str, metric: str = "stm"):
         self.puzzle = puzzle
+        self.reach = reach(metric, puzzle.width, puzzle.height)
+        if self.reach > 16:
+            raise SlidelabError(
+                f"{method} in MTM takes boards at most 17 cells long, not {puzzle.size}"
+            )
         self.total = puzzle.n_arrangements
         self.counts = puzzle.label_counts
         self.nbr = puzzle.neighbours
@@ -142,8 +163,9 @@ class Space:
             self.counts,
             self.total,
             self.state,
-            np.full(3, -1, dtype=np.int64),
+            np.full(4, -1, dtype=np.int64),
             True,
+            self.reach,
         )
         limits.started += time.perf_counter() - began
 
@@ -153,9 +175,11 @@ class Space:
     def trace(self, rank: int) -> list[int]:
         return _trace(rank, self.via, self.nbr, self.counts, self.total, self.state).tolist()
 
-    def meeting_path(self, side: int, parent: int, direction: int, child: int) -> list[int]:
+    def meeting_path(
+        self, side: int, parent: int, direction: int, child: int, amount: int = 1
+    ) -> list[int]:
         """Blank directions from start to goal through a meeting of the two sides."""
-        near = self.trace(parent) + [direction]
+        near = self.trace(parent) + [direction] * amount
         far = [d ^ 1 for d in reversed(self.trace(child))]
         path = near + far
         if side == SIDE_GOAL:  # the path runs goal -> start: turn it round
@@ -175,14 +199,15 @@ class Frontier:
 def expand_layer(
     space: Space, front: Frontier, stats: Stats, limits: Limits, method: str, finish: bool = False
 ):
-    """Expand one layer; return a meeting ``(parent, direction, child)`` or None.
+    """Expand one layer; return a meeting ``(parent, direction, child, amount)`` or None.
 
     The layer is cut short at a meeting unless ``finish`` is set.
     """
     layer = front.layer
     base = stats.stored
-    out = np.empty(max(16, 2 * len(layer) + 16), dtype=np.int64)
-    meet = np.full(3, -1, dtype=np.int64)
+    room = 4 * space.reach
+    out = np.empty(max(16 * space.reach, 2 * len(layer) + 16), dtype=np.int64)
+    meet = np.full(4, -1, dtype=np.int64)
     n_out, lo = 0, 0
     while lo < len(layer):
         hi = min(len(layer), lo + CHUNK)
@@ -200,6 +225,7 @@ def expand_layer(
             space.state,
             meet,
             not finish,
+            space.reach,
         )
         stats.expanded += new_lo - lo
         stats.generated += gen
@@ -207,7 +233,7 @@ def expand_layer(
         lo = new_lo
         if meet[2] >= 0 and not finish:
             break
-        if n_out + 4 > len(out) and lo < len(layer):
+        if n_out + room > len(out) and lo < len(layer):
             bigger = np.empty(2 * len(out), dtype=np.int64)
             bigger[:n_out] = out[:n_out]
             out = bigger
@@ -218,25 +244,28 @@ def expand_layer(
 
 
 @search_entry("bfs")
-def bfs(puzzle: Puzzle, *, limits: Limits | None = None) -> Solution:
+def bfs(puzzle: Puzzle, *, limits: Limits | None = None, metric: str = "stm") -> Solution:
     """Shortest solution by breadth-first search from the start.
 
     Visits states in order of distance and stops at the end of the layer in
-    which it generates the goal; proven optimal.  Memory: one byte per arrangement of the tiles (the ``via`` table).
+    which it generates the goal; proven optimal in ``metric`` (``stm`` or ``mtm``).
+    Memory: one byte per arrangement of the tiles (the ``via`` table).
 
     Examples
     --------
     >>> from slidelab import Puzzle
     >>> bfs(Puzzle("1 2 3/4 5 6/0 7 8")).notation
     'L2'
+    >>> bfs(Puzzle("1 2 3/4 5 6/0 7 8"), metric="mtm").length
+    1
     """
     method = "bfs"
     stats = Stats()
-    space = Space(puzzle, limits, method)
+    space = Space(puzzle, limits, method, metric)
     start, goal = space.rank(puzzle.start_codes), space.rank(puzzle.goal_codes)
     if start == goal:
         stats.stored = 1
-        return make_solution(puzzle, [], True, method, stats)
+        return make_solution(puzzle, [], True, method, stats, metric)
     space.via[start] = SIDE_START | ROOT
     space.via[goal] = SIDE_GOAL | ROOT
     front = Frontier(start, SIDE_START)
@@ -247,5 +276,6 @@ def bfs(puzzle: Puzzle, *, limits: Limits | None = None) -> Solution:
         if meet:
             stats.stored += 1  # the goal
             stats.seconds = limits.elapsed()
-            return make_solution(puzzle, space.meeting_path(SIDE_START, *meet), True, method, stats)
+            path = space.meeting_path(SIDE_START, *meet)
+            return make_solution(puzzle, path, True, method, stats, metric)
     raise AssertionError("breadth-first search exhausted the space without reaching the goal")

@@ -18,8 +18,11 @@ from .bfs import ROOT, SIDE_GOAL, SIDE_START, Frontier, Space, expand_layer
 
 
 @search_entry("bidirectional")
-def bidirectional_bfs(puzzle: Puzzle, *, limits: Limits | None = None) -> Solution:
-    """Shortest solution by breadth-first search from both ends; proven optimal.
+def bidirectional_bfs(
+    puzzle: Puzzle, *, limits: Limits | None = None, metric: str = "stm"
+) -> Solution:
+    """Shortest solution by breadth-first search from both ends; proven optimal in ``metric``
+    (``stm`` or ``mtm``).
 
     Examples
     --------
@@ -29,11 +32,11 @@ def bidirectional_bfs(puzzle: Puzzle, *, limits: Limits | None = None) -> Soluti
     """
     method = "bidirectional"
     stats = Stats()
-    space = Space(puzzle, limits, method)
+    space = Space(puzzle, limits, method, metric)
     start, goal = space.rank(puzzle.start_codes), space.rank(puzzle.goal_codes)
     if start == goal:
         stats.stored = 1
-        return make_solution(puzzle, [], True, method, stats)
+        return make_solution(puzzle, [], True, method, stats, metric)
     space.via[start] = SIDE_START | ROOT
     space.via[goal] = SIDE_GOAL | ROOT
     fronts = [Frontier(start, SIDE_START), Frontier(goal, SIDE_GOAL)]
@@ -45,5 +48,5 @@ def bidirectional_bfs(puzzle: Puzzle, *, limits: Limits | None = None) -> Soluti
         if meet:
             stats.seconds = limits.elapsed()
             path = space.meeting_path(front.side, *meet)
-            return make_solution(puzzle, path, True, method, stats)
+            return make_solution(puzzle, path, True, method, stats, metric)
     raise AssertionError("bidirectional search exhausted a side without meeting the other")

@@ -45,7 +45,7 @@ FINAL_CELLS = 9
 
 
 @search_entry("constructive")
-def constructive(puzzle: Puzzle, *, limits: Limits | None = None) -> Solution:
+def constructive(puzzle: Puzzle, *, limits: Limits | None = None, metric: str = "stm") -> Solution:
     """A solution for any board, row by row and column by column; not optimal.
 
     Parameters
@@ -55,6 +55,9 @@ def constructive(puzzle: Puzzle, *, limits: Limits | None = None) -> Solution:
         repeat.
     limits : Limits
         Only the time limit applies; it is checked after each row or column.
+    metric : {"stm", "mtm"}
+        The metric its length is counted in (the path is the same; its exact
+        finish is optimal in STM only).
 
     Returns
     -------
@@ -87,8 +90,8 @@ def constructive(puzzle: Puzzle, *, limits: Limits | None = None) -> Solution:
     region = builder.reduce(limits, stats)
     builder.finish(region, limits, stats)
     stats.seconds = limits.elapsed()
-    optimal = builder.lines_solved == 0
-    return make_solution(puzzle, cancel_inverses(builder.path), optimal, METHOD, stats)
+    optimal = builder.lines_solved == 0 and metric == "stm"
+    return make_solution(puzzle, cancel_inverses(builder.path), optimal, METHOD, stats, metric)
 
 
 def cancel_inverses(blank_dirs) -> list[int]:

@@ -30,8 +30,9 @@ from .. import _args
 from .._jit import njit
 from ..errors import SearchInterrupted, SlidelabError
 from ..heuristics import Heuristic
-from ..heuristics.dispatch import heuristic_move_within
+from ..heuristics.dispatch import heuristic_move, heuristic_move_within
 from ..memory import cores_for_this_thread
+from ..moves import reach as move_reach
 from ..puzzle import Puzzle
 from ..solution import Solution, Stats, make_solution
 from ._common import Limits, search_entry
@@ -54,23 +55,30 @@ def _ida_run(
     weight,
     bound,
     path,
+    amount,
+    steps,
     tried,
     hs,
     st,
     next_bound,
     budget,
     hdata,
-    avoid,
+    came,
+    reach,
+    divisor,
 ):
     """Run one slice of a bounded depth-first search.
 
     ``st`` holds ``[depth, blank, h, expanded, generated]`` and is updated in
-    place, as are ``board``, ``path`` (blank direction taken at each depth),
-    ``tried`` (next direction to try at each depth) and ``hs`` (``h`` at each
-    depth).  ``next_bound[0]`` collects the smallest ``f`` over the bound.
-    Returns RUNNING (budget spent), FOUND (``path[:depth]`` solves) or
-    EXHAUSTED (no more solutions within ``bound``).  ``avoid``: a direction not
-    taken from the root (the move back to a subtree root's parent), or -1.
+    place, as are ``board``, ``path`` and ``amount`` (blank direction and tiles
+    slid at each depth), ``steps`` (single-tile moves on the path to each depth:
+    the heuristic's row), ``tried`` (next move to try at each depth: direction
+    times ``reach`` plus amount less one) and ``hs`` (the heuristic's value at
+    each depth; the estimate is its ceiling quotient by ``divisor``).  A move
+    slides 1 .. ``reach`` tiles (1: STM; more: MTM).  ``next_bound[0]`` collects
+    the smallest ``f`` over the bound.  Returns RUNNING (budget spent), FOUND
+    (``path[:depth]`` solves) or EXHAUSTED (no more solutions within ``bound``).
+    ``came``: the direction of the move into the root (never undone from it), or -1.
     """
     depth = st[0]
     blank = st[1]
@@ -81,6 +89,7 @@ def _ida_run(
     work = 0
     status = 0
     limit = bound + 1e-9
+    last = 4 * reach
     while True:
         if work >= budget:
             status = 0
@@ -96,44 +105,74 @@ def _ida_run(
                     status = 1
                     break
             expanded += 1
-        d = tried[depth]
-        if d == 4:
+        m = tried[depth]
+        if m == last:
             if depth == 0:
                 status = 2
                 break
             depth -= 1
-            prev = nbr[blank, path[depth] ^ 1]
-            board[blank] = board[prev]
-            board[prev] = 0
-            blank = prev
+            back = path[depth] ^ 1
+            for _ in range(amount[depth]):
+                prev = nbr[blank, back]
+                board[blank] = board[prev]
+                board[prev] = 0
+                blank = prev
             h = hs[depth]
             continue
-        tried[depth] = d + 1
-        if (d == (path[depth - 1] ^ 1)) if depth > 0 else (d == avoid):
+        d = m // reach
+        k = m - d * reach + 1
+        tried[depth] = m + 1
+        before = path[depth - 1] if depth > 0 else came
+        # never straight back; in MTM not on along the same line either (one longer slide)
+        if before >= 0 and (d == (before ^ 1) or (reach > 1 and d == before)):
+            tried[depth] = (d + 1) * reach
             continue
-        nb = nbr[blank, d]
-        if nb < 0:
+        row = steps[depth]
+        cur = blank
+        nh = h
+        done = 0
+        for j in range(k):
+            nb = nbr[cur, d]
+            if nb < 0:
+                break
+            done += 1
+            t = board[nb]
+            board[cur] = t
+            board[nb] = 0
+            if j == k - 1:
+                # a child whose estimate puts f over the limit is pruned: its exact h is not needed
+                enough = divisor * np.floor((limit - depth - 1) / weight)
+                nh = heuristic_move_within(hdata, board, row + j, nh, t, nb, cur, enough)
+            else:
+                nh = heuristic_move(hdata, board, row + j, nh, t, nb, cur)
+            cur = nb
+        if done < k:  # the line ends before k tiles: no longer slide this way either
+            while cur != blank:
+                prev = nbr[cur, d ^ 1]
+                board[cur] = board[prev]
+                board[prev] = 0
+                cur = prev
+            tried[depth] = (d + 1) * reach
             continue
         generated += 1
         work += 1
-        t = board[nb]
-        board[blank] = t
-        board[nb] = 0
-        # a child with weight * h over limit - (depth + 1) is pruned: its exact h is not needed
-        nh = heuristic_move_within(
-            hdata, board, depth, h, t, nb, blank, (limit - depth - 1) / weight
-        )
-        f = (depth + 1) + weight * nh
+        est = nh if divisor == 1 else (nh + divisor - 1) // divisor
+        f = (depth + 1) + weight * est
         if f > limit:
-            board[nb] = t
-            board[blank] = 0
+            while cur != blank:
+                prev = nbr[cur, d ^ 1]
+                board[cur] = board[prev]
+                board[prev] = 0
+                cur = prev
             if f < next_bound[0]:
                 next_bound[0] = f
             continue
         path[depth] = d
+        amount[depth] = k
         hs[depth] = h
         depth += 1
-        blank = nb
+        steps[depth] = row + k
+        blank = cur
         h = nh
         tried[depth] = 0
     st[0] = depth
@@ -144,6 +183,11 @@ def _ida_run(
     return status
 
 
+def _single_steps(moves) -> list[int]:
+    """Blank directions, one per single-tile step, of ``(direction, amount)`` moves."""
+    return [int(d) for d, k in moves for _ in range(int(k))]
+
+
 def _iterate(
     puzzle: Puzzle,
     limits: Limits,
@@ -152,18 +196,21 @@ def _iterate(
     method: str,
     all_solutions: bool,
     max_solutions: int | None,
+    metric: str = "stm",
 ):
-    """Yield solutions (blank-direction lists); stop after the first unless ``all_solutions``."""
+    """Yield solutions (blank-direction lists, one per single-tile step); stop after the first
+    unless ``all_solutions``."""
     board = puzzle.start_codes.copy()
     goal = puzzle.goal_codes
     nbr = puzzle.neighbours
+    reach = move_reach(metric, puzzle.width, puzzle.height)
     stats = Stats()
-    _, h0 = heur.prepare(board, 1)
-    bound = weight * h0
+    bound = weight * heur.value(board)
     st = np.zeros(5, np.int64)
     found = 0
     warmed = False
-    per_depth = 10 + 8 * (puzzle.width + puzzle.height + 8)  # path, tried, h, heuristic rows
+    # path arrays, and the heuristic's rows (one per single-tile step)
+    per_depth = 40 + 8 * (puzzle.width + puzzle.height + 8) * reach
     last_nodes = 0  # nodes of the last finished iteration, for the next one's prediction
     split = 0  # threads sharing an iteration, once one has taken SPLIT_AFTER seconds
     cores = 1 if all_solutions else cores_for_this_thread()
@@ -172,17 +219,16 @@ def _iterate(
             begun, begun_nodes = limits.elapsed(), stats.generated
             size = int(min(bound, 2**62)) + 2  # the depth is at most the bound on g + weight * h
             limits.need_bytes(size * per_depth, f"a path of up to {size - 2:,} moves", method)
-            hdata, h0 = heur.prepare(board, size)
-            path = np.zeros(size, np.int8)
-            tried = np.zeros(size, np.int8)
-            hs = np.zeros(size, np.int64)
+            hdata, h0 = heur.prepare(board, size * reach)
+            path, amount, steps, tried, hs = _path_arrays(size)
             st[:3] = (0, board.tolist().index(0), h0)
             next_bound = np.array([np.inf])
 
             # the plain search's arguments before its node budget
-            plain = (board, nbr, goal, float(weight), float(bound), path, tried, hs, st, next_bound)
+            plain = (board, nbr, goal, float(weight), float(bound), path, amount, steps, tried)
+            plain += (hs, st, next_bound)
             if not warmed:  # load (or compile) the kernel outside the search time
-                _ida_run(*plain, 0, hdata, -1)
+                _ida_run(*plain, 0, hdata, -1, reach, heur.divisor)
                 limits.started += limits.elapsed()
                 warmed = True
             if split:  # the iteration's subtrees on every core
@@ -199,6 +245,7 @@ def _iterate(
                     st,
                     method,
                     split,
+                    reach,
                 )
                 if solution is not None:
                     stats.seconds = limits.elapsed()
@@ -206,12 +253,12 @@ def _iterate(
                     return
             else:
                 while True:
-                    status = _ida_run(*plain, BUDGET, hdata, -1)
+                    status = _ida_run(*plain, BUDGET, hdata, -1, reach, heur.divisor)
                     stats.expanded, stats.generated = int(st[3]), int(st[4])
                     stats.stored = stats.peak_frontier = max(stats.stored, int(st[0]) + 1)
                     if status == FOUND:
                         stats.seconds = limits.elapsed()
-                        yield path[: st[0]].tolist(), stats
+                        yield _single_steps(zip(path[: st[0]], amount[: st[0]], strict=True)), stats
                         found += 1
                         if not all_solutions or (
                             max_solutions is not None and found >= max_solutions
@@ -249,30 +296,47 @@ def _iterate(
         ) from None
 
 
-def _frontier(board, nbr, goal, weight, bound, heur, want):
+def _path_arrays(size: int):
+    """The kernel's per-depth arrays: ``path, amount, steps, tried, hs``."""
+    return (
+        np.zeros(size, np.int8),
+        np.zeros(size, np.int64),
+        np.zeros(size, np.int64),
+        np.zeros(size, np.int64),
+        np.zeros(size, np.int64),
+    )
+
+
+def _frontier(board, nbr, goal, weight, bound, heur, want, reach):
     """Subtree roots for a split iteration: the nodes within ``bound`` of the first depth that
-    has at least ``want`` of them, in depth-first order, each ``(board, blank moves)``; with the
-    smallest ``f`` over the bound among the nodes cut off on the way, and a path to the goal
-    when one is met on the way."""
+    has at least ``want`` of them, in depth-first order, each ``(board, moves)`` (moves as
+    ``(blank direction, amount)``); with the smallest ``f`` over the bound among the nodes cut
+    off on the way, and a path to the goal when one is met on the way."""
     layer = [(board.copy(), [])]
     over = np.inf
     while len(layer) < want:
         deeper = []
         for node, moves in layer:
             blank = int(np.flatnonzero(node == 0)[0])
+            before = moves[-1][0] if moves else -1
             for d in range(4):
-                nb = nbr[blank, d]
-                if nb < 0 or (moves and d == (moves[-1] ^ 1)):
+                if before >= 0 and (d == before ^ 1 or (reach > 1 and d == before)):
                     continue
                 child = node.copy()
-                child[blank], child[nb] = child[nb], 0
-                f = len(moves) + 1 + weight * heur.value(child)
-                if f > bound + 1e-9:
-                    over = min(over, f)
-                    continue
-                if np.array_equal(child, goal):
-                    return [], over, moves + [d]
-                deeper.append((child, moves + [d]))
+                cur = blank
+                for k in range(1, reach + 1):
+                    nb = nbr[cur, d]
+                    if nb < 0:
+                        break
+                    child[cur], child[nb] = child[nb], 0
+                    cur = nb
+                    f = len(moves) + 1 + weight * heur.value(child)
+                    if f > bound + 1e-9:
+                        over = min(over, f)
+                        continue
+                    if np.array_equal(child, goal):
+                        return [], over, _single_steps(moves + [(d, k)])
+                    deeper.append((child.copy(), moves + [(d, k)]))
         if not deeper:
             return [], over, None
         layer = deeper
@@ -280,7 +344,7 @@ def _frontier(board, nbr, goal, weight, bound, heur, want):
 
 
 def _split_iteration(
-    board, nbr, goal, weight, bound, heur, size, limits, stats, st, method, threads
+    board, nbr, goal, weight, bound, heur, size, limits, stats, st, method, threads, reach
 ):
     """One IDA* iteration to ``bound`` with its subtrees shared by ``threads`` threads (the
     kernel releases the GIL).  Returns ``(path or None, smallest f over the bound)`` and adds the
@@ -289,7 +353,9 @@ def _split_iteration(
     The path is the one the plain iteration finds: the subtrees are the plain search's in its
     order, and a subtree that finds a path stops only the subtrees after it.
     """
-    roots, over, direct = _frontier(board, nbr, goal, weight, bound, heur, threads * SPLIT_ROOTS)
+    roots, over, direct = _frontier(
+        board, nbr, goal, weight, bound, heur, threads * SPLIT_ROOTS, reach
+    )
     if direct is not None:
         return direct, over
     stop = threading.Event()  # a limit, or Ctrl-C: every subtree stops
@@ -306,13 +372,11 @@ def _split_iteration(
         if index > shared["first"] or stop.is_set():
             return
         g = len(moves)
-        hdata, h0 = heur.prepare(root, size)
-        path = np.zeros(size, np.int8)
-        tried = np.zeros(size, np.int8)
-        hs = np.zeros(size, np.int64)
+        hdata, h0 = heur.prepare(root, size * reach)
+        path, amount, steps, tried, hs = _path_arrays(size)
         own = np.array([0, int(np.flatnonzero(root == 0)[0]), h0, 0, 0], np.int64)
         over = np.array([np.inf])
-        avoid = moves[-1] ^ 1 if moves else -1
+        came = moves[-1][0] if moves else -1
         done = (0, 0)
         while index < shared["first"] and not stop.is_set():
             status = _ida_run(
@@ -322,13 +386,17 @@ def _split_iteration(
                 float(weight),
                 float(bound - g),
                 path,
+                amount,
+                steps,
                 tried,
                 hs,
                 own,
                 over,
                 SPLIT_BUDGET,
                 hdata,
-                avoid,
+                came,
+                reach,
+                heur.divisor,
             )
             with lock:
                 shared["expanded"] += int(own[3]) - done[0]
@@ -336,7 +404,9 @@ def _split_iteration(
                 done = (int(own[3]), int(own[4]))
                 if status == FOUND and index < shared["first"]:
                     shared["first"] = index
-                    shared["path"] = moves + path[: own[0]].tolist()
+                    depth = int(own[0])
+                    tail = zip(path[:depth], amount[:depth], strict=True)
+                    shared["path"] = _single_steps(moves + list(tail))
                 if status == EXHAUSTED:
                     shared["over"] = min(shared["over"], float(over[0]) + g)
             if status != RUNNING:
@@ -366,11 +436,11 @@ def _split_iteration(
     return shared["path"], shared["over"]
 
 
-def _setup(puzzle, limits, heuristic, weight):
+def _setup(puzzle, limits, heuristic, weight, metric):
     weight = _args.number(weight, "weight", minimum=1)
     heur = heuristic  # a Heuristic: search_entry resolved a name
     method = "idastar" if weight == 1 else "weighted-idastar"
-    return heur, method, weight == 1 and heur.admissible, weight
+    return heur, method, weight == 1 and heur.admissible_in(metric), weight
 
 
 @search_entry("idastar")
@@ -380,21 +450,25 @@ def idastar(
     heuristic="manhattan",
     weight: float = 1.0,
     limits: Limits | None = None,
+    metric: str = "stm",
 ) -> Solution:
     """Shortest solution by IDA* (optimal with weight 1 and an admissible heuristic).
 
     With ``weight > 1`` this is weighted IDA*: faster, at most ``weight`` times
-    the optimal length.
+    the optimal length.  ``metric="mtm"`` counts a slide of several tiles in a line
+    as one move (a heuristic given by name is made for that metric).
 
     Examples
     --------
     >>> from slidelab import Puzzle
     >>> idastar(Puzzle("1 2 3/4 5 6/0 7 8")).notation
     'L2'
+    >>> idastar(Puzzle("1 2 3/4 5 6/0 7 8"), metric="mtm").length
+    1
     """
-    heur, method, optimal, weight = _setup(puzzle, limits, heuristic, weight)
-    for path, stats in _iterate(puzzle, limits, heur, weight, method, False, None):
-        return make_solution(puzzle, path, optimal, method, stats)
+    heur, method, optimal, weight = _setup(puzzle, limits, heuristic, weight, metric)
+    for path, stats in _iterate(puzzle, limits, heur, weight, method, False, None, metric):
+        return make_solution(puzzle, path, optimal, method, stats, metric)
     raise AssertionError("unreachable")
 
 
@@ -405,8 +479,9 @@ def idastar_all(
     heuristic="manhattan",
     max_solutions: int | None = None,
     limits: Limits | None = None,
+    metric: str = "stm",
 ) -> list[Solution]:
-    """Every distinct optimal solution (up to ``max_solutions``), by IDA*.
+    """Every distinct optimal solution in ``metric`` (up to ``max_solutions``), by IDA*.
 
     Examples
     --------
@@ -415,14 +490,15 @@ def idastar_all(
     ['DR']
     """
     max_solutions = _args.integer(max_solutions, "max_solutions", minimum=1, optional=True)
-    heur, method, optimal, _ = _setup(puzzle, limits, heuristic, 1.0)
+    heur, method, optimal, _ = _setup(puzzle, limits, heuristic, 1.0, metric)
     if not optimal:
         raise SlidelabError(
-            f"listing all optimal solutions needs an admissible heuristic, not {heur.name}"
+            f"listing all optimal solutions needs an admissible heuristic in {metric.upper()},"
+            f" not {heur.name}{'' if heur.metric == metric else ' of ' + heur.metric.upper()}"
         )
     out = []
-    for path, stats in _iterate(puzzle, limits, heur, 1.0, method, True, max_solutions):
-        out.append(make_solution(puzzle, path, True, method, Stats(**stats.as_dict())))
+    for path, stats in _iterate(puzzle, limits, heur, 1.0, method, True, max_solutions, metric):
+        out.append(make_solution(puzzle, path, True, method, Stats(**stats.as_dict()), metric))
     final = out[-1].stats if out else None
     for s in out:  # every solution reports the whole search
         object.__setattr__(s, "stats", final)

@@ -15,6 +15,7 @@ from typing import Any
 from .. import _args
 from ..errors import SlidelabError
 from ..heuristics.registry import PARTITION_HELP, heuristic_name
+from ..moves import metric_name
 from .registry import METHODS, method_name
 
 #: a partition: text (:data:`~slidelab.heuristics.registry.PARTITION_HELP`) or groups of tiles
@@ -42,12 +43,15 @@ class SearchOptions:
         Seconds of search (may be infinite).
     max_states, max_bytes : int or None
         Memory limits of the storing searches.
+    metric : str
+        ``stm`` (single-tile moves) or ``mtm`` (a slide of several tiles in a line is
+        one move): what lengths count, and what an optimal method minimises.
 
     Examples
     --------
     >>> check_options(method="A*", weight=2)
     SearchOptions(method='astar', heuristic=None, weight=2.0, partition=None, time_limit=None,
-                  max_states=None, max_bytes=None)
+                  max_states=None, max_bytes=None, metric='stm')
     """
 
     method: str = "auto"
@@ -57,6 +61,7 @@ class SearchOptions:
     time_limit: float | None = None
     max_states: int | None = None
     max_bytes: int | None = None
+    metric: str = "stm"
 
     def as_dict(self) -> dict:
         """The options as keyword arguments of :func:`slidelab.solve`."""
@@ -76,6 +81,7 @@ def check_options(
     time_limit=None,
     max_states=None,
     max_bytes=None,
+    metric="stm",
     names: dict | None = None,
 ) -> SearchOptions:
     """The options of :func:`slidelab.solve` that do not depend on the board, checked and canonical.
@@ -116,6 +122,12 @@ def check_options(
         max_bytes, name("max_bytes", "max_bytes"), positive=True, optional=True
     )
     partition = _check_partition(partition, name("partition", "partition"))
+    metric = metric_name(metric, name("metric", "metric"))
+    if metric not in METHODS[method].metrics:
+        takers = ", ".join(m.name for m in METHODS.values() if metric in m.metrics)
+        raise SlidelabError(
+            f"method {method} does not search in {metric.upper()} (methods that do: {takers})"
+        )
     # a partition is checked against each board whatever the method (see solve), so a typo in
     # it is named even where it would not be used
     for option, value in (("heuristic", heuristic), ("weight", weight)):
@@ -124,7 +136,9 @@ def check_options(
             raise SlidelabError(
                 f"method {method} takes no {name(option, option)} (methods that do: {takers})"
             )
-    return SearchOptions(method, heuristic, weight, partition, time_limit, max_states, max_bytes)
+    return SearchOptions(
+        method, heuristic, weight, partition, time_limit, max_states, max_bytes, metric
+    )
 
 
 def _check_partition(partition, name: str):

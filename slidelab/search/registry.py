@@ -27,6 +27,7 @@ from dataclasses import dataclass
 from .. import _args
 from .._lazy import load
 from ..errors import SlidelabError
+from ..moves import METRICS
 
 #: the options that shape a search (limits apply to every method)
 SHAPING_OPTIONS = ("heuristic", "partition", "weight")
@@ -60,6 +61,9 @@ class Method:
         A *storing* search: its memory grows with the states it keeps (BFS,
         bidirectional BFS, A*), so ``max_states`` and ``max_bytes`` bound it, and
         :func:`~.many.solve_many` runs one at a time.  The others keep a path.
+    metrics : tuple of str
+        The metrics it searches in (:data:`slidelab.moves.METRICS`): its function
+        takes ``metric=`` and, if ``optimal``, is optimal in each of them.
     """
 
     name: str
@@ -70,6 +74,7 @@ class Method:
     options: tuple[str, ...] = ()
     tables: str | None = None
     stores: bool = False
+    metrics: tuple[str, ...] = METRICS
 
     def load(self) -> Callable:
         """The method's function (its module is imported now)."""

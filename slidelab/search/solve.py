@@ -49,8 +49,13 @@ AUTO_SEARCH_SECONDS = 60.0
 AUTO_FALLBACK_WEIGHT = 1.5
 
 
-def choose_method(puzzle: Puzzle) -> tuple[str, str]:
-    """``(method, heuristic)`` that ``auto`` uses for this puzzle.
+#: the heuristic ``auto`` and ``solve_all`` use for IDA* in each metric where no other is asked
+#: for (on boards without named pattern databases, or with repeated labels: ``manhattan``)
+AUTO_HEURISTIC = {"stm": "pdb", "mtm": "manhattan"}
+
+
+def choose_method(puzzle: Puzzle, metric: str = "stm") -> tuple[str, str]:
+    """``(method, heuristic)`` that ``auto`` uses for this puzzle (in ``metric``).
 
     The goal's distance table when one is cached (``slidelab analyze GOAL
     --save``; see :func:`slidelab.analysis.table.table_ready`) or the space has
@@ -64,12 +69,12 @@ def choose_method(puzzle: Puzzle) -> tuple[str, str]:
     from ..analysis.index import Space
     from ..analysis.table import table_ready
 
-    if Space(puzzle.goal).states <= AUTO_BUILD_TABLE_STATES or table_ready(puzzle):
+    if Space(puzzle.goal).states <= AUTO_BUILD_TABLE_STATES or table_ready(puzzle, metric):
         return "table", "manhattan"
     if puzzle.n_arrangements <= AUTO_TABLE_STATES:
         return "bidirectional", "manhattan"
     if _small(puzzle) or _budgeted(puzzle):
-        return "idastar", "pdb"
+        return "idastar", AUTO_HEURISTIC[metric]
     return "constructive", "manhattan"
 
 
@@ -106,6 +111,7 @@ def solve(
     time_limit: float | None = None,
     max_states: int | None = None,
     max_bytes: int | None = None,
+    metric: str = "stm",
     blank_first: bool = False,
     size=None,
     options: SearchOptions | None = None,
@@ -146,6 +152,11 @@ def solve(
         Seconds; past it :class:`SearchLimitError` is raised.
     max_states, max_bytes : int, optional
         Memory limits of the storing searches (BFS, bidirectional, A*).
+    metric : {"stm", "mtm"}
+        What a move is: one tile (``stm``, the default), or a slide of one or more
+        tiles in a line (``mtm``).  Optimal methods minimise the length in it, and
+        heuristics are made admissible in it (see
+        :func:`slidelab.heuristics.make_heuristic`).
     options : SearchOptions, optional
         All the options above as one checked value (from
         :func:`~slidelab.search.options.check_options`), instead of keywords.
@@ -174,6 +185,9 @@ def solve(
     ('L2', 2, True)
     >>> solve("0 1 2/3 4 5/6 7 8", "3 1 2/4 7 5/6 0 8", method="idastar").length
     3
+    >>> s = solve("8 6 7/2 5 4/3 0 1", metric="mtm")
+    >>> s.length, s.length_stm, s.optimal
+    (20, 31, True)
     """
     options = options_of(
         options,
@@ -184,6 +198,7 @@ def solve(
         time_limit=time_limit,
         max_states=max_states,
         max_bytes=max_bytes,
+        metric=metric,
     )
     _args.callback(progress, "progress")
     _args.callback(table_progress, "table_progress")
@@ -242,7 +257,7 @@ def _optimal_within_budget(puzzle, plan, options, progress, table_progress) -> S
     limits = _limits(options, progress, budget)
     tables = _tables(plan, puzzle, options, limits, table_progress)
     try:
-        solution = plan.method.load()(puzzle, limits=limits, **tables)
+        solution = plan.method.load()(puzzle, limits=limits, metric=options.metric, **tables)
     except SearchInterrupted:
         raise
     except SearchLimitError as exc:
@@ -258,13 +273,19 @@ def _optimal_within_budget(puzzle, plan, options, progress, table_progress) -> S
         fallback = _limits(options, progress, budget)
         try:
             solution = METHODS["weighted-astar"].load()(
-                puzzle, limits=fallback, weight=AUTO_FALLBACK_WEIGHT, **tables
+                puzzle,
+                limits=fallback,
+                weight=AUTO_FALLBACK_WEIGHT,
+                metric=options.metric,
+                **tables,
             )
         except SearchInterrupted:
             raise
         except SearchLimitError as again:
             log.info("%s; solving by the constructive method instead", again)
-            solution = METHODS["constructive"].load()(puzzle, limits=Limits(progress=progress))
+            solution = METHODS["constructive"].load()(
+                puzzle, limits=Limits(progress=progress), metric=options.metric
+            )
     solution.verify()
     return solution
 
@@ -276,6 +297,7 @@ def _auto_tables(puzzle: Puzzle, plan: _Plan, options: SearchOptions) -> tuple[S
     search gives up once it is expected to take longer than building the next rung."""
     if not (
         options.method == "auto"
+        and options.metric == "stm"
         and options.partition is None
         and plan.heuristic == "pdb"
         and plan.method.name == "idastar"
@@ -302,16 +324,20 @@ def _auto_tables(puzzle: Puzzle, plan: _Plan, options: SearchOptions) -> tuple[S
 
 
 class _Plan(NamedTuple):
-    """What :func:`solve` runs on one board: the method (``auto`` resolved), heuristic, weight."""
+    """What :func:`solve` runs on one board: the method (``auto`` resolved), heuristic, weight
+    and metric."""
 
     method: Method
     heuristic: str
     weight: float
+    metric: str = "stm"
 
     def keywords(self) -> dict:
-        """The weight, for the method functions that take one."""
+        """The weight, for the method functions that take one, and the metric (every method
+        function takes it: :attr:`~.registry.Method.metrics`)."""
         function = self.method.load()
-        return {"weight": self.weight} if "weight" in inspect.signature(function).parameters else {}
+        weight = "weight" in inspect.signature(function).parameters
+        return {"metric": self.metric, **({"weight": self.weight} if weight else {})}
 
 
 def _plan(puzzle: Puzzle, options: SearchOptions) -> _Plan:
@@ -323,7 +349,7 @@ def _plan(puzzle: Puzzle, options: SearchOptions) -> _Plan:
         weight = DEFAULT_WEIGHT if name == "weighted-astar" else 1.0
     _check_partition_fits(puzzle, options.partition)
     if name == "auto":
-        name, auto_heuristic = choose_method(puzzle)
+        name, auto_heuristic = choose_method(puzzle, options.metric)
         if heuristic is None:
             heuristic = auto_heuristic
         if weight != 1 and name != "constructive":
@@ -332,7 +358,7 @@ def _plan(puzzle: Puzzle, options: SearchOptions) -> _Plan:
         heuristic = "manhattan"
     if name == "astar" and weight != 1:
         name = "weighted-astar"
-    return _Plan(METHODS[name], heuristic, weight)
+    return _Plan(METHODS[name], heuristic, weight, options.metric)
 
 
 def _check_partition_fits(puzzle: Puzzle, partition) -> None:
@@ -353,27 +379,32 @@ def _tables(
     if plan.method.tables == "heuristic":
         return {
             "heuristic": _search_heuristic(
-                puzzle, plan.heuristic, options.partition, limits, table_progress
+                puzzle, plan.heuristic, options.partition, limits, table_progress, plan.metric
             )
         }
     if plan.method.tables == "distance":
         from ..analysis.table import goal_table
 
-        table = goal_table(puzzle.goal, table_progress)
+        table = goal_table(puzzle.goal, table_progress, plan.metric)
         limits.started = time.perf_counter()  # building a table is not search time
         return {"table": table}
     return {}
 
 
-def _search_heuristic(puzzle, heuristic, partition, limits: Limits, table_progress):
-    """The heuristic, its tables built or loaded before the search clock starts; with pattern
-    databases, the progress reports name stronger ones where they exist."""
+def _search_heuristic(
+    puzzle, heuristic, partition, limits: Limits, table_progress, metric: str = "stm"
+):
+    """The heuristic (admissible in ``metric`` if it is in STM), its tables built or loaded
+    before the search clock starts; with pattern databases, the progress reports name stronger
+    ones where they exist."""
     from ..heuristics import make_heuristic
     from ..heuristics.pdb import stronger_partition
 
     if heuristic == "pdb":
         limits.context["stronger_partition"] = stronger_partition(puzzle, partition)
-    heur = make_heuristic(puzzle, heuristic, partition=partition, progress=table_progress)
+    heur = make_heuristic(
+        puzzle, heuristic, partition=partition, progress=table_progress, metric=metric
+    )
     limits.started = time.perf_counter()  # building tables is not search time
     return heur
 
@@ -391,6 +422,7 @@ def prepare(
     heuristic: str | None = None,
     weight: float | None = None,
     partition=None,
+    metric: str = "stm",
     options: SearchOptions | None = None,
     table_progress: Callable[[float, str], None] | None = None,
 ) -> str:
@@ -407,7 +439,12 @@ def prepare(
     """
     _args.instance(puzzle, "puzzle", Puzzle)
     options = options_of(
-        options, method=method, heuristic=heuristic, weight=weight, partition=partition
+        options,
+        method=method,
+        heuristic=heuristic,
+        weight=weight,
+        partition=partition,
+        metric=metric,
     )
     _args.callback(table_progress, "table_progress")
     plan = _plan(puzzle, options)
@@ -425,20 +462,30 @@ def solve_all(
     size=None,
     time_limit: float | None = None,
     partition=None,
+    metric: str = "stm",
     progress=None,
     table_progress=None,
 ) -> list[Solution]:
-    """Every distinct optimal solution (at most ``limit``), by IDA*; each is replayed.
+    """Every distinct optimal solution in ``metric`` (at most ``limit``), by IDA*; each is
+    replayed.
 
     Examples
     --------
     >>> sols = solve_all("ABA_/CDCD/ABAB/CDCD", "ABA_/CABD/ACDB/CDCD")
     >>> len(sols), sols[0].length
     (4, 16)
+    >>> sols = solve_all("ABA_/CDCD/ABAB/CDCD", "ABA_/CABD/ACDB/CDCD", metric="mtm")
+    >>> len(sols), sols[0].length
+    (8, 13)
     """
     limit = _args.integer(limit, "limit", minimum=1, optional=True)
     options = options_of(
-        None, method="idastar", heuristic=heuristic, time_limit=time_limit, partition=partition
+        None,
+        method="idastar",
+        heuristic=heuristic,
+        time_limit=time_limit,
+        partition=partition,
+        metric=metric,
     )
     _args.callback(progress, "progress")
     _args.callback(table_progress, "table_progress")
@@ -449,12 +496,17 @@ def solve_all(
         raise UnsolvableError(verdict.reason)
     heuristic = options.heuristic
     if heuristic is None:
-        heuristic = "pdb" if _small(puzzle) and not puzzle.has_repeats else "manhattan"
+        small = _small(puzzle) and not puzzle.has_repeats
+        heuristic = AUTO_HEURISTIC[options.metric] if small else "manhattan"
     limits = Limits(options.time_limit, None, None, progress)
-    heur = _search_heuristic(puzzle, heuristic, options.partition, limits, table_progress)
+    heur = _search_heuristic(
+        puzzle, heuristic, options.partition, limits, table_progress, options.metric
+    )
     from .idastar import idastar_all
 
-    solutions = idastar_all(puzzle, heuristic=heur, max_solutions=limit, limits=limits)
+    solutions = idastar_all(
+        puzzle, heuristic=heur, max_solutions=limit, limits=limits, metric=options.metric
+    )
     for s in solutions:
         s.verify()
     return solutions

@@ -9,6 +9,7 @@ builds or loads the table before its clock starts and passes it in.
 from __future__ import annotations
 
 from ..analysis.table import DistanceTable, goal_table
+from ..errors import SlidelabError
 from ..puzzle import Puzzle
 from ..solution import Solution
 from ._common import Limits, search_entry
@@ -16,12 +17,16 @@ from ._common import Limits, search_entry
 
 @search_entry("table")
 def solve_by_table(
-    puzzle: Puzzle, *, table: DistanceTable | None = None, limits: Limits | None = None
+    puzzle: Puzzle,
+    *,
+    table: DistanceTable | None = None,
+    limits: Limits | None = None,
+    metric: str = "stm",
 ) -> Solution:
-    """An optimal solution of ``puzzle`` from the distance table of its goal.
+    """An optimal solution of ``puzzle`` in ``metric`` from the distance table of its goal.
 
-    ``table`` defaults to the goal's table, built and cached first if needed
-    (:func:`slidelab.analysis.table.goal_table`); the limits do not apply (a
+    ``table`` defaults to the goal's table in that metric, built and cached first if
+    needed (:func:`slidelab.analysis.table.goal_table`); the limits do not apply (a
     look-up per move).
 
     Examples
@@ -32,7 +37,11 @@ def solve_by_table(
     slidelab.errors.UnsolvableError: 2 1/3 0 cannot reach the goal 1 2/3 0
     >>> solve_by_table(Puzzle("1 2 3/0 4 5")).notation
     'L2'
+    >>> solve_by_table(Puzzle("1 2 3/0 4 5"), metric="mtm").length
+    1
     """
     if table is None:
-        table = goal_table(puzzle.goal)
+        table = goal_table(puzzle.goal, metric=metric)
+    elif table.metric != metric:
+        raise SlidelabError(f"the table counts {table.metric.upper()} moves, not {metric.upper()}")
     return table.solve(puzzle.start)

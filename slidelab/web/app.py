@@ -7,16 +7,16 @@ the CLI's ``--json``):
   ``{"solvable", "reason", "start", "goal", "size", "width", "height", "cells", "goal_cells"}``
 - ``POST /api/generate``: ``{"size" or "goal", "n"?, "seed"?, "moves"?, "format"?}`` ->
   ``{"boards": [...]}``
-- ``POST /api/solve``: ``{"board", "goal"?, "method"?, "heuristic"?, "weight"?, "time_limit"?,
-  "wait"?}`` -> with ``wait`` (the default) the ``solve --json`` object plus ``"id"``; without,
+- ``POST /api/solve``: ``{"board", "goal"?, "method"?, "heuristic"?, "weight"?, "metric"?,
+  "time_limit"?, "wait"?}`` -> with ``wait`` (the default) the ``solve --json`` object plus ``"id"``; without,
   ``202 {"id", "status"}`` at once, then ``GET /api/solve/{id}`` for progress and the result
   and ``DELETE /api/solve/{id}`` to cancel (the worker is killed).  A client that goes away
   while it waits cancels its solve.
-- ``POST /api/analyze``: ``{"goal", "size"?, "blank_first"?}`` (small boards) ->
-  ``{"goal", "size", "states", "diameter", "counts", "seconds"}``
-- ``GET /api/methods``: ``{"methods": [{"name", "summary", "aliases", "optimal", "options"}],
-  "heuristics": [{"name", "summary", "aliases", "admissible"}]}``, from the registries (the
-  page's menus).
+- ``POST /api/analyze``: ``{"goal", "size"?, "blank_first"?, "metric"?}`` (small boards) ->
+  ``{"goal", "size", "metric", "states", "diameter", "counts", "seconds"}``
+- ``GET /api/methods``: ``{"methods": [{"name", "summary", "aliases", "optimal", "options",
+  "metrics"}], "heuristics": [{"name", "summary", "aliases", "admissible"}], "metrics"}``, from
+  the registries (the page's menus).
 - ``GET /api/status``: ``{"ready", "version", "lanes"}``: whether the workers have warmed up.
 
 Goals and sizes are read by :func:`slidelab.puzzle.goal_board` (a board, or a size ``WxH``
@@ -45,6 +45,7 @@ from fastapi.staticfiles import StaticFiles
 
 from .. import __version__
 from ..errors import SlidelabError
+from ..moves import metric_name
 from ..parse import is_size, parse_size
 from ..search.options import check_options
 from ..workers import DONE, WARM_UP
@@ -162,7 +163,7 @@ def create_app(
         if prestart
         else {"cheap": WARM_UP, "hard": WARM_UP},
     )
-    analyses: dict = {}  # goal -> its analysis (the same goal is analysed once)
+    analyses: dict = {}  # (goal, metric) -> its analysis (each is analysed once)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI):
@@ -277,7 +278,7 @@ def create_app(
             raise ApiError(422, f"time_limit: at most {hard.time_limit:g} seconds")
         try:
             options = check_options(
-                method=body.method, heuristic=body.heuristic, weight=body.weight
+                method=body.method, heuristic=body.heuristic, weight=body.weight, metric=body.metric
             )
         except SlidelabError as exc:
             raise input_error(str(exc)) from None
@@ -324,6 +325,10 @@ def create_app(
         from ..puzzle import Puzzle
 
         goal = _goal(body.goal, body.size, body.blank_first)
+        try:
+            metric = metric_name(body.metric)
+        except SlidelabError as exc:
+            raise input_error(str(exc)) from None
         states = Puzzle(goal, goal).n_arrangements
         if states > MAX_ANALYZE_STATES:
             raise ApiError(
@@ -331,12 +336,13 @@ def create_app(
                 f"{goal.size} goal: {states:,} arrangements, over the"
                 f" {MAX_ANALYZE_STATES:,} the server analyses",
             )
-        key = goal.format()
+        key = (goal.format(), metric)
         if key in analyses:
             return analyses[key]
         name = "cheap" if is_cheap(goal.width * goal.height) else "hard"
         pool, client = lanes.admit(request, name)
-        job = pool.submit("analyze", {"goal": key}, lanes[name].time_limit, owner=client)
+        args = {"goal": goal.format(), "metric": metric}
+        job = pool.submit("analyze", args, lanes[name].time_limit, owner=client)
         await lanes.wait(job, request, pool, name)
         if job.status != DONE:
             raise job_error(job)

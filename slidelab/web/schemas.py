@@ -15,6 +15,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from ..heuristics.registry import HEURISTICS
+from ..moves import METRICS
 from ..parse import STYLES
 from ..search.registry import METHODS
 from .lanes import DEFAULT_TIME_LIMIT, MAX_BODY, MAX_TIME_LIMIT
@@ -44,6 +45,12 @@ class SolveIn(PuzzleIn):
         None, max_length=40, description="A name from GET /api/methods (default: the method's)."
     )
     weight: float | None = Field(None, ge=1, le=1000)
+    metric: str = Field(
+        "stm",
+        max_length=8,
+        description="stm (a move slides one tile) or mtm (a slide of tiles in a line is one"
+        " move); optimal methods minimise it.",
+    )
     time_limit: float = Field(
         DEFAULT_TIME_LIMIT, gt=0, le=MAX_TIME_LIMIT, description="Seconds of search."
     )
@@ -66,6 +73,7 @@ class AnalyzeIn(_Body):
     goal: str = Field(max_length=MAX_BODY, description="Goal board, or a size WxH.")
     size: str | None = Field(None, max_length=20)
     blank_first: bool = False
+    metric: str = Field("stm", max_length=8, description="stm or mtm: what a move is.")
 
 
 # ------------------------------------------------------------------------------------------
@@ -109,7 +117,9 @@ class SolveRecord(BaseModel):
     goal: str
     size: str
     solution: str = Field(description="The moves, each the direction its tile travels (R2 U L).")
-    length: int = Field(description="Single-tile moves.")
+    length: int = Field(description="Moves in the solution's metric.")
+    metric: str = Field(description="stm or mtm: what the length counts, and optimal means.")
+    length_stm: int = Field(description="Single-tile moves.")
     length_mtm: int = Field(description="Multi-tile moves (a row slide counts once).")
     optimal: bool
     method: str
@@ -140,6 +150,7 @@ class SolveView(BaseModel):
 class AnalyzeOut(BaseModel):
     goal: str
     size: str
+    metric: str = Field(description="stm or mtm: what the distances count.")
     states: int
     diameter: int
     counts: list[int] = Field(description="Arrangements at each distance from the goal.")
@@ -170,6 +181,7 @@ class MethodInfo(BaseModel):
         description="Its solutions are proven shortest (weight 1, an admissible heuristic)."
     )
     options: list[str] = Field(description="Which of heuristic, partition, weight it takes.")
+    metrics: list[str] = Field(description="The metrics it searches in (stm, mtm).")
 
 
 class HeuristicInfo(BaseModel):
@@ -182,6 +194,7 @@ class HeuristicInfo(BaseModel):
 class MethodsOut(BaseModel):
     methods: list[MethodInfo]
     heuristics: list[HeuristicInfo]
+    metrics: list[str] = Field(description="The move metrics, the default first.")
 
     @classmethod
     def from_registries(cls) -> MethodsOut:
@@ -194,9 +207,11 @@ class MethodsOut(BaseModel):
                     aliases=list(m.aliases),
                     optimal=m.optimal,
                     options=list(m.options),
+                    metrics=list(m.metrics),
                 )
                 for m in METHODS.values()
             ],
+            metrics=list(METRICS),
             heuristics=[
                 HeuristicInfo(
                     name=h.name, summary=h.summary, aliases=list(h.aliases), admissible=h.admissible

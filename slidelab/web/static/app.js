@@ -421,6 +421,7 @@ async function startSolve() {
     wait: false,
   };
   if ($("heuristic").value && !$("heuristic").disabled) body.heuristic = $("heuristic").value;
+  if ($("metric").value) body.metric = $("metric").value;
   const from = S.cells.slice();
   setSolveStatus("starting...", "");
   $("result").hidden = true;
@@ -486,14 +487,20 @@ function showSolution(result, from) {
   S.start = from.slice();
   resetTiles();
   S.solution = { moves, text: result.solution, start: from.slice(), length: result.length,
-    optimal: result.optimal, method: result.method, stats: result.stats };
+    metric: result.metric || "stm", optimal: result.optimal, method: result.method,
+    stats: result.stats };
   S.step = 0;
   S.history = [];
   S.undoSteps = [];
-  setSolveStatus(`solved: ${plural(result.length, "move")}`, "ok");
+  setSolveStatus(`solved: ${lengthText(S.solution)}`, "ok");
   showResult();
   renderBoard();
   refreshChart();
+}
+
+/** "31 moves" (STM) or "20 MTM moves". */
+function lengthText(sol) {
+  return plural(sol.length, sol.metric === "mtm" ? "MTM move" : "move");
 }
 
 function showResult() {
@@ -503,7 +510,8 @@ function showResult() {
   $("solution-text").value = compactMoves(sol.moves) || "(already solved)";
   const mtm = compactMoves(sol.moves).split(" ").filter(Boolean).length;
   $("solution-info").innerHTML = "";
-  const info = `${plural(sol.length, "move")} (${mtm} MTM), `
+  const other = sol.metric === "mtm" ? `${sol.moves.length} STM` : `${mtm} MTM`;
+  const info = `${lengthText(sol)} (${other}), `
     + (sol.optimal === true ? "optimal" : sol.optimal === false ? "not proven optimal" : "")
     + (sol.method ? `, method ${sol.method}` : "");
   $("solution-info").textContent = info;
@@ -599,7 +607,9 @@ function drawChart(data) {
   const w = 420, h = 150, padL = 46, padB = 22, padT = 8;
   const max = Math.max(...counts);
   const bw = (w - padL - 4) / counts.length;
-  const here = S.solution && S.solution.optimal ? S.solution.length : -1;
+  // the chart counts single-tile moves: an STM optimum is marked on it
+  const here = S.solution && S.solution.optimal && S.solution.metric !== "mtm"
+    ? S.solution.length : -1;
   const ns = "http://www.w3.org/2000/svg";
   const svg = document.createElementNS(ns, "svg");
   svg.setAttribute("viewBox", `0 0 ${w} ${h}`); // drawn 420 px wide, or narrower (CSS)
@@ -697,11 +707,22 @@ async function loadMethods() {
   $("method").replaceChildren(...data.methods.map((m) => option(m.name, m.name, m.summary)));
   $("heuristic").replaceChildren(option("", "default", "the method's own choice"),
     ...data.heuristics.map((h) => option(h.name, h.name, h.summary)));
+  const metricTitle = { stm: "single-tile moves: each tile moved counts",
+    mtm: "multi-tile moves: a slide of tiles in one line counts once" };
+  $("metric").replaceChildren(...(data.metrics || ["stm"]).map(
+    (m) => option(m, m.toUpperCase(), metricTitle[m] || m)));
   updateHeuristicMenu();
 }
 
-/** The heuristic menu is for the methods that take a heuristic. */
+/** The heuristic menu is for the methods that take a heuristic; the methods offered are those
+ * that search in the chosen metric. */
 function updateHeuristicMenu() {
+  const metric = $("metric").value || "stm";
+  for (const o of $("method").options) {
+    const m = S.methods.get(o.value);
+    o.disabled = !!(m && m.metrics && !m.metrics.includes(metric));
+  }
+  if ($("method").selectedOptions[0] && $("method").selectedOptions[0].disabled) $("method").value = "auto";
   const method = S.methods.get($("method").value);
   $("heuristic").disabled = !(method && method.options.includes("heuristic"));
 }
@@ -749,6 +770,7 @@ function init() {
   $("reset-btn").addEventListener("click", resetPosition);
   $("undo-btn").addEventListener("click", undo);
   $("method").addEventListener("change", updateHeuristicMenu);
+  $("metric").addEventListener("change", updateHeuristicMenu);
   $("solve-btn").addEventListener("click", startSolve);
   $("cancel-btn").addEventListener("click", cancelSolve);
   $("replay").addEventListener("click", () => { S.undoSteps = []; }, true);

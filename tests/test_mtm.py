@@ -1,0 +1,206 @@
+"""The multi-tile metric (MTM): a slide of several tiles in one line is one move.
+
+Every MTM answer is checked against a plain dictionary breadth-first search
+(:func:`reference.exact_distances` with ``metric="mtm"``): the distance tables on every
+position of the 3x3, the 2x4 and a lettered board; the whole-space analysis (the 3x3's MTM
+diameter is 24); every optimal method; every heuristic's admissibility on every position;
+and the count of all optimal solutions against a count of shortest paths.
+"""
+
+from __future__ import annotations
+
+import functools
+import random
+
+import pytest
+
+import slidelab
+from reference import exact_distances, successors
+from slidelab import Board, Puzzle
+from slidelab.analysis import DistanceTable, analyze
+from slidelab.heuristics import make_heuristic
+from slidelab.heuristics.registry import HEURISTICS
+from slidelab.search.registry import METHODS
+
+#: goals whose every position is checked: the ordered 3x3 and 2x4, and a board with repeated labels
+GOALS = ("1 2 3/4 5 6/7 8 0", "1 2 3 4/5 6 7 0", "A B A B/B A 0 A")
+#: positions each optimal method solves per goal (plus the goal's hardest position)
+SOLVED = 12
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _own_cache(tmp_path_factory):
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("SLIDELAB_CACHE", str(tmp_path_factory.mktemp("mtm-cache")))
+        yield
+
+
+@functools.cache
+def exact(goal: str) -> dict:
+    return exact_distances(Board(goal), "mtm")
+
+
+def _boards(goal: str, n: int, seed: int) -> list[Board]:
+    dist = exact(goal)
+    cells = sorted(dist, key=lambda c: (-dist[c], str(c)))
+    rng = random.Random(seed)
+    picked = [cells[0]] + rng.sample(cells, n)
+    g = Board(goal)
+    return [Board.from_cells(c, g.width, g.height) for c in picked]
+
+
+@pytest.mark.parametrize("goal", GOALS)
+def test_distance_table_matches_a_plain_search_on_every_position(goal):
+    dist = exact(goal)
+    table = DistanceTable.build(goal, metric="mtm")
+    assert table.metric == "mtm" and table.encoding == "byte"
+    space = table.space
+    assert space.states == len(dist)
+    g = Board(goal)
+    wrong = [
+        (c, d)
+        for c, d in dist.items()
+        if table.distance(Board.from_cells(c, g.width, g.height)) != d
+    ]
+    assert not wrong[:5]
+
+
+def test_the_3x3_in_mtm_has_diameter_24():
+    stats = analyze("3x3", metric="mtm")
+    dist = exact("1 2 3/4 5 6/7 8 0")
+    assert stats.diameter == 24 == max(dist.values())
+    assert list(stats.counts) == [
+        sum(1 for d in dist.values() if d == k) for k in range(stats.diameter + 1)
+    ]
+    assert stats.hardest == (Board("1 4 7/2 0 8/3 6 5"),) and stats.metric == "mtm"
+    # the STM analysis of the same goal is unchanged
+    assert analyze("3x3").diameter == 31
+
+
+@pytest.mark.parametrize("name", [m for m in METHODS if METHODS[m].optimal])
+@pytest.mark.parametrize("goal", GOALS)
+def test_optimal_methods_give_exact_mtm_lengths(name, goal):
+    dist = exact(goal)
+    for board in _boards(goal, SOLVED, seed=len(name)):
+        s = slidelab.solve(board, Board(goal), method=name, metric="mtm")
+        assert s.metric == "mtm" and s.optimal, (name, board)
+        assert s.length == dist[board.cells], (name, board, s.notation)
+        assert s.length == s.length_mtm <= s.length_stm
+
+
+@pytest.mark.parametrize("name", [h for h in HEURISTICS if HEURISTICS[h].admissible])
+@pytest.mark.parametrize("goal", GOALS)
+def test_admissible_heuristics_never_overestimate_mtm_anywhere(name, goal):
+    """Every position of the board, not a sample."""
+    dist = exact(goal)
+    puzzle = Puzzle(Board(goal), Board(goal))
+    h = make_heuristic(puzzle, name, metric="mtm")
+    assert h.metric == "mtm"
+    codes = {label: i + 1 for i, label in enumerate(puzzle.labels)}
+    codes[0] = 0
+    over = []
+    for cells, d in dist.items():
+        value = h.value([codes[c] for c in cells])
+        if value > d:
+            over.append((cells, value, d))
+    assert not over[:5]
+
+
+def _count_shortest(goal: str, board: Board) -> int:
+    """Shortest MTM paths from ``board`` to ``goal``, counted over the exact distances."""
+    dist = exact(goal)
+    w, h = board.width, board.height
+
+    @functools.cache
+    def paths(cells) -> int:
+        if dist[cells] == 0:
+            return 1
+        return sum(
+            paths(nxt) for nxt in successors(cells, w, h, "mtm") if dist[nxt] == dist[cells] - 1
+        )
+
+    return paths(board.cells)
+
+
+@pytest.mark.parametrize("goal", GOALS)
+def test_all_optimal_solutions_are_every_shortest_path(goal):
+    for board in _boards(goal, 4, seed=7):
+        solutions = slidelab.solve_all(board, Board(goal), metric="mtm")
+        assert len({s.moves for s in solutions}) == len(solutions)
+        assert len(solutions) == _count_shortest(goal, board), board
+        assert {s.length for s in solutions} == {exact(goal)[board.cells]}
+
+
+def test_the_line_puzzle_in_mtm():
+    solutions = slidelab.solve_all("ABA_/CDCD/ABAB/CDCD", "ABA_/CABD/ACDB/CDCD", metric="mtm")
+    assert [s.length for s in solutions] == [13] * 8
+    stm = slidelab.solve_all("ABA_/CDCD/ABAB/CDCD", "ABA_/CABD/ACDB/CDCD")
+    assert min(s.length_mtm for s in stm) >= 13
+
+
+def test_a_heuristic_of_the_wrong_metric_is_not_optimal():
+    puzzle = Puzzle("8 6 7/2 5 4/3 0 1")
+    stm = make_heuristic(puzzle, "manhattan")
+    assert not stm.admissible_in("mtm") and stm.admissible_in("stm")
+    mtm = make_heuristic(puzzle, "manhattan", metric="mtm")
+    assert mtm.admissible_in("mtm") and mtm.admissible_in("stm") and mtm.divisor == 2
+    from slidelab.search.idastar import idastar, idastar_all
+
+    assert not idastar(puzzle, heuristic=stm, metric="mtm").optimal
+    with pytest.raises(slidelab.SlidelabError, match="admissible heuristic in MTM"):
+        idastar_all(puzzle, heuristic=stm, metric="mtm")
+
+
+def test_metric_is_checked_at_the_door():
+    with pytest.raises(slidelab.SlidelabError, match="unknown metric 'htm'"):
+        slidelab.solve("1 2 3/4 5 6/0 7 8", metric="htm")
+    s = slidelab.solve("1 2 3/4 5 6/0 7 8", metric="MTM")
+    assert (s.length, s.length_stm, s.metric) == (1, 2, "mtm")
+    names = {n: getattr(slidelab, n) for n in ("Solution", "Board", "Stats")}
+    assert eval(repr(s), names) == s
+
+
+# ---------------------------------------------------------------------------- the command line
+
+
+def run(*args, input=None):
+    from click.testing import CliRunner
+
+    from slidelab.cli import main
+
+    result = CliRunner().invoke(main, list(args), input=input)
+    return result.exit_code, result.stdout, result.stderr
+
+
+def test_cli_solve_analyze_generate_in_mtm(tmp_path):
+    import json
+
+    code, out, _ = run("solve", "8 6 7/2 5 4/3 0 1", "--metric", "mtm", "--json")
+    data = json.loads(out)
+    assert code == 0 and (data["length"], data["metric"], data["length_stm"]) == (20, "mtm", 31)
+    code, out, _ = run("solve", "8 6 7/2 5 4/3 0 1", "--metric", "mtm")
+    assert code == 0 and "solution: 20 MTM moves (31 STM), optimal" in out
+    code, out, _ = run("analyze", "3x3", "--metric", "mtm", "--json")
+    data = json.loads(out)
+    assert code == 0 and (data["diameter"], data["metric"]) == (24, "mtm")
+    assert data["hardest"] == ["1 4 7/2 0 8/3 6 5"]
+    code, out, _ = run("generate", "3x3", "-d", "23", "-n", "3", "--metric", "mtm", "--seed", "2")
+    assert code == 0
+    boards = out.strip().splitlines()
+    assert len(boards) == 3
+    assert all(exact("1 2 3/4 5 6/7 8 0")[Board(b).cells] == 23 for b in boards)
+    code, _, err = run("generate", "3x3", "-d", "25", "--metric", "mtm")
+    assert code == 2 and "farthest positions are 24 MTM moves away" in err
+    code, out, _ = run(
+        "solve", "ABA_/CDCD/ABAB/CDCD", "--goal", "ABA_/CABD/ACDB/CDCD", "--all", "--metric", "mtm"
+    )
+    assert code == 0 and "8 optimal solutions of 13 MTM moves" in out
+    code, _, err = run("solve", "1 2 3/4 5 6/0 7 8", "--metric", "htm")
+    assert code == 2 and "htm" in err
+    path = tmp_path / "in.txt"
+    path.write_text("8 6 7/2 5 4/3 0 1\n1 2 3/4 5 6/0 7 8\n")
+    out_path = tmp_path / "out.jsonl"
+    code, _, err = run("batch", str(path), "-o", str(out_path), "--metric", "mtm", "--workers", "1")
+    assert code == 0, err
+    records = [json.loads(line) for line in out_path.read_text().splitlines()]
+    assert sorted((r["length"], r["metric"]) for r in records) == [(1, "mtm"), (20, "mtm")]
