@@ -417,3 +417,23 @@ def test_the_page_says_warming_up_until_the_solvers_are_ready(browser, tmp_path_
         for pg in pages:
             pg.context.close()
         next(cold, None)
+
+
+def test_the_metric_menu_solves_in_mtm(page, server):
+    """The metric menu comes from GET /api/methods; an MTM solve counts multi-tile moves and
+    replays every single-tile step."""
+    from slidelab.moves import METRICS
+
+    open_page(page, server)
+    values = "options => options.map(o => o.value)"
+    assert page.locator("#metric option").evaluate_all(values) == list(METRICS)
+    page.fill("#board-input", "8 6 7/2 5 4/3 0 1")
+    expect(page.locator("#board")).to_have_attribute("data-board", "8 6 7/2 5 4/3 0 1")
+    page.select_option("#metric", "mtm")
+    page.click("#solve-btn")
+    expect(page.locator("#solve-status")).to_have_text("solved: 20 MTM moves")
+    expect(page.locator("#solution-info")).to_contain_text("20 MTM moves (31 STM), optimal")
+    assert page.locator("#replay-slider").get_attribute("max") == "31"
+    page.select_option("#metric", "stm")
+    page.click("#solve-btn")
+    expect(page.locator("#solution-info")).to_contain_text("31 moves (20 MTM), optimal")

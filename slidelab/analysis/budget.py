@@ -32,7 +32,7 @@ NS_PER_TABLE_STATE = 40.0
 #: MTM (:mod:`.multi_tile`, one thread): nanoseconds per state, and bytes per state (the depth
 #: byte, and the layers' indices: the largest MTM layer holds about a fifth of the states, kept
 #: twice while it is gathered)
-NS_PER_STATE_MTM = 600.0
+NS_PER_STATE_MTM = 800.0
 BYTES_PER_STATE_MTM = 4.5
 #: refuse a search estimated to take longer than this, unless told otherwise (seconds)
 DEFAULT_MAX_SECONDS = 3600.0

@@ -47,8 +47,8 @@ SPLIT_ROOTS = 128
 SPLIT_BUDGET = 1 << 20
 
 
-@njit(cache=True, nogil=True)  # long runs: other threads (a Dask worker's) go on
-def _ida_run(
+@njit(cache=True, inline="always")
+def _ida_body(
     board,
     nbr,
     goal,
@@ -112,7 +112,7 @@ def _ida_run(
                 break
             depth -= 1
             back = path[depth] ^ 1
-            for _ in range(amount[depth]):
+            for _ in range(1 if reach == 1 else amount[depth]):
                 prev = nbr[blank, back]
                 board[blank] = board[prev]
                 board[prev] = 0
@@ -127,7 +127,7 @@ def _ida_run(
         if before >= 0 and (d == (before ^ 1) or (reach > 1 and d == before)):
             tried[depth] = (d + 1) * reach
             continue
-        row = steps[depth]
+        row = depth if reach == 1 else steps[depth]  # the heuristic's row
         cur = blank
         nh = h
         done = 0
@@ -141,7 +141,10 @@ def _ida_run(
             board[nb] = 0
             if j == k - 1:
                 # a child whose estimate puts f over the limit is pruned: its exact h is not needed
-                enough = divisor * np.floor((limit - depth - 1) / weight)
+                if divisor == 1:
+                    enough = (limit - depth - 1) / weight
+                else:
+                    enough = divisor * np.floor((limit - depth - 1) / weight)
                 nh = heuristic_move_within(hdata, board, row + j, nh, t, nb, cur, enough)
             else:
                 nh = heuristic_move(hdata, board, row + j, nh, t, nb, cur)
@@ -168,10 +171,11 @@ def _ida_run(
                 next_bound[0] = f
             continue
         path[depth] = d
-        amount[depth] = k
         hs[depth] = h
+        if reach > 1:
+            amount[depth] = k
+            steps[depth + 1] = row + k
         depth += 1
-        steps[depth] = row + k
         blank = cur
         h = nh
         tried[depth] = 0
@@ -181,6 +185,37 @@ def _ida_run(
     st[3] = expanded
     st[4] = generated
     return status
+
+
+@njit(cache=True, nogil=True)  # long runs: other threads (a Dask worker's) go on
+def _ida_stm(
+    board, nbr, goal, weight, bound, path, amount, steps, tried, hs, st, nb, budget, hd, came
+):
+    """:func:`_ida_body` with single-tile moves and an undivided estimate: the constants fold
+    the amount loop and the division away (the 15-puzzle's fast path)."""
+    return _ida_body(
+        board, nbr, goal, weight, bound, path, amount, steps, tried, hs, st, nb, budget, hd, came,
+        1, 1,
+    )  # fmt: skip
+
+
+@njit(cache=True, nogil=True)
+def _ida_lines(
+    board, nbr, goal, weight, bound, path, amount, steps, tried, hs, st, nb, budget, hd, came,
+    reach, divisor,
+):  # fmt: skip
+    """:func:`_ida_body` with slides of up to ``reach`` tiles (MTM) and the estimate divided."""
+    return _ida_body(
+        board, nbr, goal, weight, bound, path, amount, steps, tried, hs, st, nb, budget, hd, came,
+        reach, divisor,
+    )  # fmt: skip
+
+
+def _ida_run(*args, reach: int = 1, divisor: int = 1):
+    """One slice of the search (see :func:`_ida_body`): the STM kernel where it applies."""
+    if reach == 1 and divisor == 1:
+        return _ida_stm(*args)
+    return _ida_lines(*args, reach, divisor)
 
 
 def _single_steps(moves) -> list[int]:
@@ -228,7 +263,7 @@ def _iterate(
             plain = (board, nbr, goal, float(weight), float(bound), path, amount, steps, tried)
             plain += (hs, st, next_bound)
             if not warmed:  # load (or compile) the kernel outside the search time
-                _ida_run(*plain, 0, hdata, -1, reach, heur.divisor)
+                _ida_run(*plain, 0, hdata, -1, reach=reach, divisor=heur.divisor)
                 limits.started += limits.elapsed()
                 warmed = True
             if split:  # the iteration's subtrees on every core
@@ -253,7 +288,7 @@ def _iterate(
                     return
             else:
                 while True:
-                    status = _ida_run(*plain, BUDGET, hdata, -1, reach, heur.divisor)
+                    status = _ida_run(*plain, BUDGET, hdata, -1, reach=reach, divisor=heur.divisor)
                     stats.expanded, stats.generated = int(st[3]), int(st[4])
                     stats.stored = stats.peak_frontier = max(stats.stored, int(st[0]) + 1)
                     if status == FOUND:
@@ -300,9 +335,9 @@ def _path_arrays(size: int):
     """The kernel's per-depth arrays: ``path, amount, steps, tried, hs``."""
     return (
         np.zeros(size, np.int8),
+        np.ones(size, np.int8),
         np.zeros(size, np.int64),
-        np.zeros(size, np.int64),
-        np.zeros(size, np.int64),
+        np.zeros(size, np.int8),
         np.zeros(size, np.int64),
     )
 
@@ -395,8 +430,8 @@ def _split_iteration(
                 SPLIT_BUDGET,
                 hdata,
                 came,
-                reach,
-                heur.divisor,
+                reach=reach,
+                divisor=heur.divisor,
             )
             with lock:
                 shared["expanded"] += int(own[3]) - done[0]
