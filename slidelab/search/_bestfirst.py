@@ -157,8 +157,8 @@ def _pop(hp, size):
     return size
 
 
-@njit(cache=True, nogil=True)  # long runs: other threads (a Dask worker's) go on
-def best_first_run(
+@njit(cache=True, inline="always")
+def _run_body(
     nbr,
     hdata,
     weight,
@@ -250,7 +250,7 @@ def best_first_run(
         size = _pop(hp, size)
         da = onstack[a]
         while depth > da:  # ... undo the moves above it ...
-            if snode[depth] >= 0:
+            if reach == 1 or snode[depth] >= 0:
                 onstack[snode[depth]] = -1
             depth -= 1
             prev = nbr[blank, sdir[depth] ^ 1]
@@ -260,7 +260,7 @@ def best_first_run(
         for j in range(k - 1, -1, -1):  # ... and replay the moves down to x
             c = chain[j]
             d = pdir[c]
-            for _ in range(pamt[c]):
+            for _ in range(1 if reach == 1 else pamt[c]):
                 nb = nbr[blank, d]
                 tile = board[nb]
                 board[blank] = tile
@@ -269,7 +269,8 @@ def best_first_run(
                 sdir[depth] = d
                 depth += 1
                 blank = nb
-                snode[depth] = -1
+                if reach > 1:
+                    snode[depth] = -1
                 sh[depth] = hh
             snode[depth] = c
             onstack[c] = depth
@@ -352,3 +353,41 @@ def best_first_run(
     st[S_REOPENED] = reopened
     st[S_PEAK] = peak
     return status
+
+
+@njit(cache=True, nogil=True)  # long runs: other threads (a Dask worker's) go on
+def _run_stm(
+    nbr, hdata, weight, goal_key, word_of, shift_of, keys, gs, parent, pdir, pamt, hs, flags,
+        onstack, table, hp, fbox, fbits, board, snode, sdir, sh, chain, ckey, st, budget, max_nodes,
+        bound,
+):  # fmt: skip
+    """:func:`_run_body` with single-tile moves and an undivided estimate as constants."""
+    return _run_body(
+        nbr, hdata, weight, goal_key, word_of, shift_of, keys, gs, parent, pdir, pamt, hs, flags,
+        onstack, table, hp, fbox, fbits, board, snode, sdir, sh, chain, ckey, st, budget, max_nodes,
+        bound,
+        1, 1,
+    )  # fmt: skip
+
+
+@njit(cache=True, nogil=True)
+def _run_lines(
+    nbr, hdata, weight, goal_key, word_of, shift_of, keys, gs, parent, pdir, pamt, hs, flags,
+        onstack, table, hp, fbox, fbits, board, snode, sdir, sh, chain, ckey, st, budget, max_nodes,
+        bound,
+    reach, divisor,
+):  # fmt: skip
+    """:func:`_run_body` with slides of up to ``reach`` tiles (MTM) and the estimate divided."""
+    return _run_body(
+        nbr, hdata, weight, goal_key, word_of, shift_of, keys, gs, parent, pdir, pamt, hs, flags,
+        onstack, table, hp, fbox, fbits, board, snode, sdir, sh, chain, ckey, st, budget, max_nodes,
+        bound,
+        reach, divisor,
+    )  # fmt: skip
+
+
+def best_first_run(*args, reach: int = 1, divisor: int = 1):
+    """One slice of best-first search (see :func:`_run_body`): the STM kernel where it applies."""
+    if reach == 1 and divisor == 1:
+        return _run_stm(*args)
+    return _run_lines(*args, reach, divisor)

@@ -203,8 +203,8 @@ def run_kernel(
             budget,
             max_nodes,
             bound,
-            reach,
-            heur.divisor,
+            reach=reach,
+            divisor=heur.divisor,
         )
 
     if warm:
