@@ -263,7 +263,15 @@ def test_solve_waits_for_the_solution(client):
         "id",
     } <= set(body)
     assert body["length"] == 31 and body["optimal"] is True and body["size"] == "3x3"
-    assert set(body["stats"]) == {"expanded", "generated", "stored", "peak_frontier", "seconds"}
+    assert set(body["stats"]) == {
+        "expanded",
+        "generated",
+        "stored",
+        "peak_frontier",
+        "seconds",
+        "expanded_forward",
+        "expanded_backward",
+    }
     status = client.get(f"/api/solve/{body['id']}").json()
     assert status["status"] == "done" and status["result"]["solution"] == body["solution"]
 
