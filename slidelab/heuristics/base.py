@@ -16,7 +16,7 @@ the start board.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -36,6 +36,11 @@ class Heuristic:
         ``init(codes, max_depth) -> (data, h0)``: the kernel arrays and the
         start board's estimate.
     description : str
+    options : dict
+        The builder's options that make this same estimate for another goal of the
+        same tiles: ``make_heuristic(other, name, **options)`` (pattern databases:
+        their groups, as lists of labels; the others take none).  Bidirectional
+        searches build the backward estimate (the distance to the start) this way.
     """
 
     name: str
@@ -43,6 +48,7 @@ class Heuristic:
     move: Callable
     init: Callable
     description: str = ""
+    options: dict = field(default_factory=dict)
 
     def prepare(self, codes: np.ndarray, max_depth: int):
         """``(data, h0)`` for a search from ``codes`` no deeper than ``max_depth``."""
