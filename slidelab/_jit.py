@@ -93,6 +93,7 @@ KERNEL_SOURCES = (
     "heuristics/pdb/lookup.py",
     "ranking.py",
     "search/_bestfirst.py",
+    "search/_mm.py",
     "search/bfs.py",
     "search/idastar.py",
 )

@@ -36,6 +36,9 @@ class Stats:
         Largest frontier (BFS layer, A* open list) held at once.
     seconds : float
         Wall-clock time of the search.
+    expanded_forward, expanded_backward : int
+        Bidirectional searches: the expansions of the search from the start and of
+        the search from the goal (they add up to ``expanded``); 0 for the others.
     """
 
     expanded: int = 0
@@ -43,6 +46,8 @@ class Stats:
     stored: int = 0
     peak_frontier: int = 0
     seconds: float = 0.0
+    expanded_forward: int = 0
+    expanded_backward: int = 0
 
     def as_dict(self) -> dict:
         return asdict(self)
@@ -186,13 +191,7 @@ class Solution:
             "length_mtm": self.length_mtm,
             "optimal": self.optimal,
             "method": self.method,
-            "stats": {
-                "expanded": s.expanded,
-                "generated": s.generated,
-                "stored": s.stored,
-                "peak_frontier": s.peak_frontier,
-                "seconds": round(s.seconds, 6),
-            },
+            "stats": {**s.as_dict(), "seconds": round(s.seconds, 6)},
         }
 
 

@@ -188,3 +188,18 @@ def test_weighted_idastar_with_pdb_is_bounded():
 def test_auto_picks_constructive_for_big_boards():
     s = solve(random_board("6x6", seed=1))
     assert s.method == "constructive" and not s.optimal
+
+
+def test_options_make_the_same_estimate_for_another_goal(tmp_path, monkeypatch):
+    # Heuristic.options: what make_heuristic needs to build the same estimate for another goal
+    # of the same tiles (bidirectional search builds its backward estimate so)
+    monkeypatch.setenv("SLIDELAB_CACHE", str(tmp_path))
+    puzzle = Puzzle("A C B/D 0 E/F G H", "A B C/D E F/G H 0")
+    h = make_heuristic(puzzle, "pdb", partition="a,b,c/d,e,f,g,h")
+    assert h.options == {"partition": [["A", "B", "C"], ["D", "E", "F", "G", "H"]]}
+    turned = Puzzle(puzzle.goal, puzzle.start)
+    back = make_heuristic(turned, h.name, cache=False, **h.options)
+    assert back.value(turned.goal_codes) == 0 and back.value(turned.start_codes) > 0
+    assert len(list(tmp_path.iterdir())) == 2  # the forward groups' tables; none backward
+    for name in ("manhattan", "linear-conflict", "zero"):
+        assert make_heuristic(puzzle, name).options == {}

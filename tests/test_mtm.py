@@ -77,7 +77,9 @@ def test_the_3x3_in_mtm_has_diameter_24():
     assert analyze("3x3").diameter == 31
 
 
-@pytest.mark.parametrize("name", [m for m in METHODS if METHODS[m].optimal])
+@pytest.mark.parametrize(
+    "name", [m for m, entry in METHODS.items() if entry.optimal and "mtm" in entry.metrics]
+)
 @pytest.mark.parametrize("goal", GOALS)
 def test_optimal_methods_give_exact_mtm_lengths(name, goal):
     dist = exact(goal)
@@ -154,6 +156,10 @@ def test_a_heuristic_of_the_wrong_metric_is_not_optimal():
 def test_metric_is_checked_at_the_door():
     with pytest.raises(slidelab.SlidelabError, match="unknown metric 'htm'"):
         slidelab.solve("1 2 3/4 5 6/0 7 8", metric="htm")
+    stm_only = [m for m, entry in METHODS.items() if entry.metrics == ("stm",)]
+    for name in stm_only:  # refused by name, with the methods that do search in MTM
+        with pytest.raises(slidelab.SlidelabError, match="does not search in MTM"):
+            slidelab.solve("1 2 3/4 5 6/0 7 8", method=name, metric="mtm")
     s = slidelab.solve("1 2 3/4 5 6/0 7 8", metric="MTM")
     assert (s.length, s.length_stm, s.metric) == (1, 2, "mtm")
     names = {n: getattr(slidelab, n) for n in ("Solution", "Board", "Stats")}

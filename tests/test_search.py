@@ -48,6 +48,9 @@ def test_bfs_visits_all_and_bidirectional_stores_far_fewer():
     both = solve(HARDEST[0], method="bidirectional")
     assert 10_000 < both.stats.stored < 20_000  # "about 16,000"
     assert both.stats.stored * 10 < full.stats.stored
+    sides = both.stats.expanded_forward, both.stats.expanded_backward
+    assert min(sides) > 0 and sum(sides) == both.stats.expanded
+    assert full.stats.expanded_forward == full.stats.expanded_backward == 0  # one-sided
 
 
 @pytest.mark.parametrize("goal,length", BLANK_FIRST_CASES)

@@ -90,6 +90,7 @@ def test_methods_lists_the_registries(client):
         "aliases": list(METHODS["idastar"].aliases),
         "optimal": True,
         "options": list(METHODS["idastar"].options),
+        "metrics": list(METHODS["idastar"].metrics),
     }
     assert next(m for m in body["methods"] if m["name"] == "bfs")["options"] == []
     pdb = next(h for h in body["heuristics"] if h["name"] == "pdb")
@@ -263,7 +264,15 @@ def test_solve_waits_for_the_solution(client):
         "id",
     } <= set(body)
     assert body["length"] == 31 and body["optimal"] is True and body["size"] == "3x3"
-    assert set(body["stats"]) == {"expanded", "generated", "stored", "peak_frontier", "seconds"}
+    assert set(body["stats"]) == {
+        "expanded",
+        "generated",
+        "stored",
+        "peak_frontier",
+        "seconds",
+        "expanded_forward",
+        "expanded_backward",
+    }
     status = client.get(f"/api/solve/{body['id']}").json()
     assert status["status"] == "done" and status["result"]["solution"] == body["solution"]
 

@@ -188,8 +188,13 @@ def _show_solution(solution, notation):
     click.echo(f"goal:\n{solution.goal.grid()}")
     click.echo(f"solution: {_moves_text(solution)}, {status}, method {solution.method}")
     click.echo(solution.format(notation) or "(already solved)")
+    sides = (
+        f" (forward {s.expanded_forward:,}, backward {s.expanded_backward:,})"
+        if s.expanded_forward or s.expanded_backward
+        else ""
+    )
     click.echo(
-        f"expanded {s.expanded:,}  generated {s.generated:,}  stored {s.stored:,}"
+        f"expanded {s.expanded:,}{sides}  generated {s.generated:,}  stored {s.stored:,}"
         f"  peak frontier {s.peak_frontier:,}  time {s.seconds:.3f} s"
     )
     click.echo("")

@@ -16,7 +16,7 @@ the start board.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -44,6 +44,11 @@ class Heuristic:
         An STM estimate used in MTM is divided by the most tiles one move slides
         (:func:`slidelab.moves.reach`): a multi-tile move is at most that many single-tile
         moves, so the quotient never overestimates the MTM distance.
+    options : dict
+        The builder's options that make this same estimate for another goal of the
+        same tiles: ``make_heuristic(other, name, **options)`` (pattern databases:
+        their groups, as lists of labels; the others take none).  Bidirectional
+        searches build the backward estimate (the distance to the start) this way.
     """
 
     name: str
@@ -53,6 +58,7 @@ class Heuristic:
     description: str = ""
     metric: str = "stm"
     divisor: int = 1
+    options: dict = field(default_factory=dict)
 
     def prepare(self, codes: np.ndarray, max_depth: int):
         """``(data, h0)`` for a search from ``codes`` no deeper than ``max_depth`` single-tile

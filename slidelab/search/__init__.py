@@ -24,6 +24,7 @@ _EXPORTS = {
     "at_distance": ["positions_at_distance"],
     "bfs": ["bfs"],
     "bidirectional": ["bidirectional_bfs"],
+    "bidirectional_astar": ["bidirectional_astar"],
     "constructive": ["constructive"],
     "idastar": ["idastar", "idastar_all"],
     "many": ["solve_many"],
@@ -57,6 +58,7 @@ if TYPE_CHECKING:
     from .at_distance import positions_at_distance
     from .bfs import bfs
     from .bidirectional import bidirectional_bfs
+    from .bidirectional_astar import bidirectional_astar
     from .constructive import constructive
     from .idastar import idastar, idastar_all
     from .many import solve_many

@@ -43,7 +43,14 @@ def bidirectional_bfs(
     stats.stored = 2
     while len(fronts[0].layer) and len(fronts[1].layer):
         front = min(fronts, key=lambda f: len(f.layer))
-        meet = expand_layer(space, front, stats, limits, method)
+        before = stats.expanded
+        try:
+            meet = expand_layer(space, front, stats, limits, method)
+        finally:  # a limit's error carries the counts too
+            if front.side == SIDE_START:
+                stats.expanded_forward += stats.expanded - before
+            else:
+                stats.expanded_backward += stats.expanded - before
         stats.peak_frontier = max(stats.peak_frontier, sum(len(f.layer) for f in fronts))
         if meet:
             stats.seconds = limits.elapsed()

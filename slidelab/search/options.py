@@ -105,7 +105,7 @@ def check_options(
     >>> check_options(method="bfs", heuristic="pdb")
     Traceback (most recent call last):
     ...
-    slidelab.errors.SlidelabError: method bfs takes no heuristic (methods that do: auto, astar, weighted-astar, idastar)
+    slidelab.errors.SlidelabError: method bfs takes no heuristic (methods that do: auto, astar, ...)
     """
     name = (names or {}).get
     method = method_name(_args.text(method, name("method", "method")))

@@ -122,6 +122,18 @@ METHODS: dict[str, Method] = {
             stores=True,
         ),
         Method(
+            "bidirectional-astar",
+            "bidirectional A* (MM: optimal, the two searches meet in the middle; the"
+            " heuristic is built again for the start as goal)",
+            "slidelab.search.bidirectional_astar:bidirectional_astar",
+            True,
+            aliases=("bidirectional-a*", "bae", "mm", "bi-astar"),
+            options=("heuristic", "partition"),
+            tables="heuristic",
+            stores=True,
+            metrics=("stm",),
+        ),
+        Method(
             "weighted-astar",
             "weighted A* (at most --weight times optimal; default 1.5)",
             "slidelab.search.astar:weighted_astar",

@@ -106,6 +106,12 @@ class Stats(BaseModel):
     stored: int
     peak_frontier: int
     seconds: float
+    expanded_forward: int = Field(
+        0, description="Bidirectional searches: expansions from the start (0 for the others)."
+    )
+    expanded_backward: int = Field(
+        0, description="Bidirectional searches: expansions from the goal (0 for the others)."
+    )
 
 
 class SolveRecord(BaseModel):

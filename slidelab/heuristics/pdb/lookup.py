@@ -259,6 +259,10 @@ class PatternDatabase:
         desc = f"additive pattern databases {sizes}" + (
             " with reflection" if self.reflected else ""
         )
+        labels = self.puzzle.labels
+        options = {"partition": [[labels[c - 1] for c in g] for g in self.groups]}
         if self.fast:
-            return Heuristic("pdb", True, _pdb_distinct_move, self.distinct_data, desc)
-        return Heuristic("pdb", True, _pdb_move, self.data, desc)
+            return Heuristic(
+                "pdb", True, _pdb_distinct_move, self.distinct_data, desc, options=options
+            )
+        return Heuristic("pdb", True, _pdb_move, self.data, desc, options=options)

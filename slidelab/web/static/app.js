@@ -517,7 +517,11 @@ function showResult() {
   $("solution-info").textContent = info;
   const st = sol.stats;
   $("solution-stats").textContent = st
-    ? `expanded ${st.expanded.toLocaleString("en")}, generated ${st.generated.toLocaleString("en")},`
+    ? `expanded ${st.expanded.toLocaleString("en")}`
+      + (st.expanded_forward || st.expanded_backward
+        ? ` (forward ${st.expanded_forward.toLocaleString("en")},`
+          + ` backward ${st.expanded_backward.toLocaleString("en")})` : "")
+      + `, generated ${st.generated.toLocaleString("en")},`
       + ` stored ${st.stored.toLocaleString("en")}, peak frontier ${st.peak_frontier.toLocaleString("en")},`
       + ` ${st.seconds.toFixed(3)} s`
     : "";
