@@ -80,6 +80,8 @@ def _kind(path: Path) -> str:
         return "missing"
     except OSError as exc:
         raise SlidelabError(f"cannot use {path}: {exc.strerror}") from None
+    except ValueError:  # a NUL in the name: no file can be called that
+        raise SlidelabError(f"cannot use {str(path)!r}: a file name cannot hold a NUL") from None
     if stat.S_ISREG(mode):
         return "regular"
     if stat.S_ISDIR(mode):

@@ -51,7 +51,7 @@ AUTO_FALLBACK_WEIGHT = 1.5
 
 #: the heuristic ``auto`` and ``solve_all`` use for IDA* in each metric where no other is asked
 #: for (on boards without named pattern databases, or with repeated labels: ``manhattan``)
-AUTO_HEURISTIC = {"stm": "pdb", "mtm": "manhattan"}
+AUTO_HEURISTIC = {"stm": "pdb", "mtm": "pdb"}
 
 
 def choose_method(puzzle: Puzzle, metric: str = "stm") -> tuple[str, str]:
