@@ -107,7 +107,7 @@ def analyze(
     blank_first: bool = False,
     max_bytes: int | None = None,
     max_seconds: float | None = None,
-    metric: str = "stm",
+    metric: str | None = None,
 ) -> SpaceStats:
     """Enumerate every position reachable from ``goal`` by breadth-first search.
 
@@ -130,9 +130,10 @@ def analyze(
         Refuse (before starting) a search estimated to need more memory or
         time (defaults: three quarters of the memory available, at most half the
         machine's; one hour).
-    metric : {"stm", "mtm"}
+    metric : {"stm", "mtm"}, optional
         Count distances in single-tile moves, or in multi-tile moves (a slide of
-        several tiles in a line is one move: :mod:`.multi_tile`).
+        several tiles in a line is one move: :mod:`.multi_tile`).  Default: a given
+        space's own, else ``stm``.
 
     Returns
     -------
@@ -157,7 +158,8 @@ def analyze(
     hardest = _args.integer(hardest, "hardest", minimum=0)
     save = _args.boolean(save, "save")
     blank_first = _args.boolean(blank_first, "blank_first")
-    space = space_of(goal, blank_first=blank_first, metric=metric_name(metric))
+    metric = None if metric is None else metric_name(metric)
+    space = space_of(goal, blank_first=blank_first, metric=metric)
     check_budget(space, table=save, max_bytes=max_bytes, max_seconds=max_seconds)
     began = time.perf_counter()
     layers = search_layers(space, progress=progress, record=save, limit=hardest)

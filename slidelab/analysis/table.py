@@ -32,6 +32,7 @@ import numpy as np
 
 from ..board import Board
 from ..errors import UnsolvableError
+from ..moves import from_blank_path
 from ..puzzle import Puzzle
 from ..solution import Solution, Stats, make_solution
 from .budget import check_budget, check_limits
@@ -203,7 +204,7 @@ class DistanceTable:
         max_bytes: int | None = None,
         max_seconds: float | None = None,
         cache: bool = True,
-        metric: str = "stm",
+        metric: str | None = None,
     ) -> DistanceTable:
         """The table of ``goal``: from the cache, or built by a complete search and cached.
 
@@ -212,9 +213,9 @@ class DistanceTable:
         goal : Board, str or Puzzle
             The goal board, its text, or a size ``"WxH"`` for the ordered goal
             (blank last, or first with ``blank_first``).
-        metric : {"stm", "mtm"}
+        metric : {"stm", "mtm"}, optional
             Distances in single-tile moves, or in multi-tile moves (a slide of
-            several tiles in a line is one).
+            several tiles in a line is one).  Default: a given space's own, else ``stm``.
         progress : callable, optional
             Called after each layer of the search with a dict, as for
             :func:`slidelab.analysis.analyze`.
@@ -319,7 +320,7 @@ class DistanceTable:
         if path is None:
             raise UnsolvableError(f"{board.format()} cannot reach the goal {self.goal.format()}")
         stats = Stats(
-            expanded=len(path),
+            expanded=len(from_blank_path(path)),  # one position a move
             generated=0,
             stored=self.states,
             peak_frontier=0,

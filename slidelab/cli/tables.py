@@ -39,9 +39,10 @@ def tables_list(as_json):
     for r in rows:
         spec = r["spec"] or {}
         state = "ok" if r["valid"] else f"INVALID ({r['reason']})"
+        metric = f" ({spec['metric'].upper()})" if isinstance(spec.get("metric"), str) else ""
         click.echo(
-            f"{r['key']}  {spec.get('kind', '?')} {spec.get('board', '')}  {r['bytes']:,} bytes"
-            f"  {state}\n    goal {spec.get('goal', '?')}"
+            f"{r['key']}  {spec.get('kind', '?')}{metric} {spec.get('board', '')}"
+            f"  {r['bytes']:,} bytes  {state}\n    goal {spec.get('goal', '?')}"
         )
     if not rows:
         click.echo("(no tables)")
