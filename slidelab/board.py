@@ -40,6 +40,9 @@ class Board:
 
     Tiles are numbers or letter labels; labels may repeat (identical tiles).
     The blank is ``0``.  A board can be built from any accepted notation.
+    Boards never change: :meth:`apply` and :meth:`move` return new boards.  ``repr``
+    round-trips; ``print(board)`` shows the grid (the ``grid`` style: ``.`` is the blank);
+    in Jupyter a board draws itself (SVG, in the web page's colours).
 
     Parameters
     ----------
@@ -47,10 +50,6 @@ class Board:
         ``"1 2 3/4 5 6/7 8 0"``, ``"ABA_/CDCD/ABAB/CDCD"``, ``[[1, 2], [3, 0]]``...
     size : str, optional
         ``"WxH"`` for a one-line board whose size is not a square.
-
-    Boards never change: :meth:`apply` and :meth:`move` return new boards.  ``repr``
-    round-trips; ``print(board)`` shows the grid (the ``grid`` style: ``.`` is the blank);
-    in Jupyter a board draws itself (SVG, in the web page's colours).
 
     Examples
     --------
