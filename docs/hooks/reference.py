@@ -4,9 +4,12 @@
   groups of ``slidelab._EXPORTS`` (``<!-- api -->``);
 - ``reference/web-api.md``: the web API's OpenAPI schema, from ``create_app().openapi()``,
   rendered as Markdown (no script, no CDN) (``<!-- openapi -->``);
+- ``reference/openapi.json``: that schema as a file of the site;
 - ``changelog.md``: the repository's ``CHANGELOG.md`` (``<!-- changelog -->``).
 
-The command line reference is made by the ``mkdocs-click`` extension from the Click commands.
+The command line reference is made by the ``mkdocs-click`` extension from the Click commands;
+this hook blanks the default it shows as ``Sentinel.UNSET`` for an option without one (click
+8.3 and later say so with a sentinel that mkdocs-click 0.9 prints as it is).
 """
 
 from __future__ import annotations
@@ -70,27 +73,86 @@ def _api_markdown() -> str:
     return "\n".join(parts)
 
 
+#: FastAPI's default validation-error models: named in the schema's 422 answers, but this
+#: server answers every error, a body that does not match the schema included, as
+#: ``{"error": "one line", ...}`` (``slidelab.web.errors.install``)
+_FASTAPI_ERRORS = {"HTTPValidationError", "ValidationError"}
+
+
+def _anchor(name: str) -> str:
+    return f"schema-{name.lower()}"
+
+
 def _schema_type(prop: dict) -> str:
+    """A property's type as Markdown, with links to the schemas it names."""
     if "$ref" in prop:
-        return prop["$ref"].rsplit("/", 1)[-1]
+        name = prop["$ref"].rsplit("/", 1)[-1]
+        return f"[`{name}`](#{_anchor(name)})"
     if "anyOf" in prop:
         return " or ".join(_schema_type(p) for p in prop["anyOf"])
-    if prop.get("type") == "array":
-        return f"list of {_schema_type(prop.get('items', {}))}"
     if "enum" in prop:
-        return " / ".join(json.dumps(v) for v in prop["enum"])
-    return str(prop.get("type", "any"))
+        return " / ".join(f"`{json.dumps(v)}`" for v in prop["enum"])
+    kind = prop.get("type", "any")
+    if kind == "array":
+        return f"list of {_schema_type(prop.get('items', {}))}"
+    if kind == "object" and isinstance(prop.get("additionalProperties"), dict):
+        return f"object of {_schema_type(prop['additionalProperties'])}"
+    return str(kind)
+
+
+def _limits(prop: dict) -> str:
+    """A property's bounds (``minimum``, ``maxLength``...), of it or of its non-null branch."""
+    parts = []
+    for branch in prop.get("anyOf", [prop]):
+        for key, shown in (
+            ("minimum", ">= {}"),
+            ("exclusiveMinimum", "> {}"),
+            ("maximum", "<= {}"),
+            ("maxLength", "at most {} characters"),
+        ):
+            if key in branch:
+                value = branch[key]
+                if value == 2**63:  # 2**63 - 1 (a 64-bit integer), rounded by JSON's floats
+                    text = "2^63 - 1"
+                elif float(value).is_integer():
+                    text = f"{int(value):,}"
+                else:
+                    text = str(value)
+                parts.append(shown.format(text))
+    return ", ".join(parts)
 
 
 def _cell(text) -> str:
     return str(text).replace("|", "\\|").replace("\n", " ")
 
 
-def _openapi_markdown() -> str:
-    from slidelab.web import create_app
+def _answer(code: str, response: dict) -> str:
+    if code.startswith(("4", "5")):
+        return f"{code} [error](#errors)"
+    content = response.get("content", {}).get("application/json")
+    if content is None:
+        return code
+    return f"{code} {_schema_type(content['schema'])}"
 
-    schema = create_app().openapi()
-    parts = [f"OpenAPI {schema['openapi']}, version {schema['info']['version']}.\n"]
+
+_SCHEMA: dict = {}
+
+
+def openapi_schema() -> dict:
+    """The web API's OpenAPI schema, as the server publishes it at ``/openapi.json``."""
+    if not _SCHEMA:
+        from slidelab.web import create_app
+
+        _SCHEMA.update(create_app().openapi())
+    return _SCHEMA
+
+
+def _openapi_markdown() -> str:
+    schema = openapi_schema()
+    parts = [
+        f"OpenAPI {schema['openapi']}, API version {schema['info']['version']}; the schema "
+        "itself: [openapi.json](openapi.json).\n"
+    ]
     parts.append("## Endpoints\n")
     for path, operations in schema["paths"].items():
         for verb, op in operations.items():
@@ -104,38 +166,46 @@ def _openapi_markdown() -> str:
                 for p in params:
                     kind = _schema_type(p.get("schema", {}))
                     parts.append(
-                        f"| `{p['name']}` | {p['in']} | {kind} | {p.get('required', False)} |"
+                        f"| `{p['name']}` | {p['in']} | {kind} | {'yes' if p.get('required') else ''} |"
                     )
                 parts.append("")
             body = op.get("requestBody", {}).get("content", {}).get("application/json")
             if body:
-                parts.append(f"Request body: `{_schema_type(body['schema'])}`.\n")
-            answers = [
-                f"{code} `{_schema_type(r['content']['application/json']['schema'])}`"
-                if "application/json" in r.get("content", {})
-                else code
-                for code, r in op.get("responses", {}).items()
-            ]
-            parts.append("Responses: " + ", ".join(answers) + ".\n")
+                parts.append(f"Request body: {_schema_type(body['schema'])}.\n")
+            answers = [_answer(code, r) for code, r in op.get("responses", {}).items()]
+            parts.append("Answers: " + ", ".join(answers) + ".\n")
     parts.append("## Schemas\n")
     for name, model in schema["components"]["schemas"].items():
-        parts.append(f"### `{name}`\n")
+        if name in _FASTAPI_ERRORS:
+            continue
+        parts.append(f"### `{name}` {{ #{_anchor(name)} }}\n")
         if model.get("description"):
             parts.append(_cell(model["description"]) + "\n")
+        if model.get("additionalProperties") is False:
+            parts.append("Fields not listed here are refused (422).\n")
         props = model.get("properties", {})
         if props:
             required = set(model.get("required", []))
             parts.append(
-                "| field | type | required | default | description |\n|---|---|---|---|---|"
+                "| field | type | required | default | limits | description |\n"
+                "|---|---|---|---|---|---|"
             )
             for field, prop in props.items():
-                default = json.dumps(prop["default"]) if "default" in prop else ""
+                default = f"`{json.dumps(prop['default'])}`" if "default" in prop else ""
                 parts.append(
-                    f"| `{field}` | {_cell(_schema_type(prop))} | {field in required}"
-                    f" | {_cell(default)} | {_cell(prop.get('description', ''))} |"
+                    f"| `{field}` | {_cell(_schema_type(prop))} | {'yes' if field in required else ''}"
+                    f" | {_cell(default)} | {_limits(prop)} | {_cell(prop.get('description', ''))} |"
                 )
             parts.append("")
     return "\n".join(parts)
+
+
+def on_files(files, config):
+    from mkdocs.structure.files import File
+
+    schema = json.dumps(openapi_schema(), indent=2) + "\n"
+    files.append(File.generated(config, "reference/openapi.json", content=schema))
+    return files
 
 
 def on_page_markdown(markdown, page, config, files):
@@ -148,3 +218,9 @@ def on_page_markdown(markdown, page, config, files):
         text = (ROOT / "CHANGELOG.md").read_text()
         return markdown.replace("<!-- changelog -->", text.split("\n", 1)[1])
     return markdown
+
+
+def on_page_content(html, page, config, files):
+    if page.file.src_uri == "reference/cli.md":
+        return html.replace("<code>Sentinel.UNSET</code>", "")
+    return html
