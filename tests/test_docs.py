@@ -130,9 +130,40 @@ def test_the_web_api_reference_is_the_servers_schema(site):
             assert f"<code>{field}</code>" in section, (name, field)
 
 
-def test_the_file_formats_are_rendered(site):
-    formats = _text(site / "reference" / "formats.html")
-    assert "SLIDELAB-TABLE" in formats and "known" in formats and "JSON" in formats
+def test_the_file_formats_page_states_what_the_code_reads_and_writes(tmp_path, monkeypatch):
+    """docs/reference/formats.md is written by hand: its names and numbers are the code's."""
+    import numpy as np
+
+    from slidelab import Solution, Stats, cache
+    from slidelab.analysis import table
+    from slidelab.batch import instances, results
+    from slidelab.heuristics import pdb
+
+    page = (ROOT / "docs" / "reference" / "formats.md").read_text()
+    said = [
+        f"{instances.MAX_INPUT_CHARS:,}",
+        f"`{results.RECORD_START}`",
+        f"`{cache.MAGIC.decode().strip()}` and a newline",
+        f"version, {cache.FORMAT_VERSION} (`slidelab.cache.FORMAT_VERSION`)",
+        f"multiple of {cache.ALIGNMENT} (`slidelab.cache.ALIGNMENT`)",
+        f"| {len(cache.MAGIC)} | the magic line",
+        f"| {pdb.PDB_FORMAT} (`slidelab.heuristics.pdb.PDB_FORMAT`)",
+        f"| {table.VERSION} (`slidelab.analysis.table.VERSION`)",
+    ]
+    said += [f"`{key}`" for key in instances.KEYS]
+    said += [f"`{kind}`" for kind in results.ERROR_KINDS] + list(results.ERROR_KINDS.values())
+    said += [f"`{field}`" for field in Stats().as_dict()]
+    said += [f"`{field}`" for field in Solution("1 0/2 3", "1 2/0 3", "U").as_dict()]
+    # a header as the cache writes it
+    monkeypatch.setenv("SLIDELAB_CACHE", str(tmp_path))
+    spec = {"kind": "demo", "board": "2x2", "version": 1}
+    cache.load_or_build(spec, lambda progress: np.zeros(3, np.uint8))
+    data = cache.table_path(spec).read_bytes()
+    length = int.from_bytes(data[len(cache.MAGIC) : len(cache.MAGIC) + 4], "little")
+    header = json.loads(data[len(cache.MAGIC) + 4 : len(cache.MAGIC) + 4 + length])
+    said += [f"| `{field}` |" for field in header]
+    missing = [text for text in said if text not in page]
+    assert not missing, missing
 
 
 def test_the_site_needs_no_network(site):
