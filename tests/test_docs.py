@@ -2,30 +2,36 @@
 
 Every public name of ``slidelab.__all__`` is documented on the API page, and every command and
 option of the command line on the CLI page (both generated at build time, from the docstrings
-and from the Click commands, so this checks the generation, not a hand-kept list).
+and from the Click commands, so this checks the generation, not a hand-kept list); the web API
+page holds every endpoint, schema and field of the server's OpenAPI schema. The hand-written
+pages are checked where they state facts: the file formats against the code that reads and
+writes them, and the Python examples of the tutorial and some how-to guides are run, each
+result compared with the value its comment gives.
 """
 
 from __future__ import annotations
 
+import ast
 import html
 import importlib
 import importlib.util
+import io
 import json
 import re
 import subprocess
 import sys
+import tokenize
 from pathlib import Path
 
 import click
 import pytest
-
-pytest.importorskip("mkdocs", reason="the docs tools are not installed")
 
 ROOT = Path(__file__).resolve().parents[1]
 
 
 @pytest.fixture(scope="module")
 def site(tmp_path_factory):
+    pytest.importorskip("mkdocs", reason="the docs tools are not installed")
     out = tmp_path_factory.mktemp("site")
     done = subprocess.run(
         [sys.executable, "-m", "mkdocs", "build", "--strict", "--site-dir", str(out)],
@@ -171,3 +177,39 @@ def test_the_site_needs_no_network(site):
     for page in site.rglob("*.html"):
         for url in re.findall(r'(?:src|href)="(https?://[^"]+)"', page.read_text()):
             assert not url.endswith((".js", ".css", ".woff2", ".woff")), (page, url)
+
+
+#: pages whose Python examples run here, each line's result checked against its comment when
+#: the comment starts like a value (``# (31, True)``, ``# 24``, ``# [Board(...)]``)
+PYTHON_PAGES = ["tutorial/index.md", "how-to/mtm.md", "how-to/analyze.md"]
+
+
+def _comments(block: str) -> dict[int, str]:
+    """The comment on each line of ``block``, by line number."""
+    tokens = tokenize.generate_tokens(io.StringIO(block).readline)
+    return {t.start[0]: t.string[1:].strip() for t in tokens if t.type == tokenize.COMMENT}
+
+
+@pytest.mark.parametrize("page", PYTHON_PAGES)
+def test_the_python_examples_give_what_their_comments_say(page, tmp_path, monkeypatch):
+    import slidelab as sl
+
+    monkeypatch.chdir(tmp_path)  # files the examples write (plots) land here
+    if "plot(" in (ROOT / "docs" / page).read_text():
+        pytest.importorskip("matplotlib")
+    scope = {"sl": sl, "__name__": "__docs__"}
+    blocks = re.findall(r"```python\n(.*?)```", (ROOT / "docs" / page).read_text(), re.S)
+    assert blocks, page
+    checked = 0
+    for block in blocks:
+        comments = _comments(block)
+        for node in ast.parse(block).body:
+            comment = comments.get(node.end_lineno, "")
+            if isinstance(node, ast.Expr) and comment[:1] and comment[0] in "([0123456789":
+                value = eval(compile(ast.Expression(node.value), page, "eval"), scope)
+                expected = comment.split(" ")[0].rstrip(",;:") if comment[0].isdigit() else comment
+                assert expected in (repr(value), str(value)), (page, ast.unparse(node), value)
+                checked += 1
+            else:
+                exec(compile(ast.Module([node], []), page, "exec"), scope)
+    assert checked, f"{page}: no example line with a value in its comment"
