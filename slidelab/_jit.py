@@ -88,6 +88,7 @@ KERNEL_SOURCES = (
     "heuristics/linear_conflict.py",
     "heuristics/manhattan.py",
     "heuristics/pdb/build.py",
+    "heuristics/walking.py",
     "heuristics/pdb/distinct.py",
     "heuristics/pdb/layout.py",
     "heuristics/pdb/lookup.py",

@@ -101,6 +101,15 @@ HEURISTICS: dict[str, HeuristicSpec] = {
             options=("partition",),
         ),
         HeuristicSpec(
+            "walking-distance",
+            "vertical plus horizontal moves of the rows' and columns' tile counts,"
+            " counted in the search's metric (strong in MTM)",
+            "slidelab.heuristics.walking:walking_distance",
+            boards="boards whose row and column counts fit a 64-bit code (up to 4x4)",
+            aliases=("wd", "walking"),
+            options=("metric",),
+        ),
+        HeuristicSpec(
             "zero",
             "no estimate: A* becomes uniform-cost search, IDA* iterative deepening",
             "slidelab.heuristics.manhattan:zero",

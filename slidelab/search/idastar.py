@@ -48,6 +48,16 @@ SPLIT_BUDGET = 1 << 20
 
 
 @njit(cache=True, inline="always")
+def _slide_back(board, nbr, cur, blank, d):
+    """Undo a slide in direction ``d`` that took the blank from ``blank`` to ``cur``."""
+    while cur != blank:
+        prev = nbr[cur, d ^ 1]
+        board[cur] = board[prev]
+        board[prev] = 0
+        cur = prev
+
+
+@njit(cache=True, inline="always")
 def _ida_body(
     board,
     nbr,
@@ -122,51 +132,56 @@ def _ida_body(
         d = m // reach
         k = m - d * reach + 1
         tried[depth] = m + 1
-        before = path[depth - 1] if depth > 0 else came
+        before = path[depth - 1] if depth > 0 else came  # -1 at the root: d never equals it
         # never straight back; in MTM not on along the same line either (one longer slide)
-        if before >= 0 and (d == (before ^ 1) or (reach > 1 and d == before)):
+        if d == (before ^ 1) or (reach > 1 and d == before):
             tried[depth] = (d + 1) * reach
             continue
-        row = depth if reach == 1 else steps[depth]  # the heuristic's row
-        cur = blank
-        nh = h
-        done = 0
-        for j in range(k):
-            nb = nbr[cur, d]
+        if reach == 1:  # one tile (compiled apart: the 15-puzzle's path, kept short)
+            nb = nbr[blank, d]
             if nb < 0:
-                break
-            done += 1
+                continue
             t = board[nb]
-            board[cur] = t
+            board[blank] = t
             board[nb] = 0
-            if j == k - 1:
-                # a child whose estimate puts f over the limit is pruned: its exact h is not needed
-                if divisor == 1:
-                    enough = (limit - depth - 1) / weight
-                else:
-                    enough = divisor * np.floor((limit - depth - 1) / weight)
-                nh = heuristic_move_within(hdata, board, row + j, nh, t, nb, cur, enough)
-            else:
-                nh = heuristic_move(hdata, board, row + j, nh, t, nb, cur)
+            # a child whose estimate puts f over the limit is pruned: its exact h is not needed
+            nh = heuristic_move_within(
+                hdata, board, depth, h, t, nb, blank, (limit - depth - 1) / weight
+            )
             cur = nb
-        if done < k:  # the line ends before k tiles: no longer slide this way either
-            while cur != blank:
-                prev = nbr[cur, d ^ 1]
-                board[cur] = board[prev]
-                board[prev] = 0
-                cur = prev
-            tried[depth] = (d + 1) * reach
-            continue
+        else:
+            row = steps[depth]  # the heuristic's row: single-tile steps so far
+            cur = blank
+            nh = h
+            done = 0
+            for j in range(k):
+                nb = nbr[cur, d]
+                if nb < 0:
+                    break
+                done += 1
+                t = board[nb]
+                board[cur] = t
+                board[nb] = 0
+                if j == k - 1:
+                    enough = divisor * np.floor((limit - depth - 1) / weight)
+                    nh = heuristic_move_within(hdata, board, row + j, nh, t, nb, cur, enough)
+                else:
+                    nh = heuristic_move(hdata, board, row + j, nh, t, nb, cur)
+                cur = nb
+            if done < k:  # the line ends before k tiles: no longer slide this way either
+                _slide_back(board, nbr, cur, blank, d)
+                tried[depth] = (d + 1) * reach
+                continue
         generated += 1
         work += 1
         est = nh if divisor == 1 else (nh + divisor - 1) // divisor
         f = (depth + 1) + weight * est
         if f > limit:
-            while cur != blank:
-                prev = nbr[cur, d ^ 1]
-                board[cur] = board[prev]
-                board[prev] = 0
-                cur = prev
+            if reach == 1:
+                board[cur] = board[blank]
+                board[blank] = 0
+            else:
+                _slide_back(board, nbr, cur, blank, d)
             if f < next_bound[0]:
                 next_bound[0] = f
             continue
@@ -174,7 +189,7 @@ def _ida_body(
         hs[depth] = h
         if reach > 1:
             amount[depth] = k
-            steps[depth + 1] = row + k
+            steps[depth + 1] = steps[depth] + k
         depth += 1
         blank = cur
         h = nh
@@ -355,7 +370,7 @@ def _frontier(board, nbr, goal, weight, bound, heur, want, reach):
             blank = int(np.flatnonzero(node == 0)[0])
             before = moves[-1][0] if moves else -1
             for d in range(4):
-                if before >= 0 and (d == before ^ 1 or (reach > 1 and d == before)):
+                if d == before ^ 1 or (reach > 1 and d == before):
                     continue
                 child = node.copy()
                 cur = blank
