@@ -129,7 +129,7 @@ def heuristic_name(name: str) -> str:
     >>> heuristic_name("euclid")
     Traceback (most recent call last):
     ...
-    slidelab.errors.SlidelabError: unknown heuristic 'euclid'; choose from manhattan, linear-conflict, pdb, walking-distance, zero
+    slidelab.errors.SlidelabError: unknown heuristic 'euclid'; choose from manhattan, linear-conflict, pdb, ..., zero
     """
     key = _args.text(name, "heuristic").strip().lower()
     key = _BY_ALIAS.get(key, key)
