@@ -7,9 +7,9 @@ the published count where there is one, seconds so far, the rate and an estimate
 left.  Then the totals, the diameter and the hardest position against the file's, and the
 exit status says whether everything matched.
 
-Run: ``python benchmarks/layer_counts.py benchmarks/data/a090167.txt`` (about 25 s on the
-2-core development machine) or ``... a346736.txt`` (the 7x2: about an hour and 11 GB there;
-the issue's goal is 15 minutes).
+Run: ``python benchmarks/layer_counts.py benchmarks/data/a090167.txt`` (about 5 s on the
+2-core development machine) or ``... a346736.txt`` (the 7x2: 13.5 minutes and 10.9 GB there;
+an hour before the sideways sweep and the suffix-block walk of :mod:`slidelab.analysis.layers`).
 """
 
 from __future__ import annotations

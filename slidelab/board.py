@@ -272,6 +272,18 @@ class Board:
         cells = [c for row in self.rows for c in reversed(row)]
         return Board.from_cells(cells, self.width, self.height)
 
+    def transposed(self) -> Board:
+        """The board reflected in its main diagonal: row ``r``, column ``c`` goes to row ``c``,
+        column ``r`` (a W x H board becomes H x W; a move up becomes a move left).
+
+        >>> Board("1 2 3/4 5 0").transposed()
+        Board('1 4/2 5/3 0')
+        """
+        cells = [
+            self.cells[r * self.width + c] for c in range(self.width) for r in range(self.height)
+        ]
+        return Board.from_cells(cells, self.height, self.width)
+
     def swapped(self, i: int, j: int) -> Board:
         """The board with cells ``i`` and ``j`` exchanged."""
         cells = list(self.cells)

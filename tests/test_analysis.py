@@ -6,6 +6,7 @@ import random
 import subprocess
 import sys
 from collections import Counter
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -107,6 +108,54 @@ def test_2x5_facts():
     assert sum(st.counts) == st.states and len(st.hardest) == 2
 
 
+def test_a_wide_board_is_searched_on_its_side_with_the_same_answers():
+    # analyze searches 5x2 as its transpose (narrower rows are cheaper) and turns the hardest
+    # positions back: they are the 5x2's own, at its diameter by its own distance table
+    wide, tall = analyze("5x2"), analyze("2x5")
+    assert wide.counts == tall.counts and wide.size == "5x2"
+    assert wide.goal == Board("1 2 3 4 5/6 7 8 9 0")
+    table = DistanceTable.build("5x2", cache=False)
+    assert [table.distance(b) for b in wide.hardest] == [55, 55]
+    assert all(b.size == "5x2" for b in wide.hardest)
+
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def test_6x2_matches_oeis_a090167():
+    # 239.5 million positions (a few seconds): searched on its side, by suffix blocks with four
+    # places fixed per block, pushed and pulled on both cores; the published terms, total and
+    # diameter (the test vector file of benchmarks/layer_counts.py)
+    published = {}
+    for line in (ROOT / "benchmarks" / "data" / "a090167.txt").read_text().splitlines():
+        key, _, value = line.split("#")[0].strip().partition(" ")
+        published[key] = value.strip()
+    st = analyze("6x2", blank_first=True)
+    terms = {int(k): int(v) for k, v in published.items() if k.isdigit()}
+    assert len(terms) == 39 and all(st.counts[d] == c for d, c in terms.items())
+    assert (st.states, st.diameter) == (int(published["states"]), int(published["diameter"]))
+
+
+@pytest.mark.parametrize("goal", ["3x3", "5x2", "2x5", "3 1 2/4 0 5/6 7 8"])
+def test_suffix_block_walk_agrees_with_stepping(goal, monkeypatch):
+    # distinct tiles from 8 on: the kernels walk suffix blocks, placing a state's last 8 tiles
+    # from tables (layers._walk_blocks); the older ones step from state to state.  Same depth
+    # for every state, on one thread and on all, pushing and pulling.
+    from slidelab.analysis import layers
+
+    space = space_of(goal)
+    runs = []
+    for walk in (True, False):
+        monkeypatch.setattr(layers, "BLOCK_WALK", walk)
+        for parallel in (False, True):
+            runs.append(search_layers(space, record=True, limit=10**6, parallel=parallel))
+    for run in runs[1:]:
+        assert run.counts == runs[0].counts
+        assert np.array_equal(run.depth, runs[0].depth)
+        assert sorted(run.last) == sorted(runs[0].last)
+    assert "pull" in runs[1].modes and "push" in runs[1].modes
+
+
 def test_the_size_and_the_board_give_the_same_space():
     assert analyze("3x3").counts == analyze(Board("1 2 3/4 5 6/7 8 0")).counts
     blank_first = analyze("3x3", blank_first=True)
@@ -128,7 +177,17 @@ def reference_stats(goal):
 
 
 @pytest.mark.parametrize(
-    "goal", ["AAB/BCC/DD_", "AB/BA/A_", "AB/BA/CC/A_", "1 2 3 4/5 0 6 7", "ABC/ABC/AB_", "1 2/3 0"]
+    "goal",
+    # AAB/CDE/FG_: repeated labels with whole words of states per blank cell (layers._sweep)
+    [
+        "AAB/BCC/DD_",
+        "AB/BA/A_",
+        "AB/BA/CC/A_",
+        "1 2 3 4/5 0 6 7",
+        "ABC/ABC/AB_",
+        "1 2/3 0",
+        "AAB/CDE/FG_",
+    ],
 )
 def test_matches_a_dictionary_bfs(goal):
     goal = Board(goal)
@@ -186,6 +245,32 @@ def test_moving_on_from_a_state_equals_unranking_the_target():
             assert _seek(target, idx, b, end, s, L, c, *args) == b
             _load(target, s2, L2, c, g)
             assert s.tolist() == s2.tolist() and L.tolist() == L2.tolist(), (goal, idx, target)
+
+
+def test_a_suffix_block_and_the_tables_give_the_unranked_state():
+    # the suffix-block walk (layers._walk_blocks) places a block's first tiles once and each
+    # state's last 8 from tables: the same tiles and Lehmer digits as unranking the state
+    from slidelab.analysis.index_kernels import _load, _suffix_block
+    from slidelab.analysis.layers import _fill_suffix
+
+    rng = random.Random(11)
+    for goal in ["3x3", "2x5", "4x3", "7x2", "0 1/2 3/4 5/6 7/8 9/10 11/12 13"]:
+        space = space_of(goal)
+        g = space.kernel_args()
+        m, H, needpar, perm, leh, par = g[1], g[3], g[12], g[15], g[16], g[17]
+        K = perm.shape[1]
+        Q = len(perm) // 2
+        s, L, T = np.empty(m, np.int64), np.zeros(m, np.int64), np.empty(K, np.int64)
+        s2, L2 = np.empty(m, np.int64), np.zeros(m, np.int64)
+        c = np.empty(len(space.label_counts), np.int64)
+        for _ in range(200):
+            idx = rng.randrange(space.states)
+            b, q = divmod(idx, H)
+            want = needpar[b] ^ _suffix_block(q // Q, s, L, T, m, K)
+            rho = 2 * (q % Q) + int(par[2 * (q % Q)] != want)
+            _fill_suffix(s, L, T, perm, leh, rho, m - K, m - K, m - 1)
+            assert _load(idx, s2, L2, c, g) == b
+            assert s.tolist() == s2.tolist() and L.tolist() == L2.tolist(), (goal, idx)
 
 
 def test_unsolvable_board_has_no_index_or_distance():

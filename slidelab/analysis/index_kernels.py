@@ -253,3 +253,38 @@ def _heuristic_at(s, b, w, distinct, md, gb):
         if (h - bd) & 1:
             h -= 1
     return h
+
+
+@njit(cache=True, inline="always")
+def _suffix_block(a, s, L, T, m, K):
+    """Place the tiles that the ``K!`` ranks from ``a * K!`` share: ``s`` and ``L`` (its Lehmer
+    digits) up to place ``m - K``, and ``T``, the last ``K`` tiles in ascending order; returns
+    the parity of those first places' digits.
+
+    Rank ``r`` of such a sequence is ``a * K! + rho``, ``rho`` the rank of the
+    arrangement of its last ``K`` tiles, whose places and digits are then
+    ``T[perm[rho]]`` and ``leh[rho]`` (:func:`.index.suffix_tables`): a walk
+    through a block places its first tiles once, here.
+    """
+    top = m - K
+    r = a
+    for k in range(top - 1, -1, -1):  # the digits of a, in bases m - k
+        base = m - k
+        q = r // base
+        L[k] = r - q * base
+        r = q
+    rest = (np.int64(1) << m) - 1
+    parity = 0
+    for k in range(top):
+        x = rest
+        for _ in range(L[k]):  # the L[k]-th smallest of the tiles left
+            x &= x - 1
+        t = lowest_bit(x)
+        s[k] = t
+        rest &= ~(np.int64(1) << t)
+        parity += L[k]
+    for i in range(K):
+        t = lowest_bit(rest)
+        T[i] = t
+        rest &= rest - 1
+    return parity & 1

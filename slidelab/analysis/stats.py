@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from ..board import Board
 from ..moves import metric_name
 from .budget import check_budget
-from .index import space_of
+from .index import Space, space_of
 from .layers import search_layers
 
 #: hardest positions listed by default (all of them are counted)
@@ -162,7 +162,12 @@ def analyze(
     space = space_of(goal, blank_first=blank_first, metric=metric)
     check_budget(space, table=save, max_bytes=max_bytes, max_seconds=max_seconds)
     began = time.perf_counter()
-    layers = search_layers(space, progress=progress, record=save, limit=hardest)
+    searched = space
+    if not save and space.metric == "stm" and space.width > space.height:
+        # the same graph turned on its side: narrower rows are cheaper to search (a vertical
+        # move reorders a row's worth of tiles; a sideways one keeps them: .layers)
+        searched = Space(space.goal.transposed(), space.metric)
+    layers = search_layers(searched, progress=progress, record=save, limit=hardest)
     seconds = time.perf_counter() - began
     if save:
         from .table import DistanceTable
@@ -179,8 +184,16 @@ def analyze(
         len(counts) - 1,
         mean,
         counts,
-        tuple(space.boards(layers.last)),
+        _hardest(space, searched, layers.last),
         counts[-1],
         seconds,
         space.metric,
     )
+
+
+def _hardest(space: Space, searched: Space, last) -> tuple[Board, ...]:
+    """The boards of indices ``last`` of ``searched``, as boards of ``space`` in its index order."""
+    boards = searched.boards(last)
+    if searched is space:
+        return tuple(boards)
+    return tuple(sorted((b.transposed() for b in boards), key=space.index))
