@@ -121,6 +121,7 @@ def breadth_first(
     unseen: int,
     pull_ratio: float,
     on_layer: Callable,
+    min_pull: int = 0,
 ):
     """Expand layers from the start (depth 0, in block ``start_block``) until one comes out empty.
 
@@ -142,6 +143,9 @@ def breadth_first(
         Size (the unit of ``expand``'s sizes) of what is unreached at the start.
     pull_ratio : float
         A layer is pulled when its size is over ``pull_ratio`` times what is unreached.
+    min_pull : int
+        ... and at least ``min_pull`` (a pull looks at every block not yet done, so a
+        small layer is pushed even when less is left unreached).
     on_layer : callable
         ``on_layer(depth, pull, result, seconds)`` after each layer, the last
         (empty) one too; ``result`` is what ``expand`` returned.  May raise to stop.
@@ -162,7 +166,7 @@ def breadth_first(
         if d > 0:
             close(flags_prev, 1 + ((d - 1) & 1), prev_size)
         flags_prev[:] = 0
-        pull = size > pull_ratio * unseen
+        pull = size > pull_ratio * unseen and size >= min_pull
         result = expand(d, pull, size, flags_cur, flags_prev, done)
         found, new_size = int(result[0]), int(result[1])
         flags_prev, flags_cur = flags_cur, flags_prev  # the next layer is now the open one

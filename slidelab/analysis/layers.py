@@ -743,6 +743,9 @@ def search_layers(
             # a small space is pushed only: one kernel to compile on a fresh install
             pull_ratio=float("inf") if N < SERIAL_STATES and parallel is None else PULL_RATIO,
             on_layer=on_layer,
+            # the 7x2's last dozen layers (a few million states or fewer) took 1-2 s each pulled,
+            # each reading all 10.9 GB: pushed, a fraction of a second
+            min_pull=N >> 10,
         )
         last = _collect(words, flags, 1 + (d & 1), max(0, min(limit, counts[d])))
     finally:
