@@ -8,8 +8,12 @@ returns it from there, memory-mapped and checked.
 A table is described by a *spec*: a dict of plain JSON data holding everything
 its contents depend on, with a ``"kind"`` string and, usually, a ``"board"``::
 
-    {"kind": "pdb", "board": "4x4", "goal": "1 2 3 4/5 6 7 8/9 10 11 12/13 14 15 0",
-     "pattern": "1,2,3,4,5,6", "version": 1}
+    {"kind": "pdb", "board": "4x4", "goal": "1 2 3 4/5 6 ? ?/? ? ? ?/? ? ? 0",
+     "order": "0,1,2,3,4,5,6", "version": 2}
+
+(the table of the 15-puzzle's group of tiles 1 to 6, as
+:mod:`slidelab.heuristics.pdb` writes it: the group's goal and the order of its
+tiles, the blank first)
 
 Put a version number in the spec and raise it whenever the builder changes what
 it computes: the old files are then no longer found, and are rebuilt.
@@ -221,10 +225,10 @@ def table_key(spec: dict) -> str:
 
     Examples
     --------
-    >>> table_key({"kind": "pdb", "board": "4x4", "pattern": "1,2,3", "version": 1})
-    'pdb-4x4-71a3c97185d3afa1'
-    >>> table_key({"version": 1, "pattern": "1,2,3", "board": "4x4", "kind": "pdb"})
-    'pdb-4x4-71a3c97185d3afa1'
+    >>> table_key({"kind": "pdb", "board": "4x4", "order": "1,2,3", "version": 1})
+    'pdb-4x4-a493a82064991fb5'
+    >>> table_key({"version": 1, "order": "1,2,3", "board": "4x4", "kind": "pdb"})
+    'pdb-4x4-a493a82064991fb5'
     >>> table_key({"kind": "distance/manhattan"})
     'distance_manhattan-6f3094cc3e76b6ef'
     """

@@ -46,7 +46,9 @@ def test_kernels_are_cached_outside_the_package():
 
 
 def test_no_cache_files_in_the_package_after_a_solve(tmp_path):
-    env = {**os.environ, "XDG_CACHE_HOME": str(tmp_path), "SLIDELAB_CACHE": str(tmp_path / "t")}
+    # (without NUMBA_CACHE_DIR from the developer's shell, which would send the kernels there)
+    env = {k: v for k, v in os.environ.items() if k != "NUMBA_CACHE_DIR"}
+    env.update(XDG_CACHE_HOME=str(tmp_path), SLIDELAB_CACHE=str(tmp_path / "t"))
     before = {p for p in PACKAGE.rglob("*") if p.suffix in (".nbi", ".nbc")}
     run = subprocess.run(
         [sys.executable, "-m", "slidelab", "solve", "1 2 3/4 5 6/0 7 8", "--method", "idastar"],

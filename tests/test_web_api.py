@@ -40,11 +40,31 @@ def wait_ready(client, timeout=180):
 
 
 def error_of(response, status):
+    from slidelab.web.schemas import ErrorOut
+
     assert response.status_code == status, response.text
     body = response.json()
     assert set(body) >= {"error"}
     assert isinstance(body["error"], str) and body["error"] and "\n" not in body["error"]
+    # the body the schema declares for every error (its fields and types)
+    assert set(body) <= set(ErrorOut.model_fields), body
+    ErrorOut.model_validate(body)
     return body["error"]
+
+
+def test_the_schema_declares_the_error_body_the_server_sends(client):
+    # every 4xx and 5xx answer of every route is ErrorOut, not FastAPI's HTTPValidationError
+    schema = client.get("/openapi.json").json()
+    assert "HTTPValidationError" not in schema["components"]["schemas"]
+    declared = 0
+    for operations in schema["paths"].values():
+        for op in operations.values():
+            for status, answer in op["responses"].items():
+                if status[0] in "45":
+                    ref = answer["content"]["application/json"]["schema"]["$ref"]
+                    assert ref.endswith("/ErrorOut"), (status, ref)
+                    declared += 1
+    assert declared >= 20
 
 
 # -- the page -----------------------------------------------------------------------------------

@@ -73,12 +73,6 @@ def _api_markdown() -> str:
     return "\n".join(parts)
 
 
-#: FastAPI's default validation-error models: named in the schema's 422 answers, but this
-#: server answers every error, a body that does not match the schema included, as
-#: ``{"error": "one line", ...}`` (``slidelab.web.errors.install``)
-_FASTAPI_ERRORS = {"HTTPValidationError", "ValidationError"}
-
-
 def _anchor(name: str) -> str:
     return f"schema-{name.lower()}"
 
@@ -176,8 +170,6 @@ def _openapi_markdown() -> str:
             parts.append("Answers: " + ", ".join(answers) + ".\n")
     parts.append("## Schemas\n")
     for name, model in schema["components"]["schemas"].items():
-        if name in _FASTAPI_ERRORS:
-            continue
         parts.append(f"### `{name}` {{ #{_anchor(name)} }}\n")
         if model.get("description"):
             parts.append(_cell(model["description"]) + "\n")

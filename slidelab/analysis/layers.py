@@ -24,9 +24,10 @@ Two ways to go one layer deeper (the direction switch of Beamer et al.):
   changes a few digits: :func:`.index_kernels._neighbour`); an unreached one is
   claimed with an atomic OR, which also tells which thread was first, so each
   state is counted once;
-- **pull**, from then on: every unreached state looks for a neighbour in
-  the layer and stops at the first.  Each thread writes only its own words:
-  no atomics.
+- **pull**, from then on, while the layer holds at least a thousandth of the
+  states: every unreached state looks for a neighbour in the layer and stops
+  at the first.  Each thread writes only its own words: no atomics.  (A pull
+  reads every block not yet done, so the last, small layers are pushed.)
 
 Three kinds of kernel make a layer's moves:
 

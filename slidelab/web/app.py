@@ -67,6 +67,7 @@ from .lanes import (
     is_cheap,
 )
 from .schemas import (
+    JOB_ERRORS,
     AnalyzeIn,
     AnalyzeOut,
     CheckOut,
@@ -79,6 +80,7 @@ from .schemas import (
     SolveStarted,
     SolveView,
     StatusOut,
+    error_responses,
 )
 
 STATIC = resources.files("slidelab.web") / "static"
@@ -210,7 +212,7 @@ def create_app(
         """The search methods and heuristics, as the registries declare them, in menu order."""
         return MethodsOut.from_registries()
 
-    @app.post("/api/check", response_model=CheckOut)
+    @app.post("/api/check", response_model=CheckOut, responses=error_responses(400, 413, 422))
     async def check_endpoint(body: PuzzleIn):
         """Whether the board can reach the goal, and why (``check --json``), and the boards read."""
         from ..solvability import check
@@ -230,7 +232,7 @@ def create_app(
             "goal_cells": _cells(puzzle.goal),
         }
 
-    @app.post("/api/generate", response_model=GenerateOut)
+    @app.post("/api/generate", response_model=GenerateOut, responses=error_responses(*JOB_ERRORS))
     async def generate_endpoint(body: GenerateIn, request: Request):
         """Random solvable positions: uniform, or random walks of ``moves`` moves."""
         if body.size is None and body.goal is None:
@@ -268,7 +270,10 @@ def create_app(
     @app.post(
         "/api/solve",
         response_model=SolveOut,
-        responses={202: {"model": SolveStarted, "description": "Started (wait: false)"}},
+        responses={
+            202: {"model": SolveStarted, "description": "Started (wait: false)"},
+            **error_responses(*JOB_ERRORS),
+        },
     )
     async def solve_endpoint(body: SolveIn, request: Request):
         """Solve a position in a worker process, within ``time_limit`` seconds."""
@@ -300,13 +305,21 @@ def create_app(
             raise job_error(job)
         return {**job.result, "id": job.id}
 
-    @app.get("/api/solve/{solve_id}", response_model=SolveView, response_model_exclude_unset=True)
+    @app.get(
+        "/api/solve/{solve_id}",
+        response_model=SolveView,
+        response_model_exclude_unset=True,
+        responses=error_responses(404, 422),
+    )
     async def solve_status(solve_id: str, request: Request):
         """A solve's status (queued, running, done, failed, cancelled), progress and result."""
         return lanes.find(request, solve_id)[1].view()
 
     @app.delete(
-        "/api/solve/{solve_id}", response_model=SolveView, response_model_exclude_unset=True
+        "/api/solve/{solve_id}",
+        response_model=SolveView,
+        response_model_exclude_unset=True,
+        responses=error_responses(404, 422),
     )
     async def solve_cancel(solve_id: str, request: Request):
         """Cancel a solve: its worker process is stopped.  Answers with the solve's status."""
@@ -319,7 +332,7 @@ def create_app(
                 pass
         return job.view()
 
-    @app.post("/api/analyze", response_model=AnalyzeOut)
+    @app.post("/api/analyze", response_model=AnalyzeOut, responses=error_responses(*JOB_ERRORS))
     async def analyze_endpoint(body: AnalyzeIn, request: Request):
         """The distance distribution of every arrangement to the goal (small boards only)."""
         from ..puzzle import Puzzle

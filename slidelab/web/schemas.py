@@ -114,6 +114,40 @@ class Stats(BaseModel):
     )
 
 
+class ErrorOut(BaseModel):
+    """Every error the API answers (a 4xx or 5xx): one line, and what it concerns."""
+
+    error: str = Field(description="What is wrong, in one line.")
+    field: str | None = Field(None, description="The request field at fault, where one is.")
+    kind: str | None = Field(
+        None,
+        description="A solve that did not finish: input, unsolvable, limit, cancelled or internal.",
+    )
+    id: str | None = Field(None, description="The solve the error belongs to.")
+    lane: str | None = Field(None, description="The lane that is full (429): cheap or hard.")
+    stats: Stats | None = Field(None, description="A search stopped by its limit: what it did.")
+
+
+#: what each error status means (the routes declare theirs with :func:`error_responses`)
+ERROR_STATUS = {
+    400: "Bad input: a board, goal, size or option that cannot be used",
+    404: "No solve with that id",
+    409: "The solve was cancelled",
+    413: "The request body is too large",
+    422: "Unsolvable, a limit reached, or a request that does not match the schema",
+    429: "Busy: try again after Retry-After seconds",
+    500: "An internal error (a worker lost)",
+}
+#: the errors of a route that runs a job in a worker
+JOB_ERRORS = (400, 409, 413, 422, 429, 500)
+
+
+def error_responses(*statuses: int) -> dict:
+    """A route's ``responses``: each status with :class:`ErrorOut` (the body every error has;
+    FastAPI's own 422 model, ``HTTPValidationError``, is not what this server sends)."""
+    return {s: {"model": ErrorOut, "description": ERROR_STATUS[s]} for s in statuses}
+
+
 class SolveRecord(BaseModel):
     """The ``solve --json`` record."""
 
