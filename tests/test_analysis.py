@@ -26,7 +26,7 @@ from slidelab import (
     solve,
 )
 from slidelab.analysis import estimate
-from slidelab.analysis.index import Space, space_of
+from slidelab.analysis.index import SUFFIX, Space, space_of, suffix_tables
 from slidelab.analysis.layers import search_layers
 from slidelab.cache import list_tables
 from slidelab.cli import main
@@ -257,7 +257,8 @@ def test_a_suffix_block_and_the_tables_give_the_unranked_state():
     for goal in ["3x3", "2x5", "4x3", "7x2", "0 1/2 3/4 5/6 7/8 9/10 11/12 13"]:
         space = space_of(goal)
         g = space.kernel_args()
-        m, H, needpar, perm, leh, par = g[1], g[3], g[12], g[15], g[16], g[17]
+        m, H, needpar = g[1], g[3], g[12]
+        perm, leh, par = suffix_tables(min(SUFFIX, m))
         K = perm.shape[1]
         Q = len(perm) // 2
         s, L, T = np.empty(m, np.int64), np.zeros(m, np.int64), np.empty(K, np.int64)

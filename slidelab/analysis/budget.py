@@ -2,10 +2,11 @@
 
 The search holds two bits per state (:mod:`.layers`); a distance table adds a
 byte per state while it is built, and half a byte more while it is packed into
-four bits.  The time is the number of states times a measured cost: 90 to 135
-nanoseconds of one core per state on the 2-core development machine (3x4, 2x6
-and the line puzzle; :data:`NS_PER_STATE` takes the upper end), shared by the
-threads.
+four bits.  The time is the number of states times a measured cost, shared by
+the threads: on the 2-core development machine 38 to 43 nanoseconds of one core
+per state where the tiles are distinct and at least eight (7x2, 6x2, 3x4: the
+suffix-block walk of :mod:`.layers`, :data:`NS_PER_STATE_BLOCKS`), and up to 135
+otherwise (the line puzzle; :data:`NS_PER_STATE`).
 
 Examples
 --------
@@ -23,10 +24,12 @@ from dataclasses import dataclass
 from .. import _args
 from ..errors import SpaceTooLargeError
 from ..units import format_bytes, format_duration
-from .index import MAX_TILES, Space, space_of
+from .index import MAX_TILES, SUFFIX, Space, space_of
 
 #: nanoseconds of one core per state (search), measured on the 2-core development machine
 NS_PER_STATE = 135.0
+#: the same where the kernels walk suffix blocks (distinct tiles, at least ``SUFFIX`` of them)
+NS_PER_STATE_BLOCKS = 45.0
 #: extra nanoseconds of one core per state when a distance table is kept and packed
 NS_PER_TABLE_STATE = 40.0
 #: MTM (:mod:`.multi_tile`, one thread): nanoseconds per state, and bytes per state (the depth
@@ -94,7 +97,8 @@ def estimate(space, table: bool = False) -> Estimate:
         codes *= c + 1
     size += codes * (len(space.label_counts) + 1) * 8
     threads = _threads()
-    ns = NS_PER_STATE + (NS_PER_TABLE_STATE if table else 0.0)
+    blocks = space.distinct and space.tiles >= SUFFIX
+    ns = (NS_PER_STATE_BLOCKS if blocks else NS_PER_STATE) + (NS_PER_TABLE_STATE if table else 0.0)
     if space.metric == "mtm":
         threads, ns = 1, NS_PER_STATE_MTM
     return Estimate(n, size, n * ns * 1e-9 / threads, threads)

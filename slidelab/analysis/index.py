@@ -47,6 +47,7 @@ Examples
 
 from __future__ import annotations
 
+import functools
 import itertools
 import math
 from functools import cached_property
@@ -228,8 +229,7 @@ class Space:
 
 
 def _build_args(space: Space) -> tuple:
-    """``(n, m, w, H, distinct, nbr, F, radix, S, Tab, counts, full, needpar, md, goal_blank,
-    perm, leh, par)`` (the last three: :func:`suffix_tables`)."""
+    """``(n, m, w, H, distinct, nbr, F, radix, S, Tab, counts, full, needpar, md, goal_blank)``."""
     n, m, w = space.cells, space.tiles, space.width
     counts = np.array(space.label_counts, dtype=np.int64)
     K = len(counts)
@@ -278,10 +278,10 @@ def _build_args(space: Space) -> tuple:
         needpar,
         md,
         g_blank,
-        *suffix_tables(min(SUFFIX, m)),
     )
 
 
+@functools.cache
 def suffix_tables(K: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """``(perm, leh, par)``: the ``K!`` arrangements of ``K`` tiles in lexicographic order.
 
@@ -291,16 +291,15 @@ def suffix_tables(K: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     kernels that walk indices by suffix blocks take a state's last ``K`` places
     from these (:func:`.index_kernels._suffix_block`).
 
+    Computed once a process (about 10 ms for ``K = 8``).
+
     >>> perm, leh, par = suffix_tables(3)
     >>> perm.tolist()[3], leh.tolist()[3], par.tolist()
     ([1, 2, 0], [1, 1, 0], [0, 1, 1, 0, 0, 1])
     """
-    rows = list(itertools.permutations(range(K)))
-    perm = np.array(rows, dtype=np.int8).reshape(len(rows), K)
-    leh = np.array(
-        [[sum(1 for y in row[i + 1 :] if y < x) for i, x in enumerate(row)] for row in rows],
-        dtype=np.int8,
-    ).reshape(len(rows), K)
+    perm = np.array(list(itertools.permutations(range(K))), dtype=np.int8).reshape(-1, K)
+    later = np.triu(np.ones((K, K), dtype=bool), 1)  # later[i, j]: place j comes after place i
+    leh = ((perm[:, None, :] < perm[:, :, None]) & later).sum(axis=2).astype(np.int8)
     par = (leh.sum(axis=1) & 1).astype(np.int8)
     return perm, leh, par
 

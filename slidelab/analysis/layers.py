@@ -68,7 +68,7 @@ from .._bits import atomic_or, lowest_bit, popcount, with_code
 from .._jit import njit
 from .._layers import breadth_first, close_layer, close_range
 from ..errors import SlidelabError
-from .index import SUFFIX, UNREACHED, Space
+from .index import SUFFIX, UNREACHED, Space, suffix_tables
 from .index_kernels import _neighbour, _seek, _suffix_block, _tile_rank
 
 #: states per flag block (a power of two, a multiple of 32)
@@ -199,7 +199,11 @@ def _window(b, w, n, top):
 def _block_start(sb, g, s, L, T):
     """Place suffix block ``sb``'s first tiles (``s``, ``L``) and its last tiles (``T``); returns
     ``(blank cell, its first index, the parity the last tiles' digits need, first, last)``, the
-    last two the places of the vertical moves' windows that the tables fill (:func:`_window`)."""
+    last two the places of the vertical moves' windows that the tables fill (:func:`_window`).
+
+    ``g`` here and in the block kernels is the space's :meth:`~.index.Space.kernel_args` with
+    :func:`.index.suffix_tables` appended (``perm, leh, par``: ``g[15:18]``).
+    """
     m, w, H, n, needpar, perm = g[1], g[2], g[3], g[0], g[12], g[15]
     K = perm.shape[1]
     per_cell = H // (perm.shape[0] >> 1)
@@ -670,6 +674,8 @@ def search_layers(
     # distinct tiles past SUFFIX: the vertical moves walk suffix blocks (:func:`_walk_blocks`)
     blocks = BLOCK_WALK and space.distinct and space.tiles >= SUFFIX
     nsb = N // (math.factorial(SUFFIX) // 2) if blocks else 0
+    # the block kernels take the space's arguments with the tables of the last places appended
+    gb = g + suffix_tables(SUFFIX) if blocks else g
 
     def expand(d, pull, size, flags_cur, flags_next, done):
         small = serial or size < serial_layer
@@ -684,9 +690,9 @@ def search_layers(
             marks = done if pull else flags_cur
             if small:
                 walk = _pull_blocks if pull else _push_blocks
-                new += walk(words, depth, record, d, marks, flags_next, g, 0, nsb)
+                new += walk(words, depth, record, d, marks, flags_next, gb, 0, nsb)
             else:
-                new += _blocks(words, depth, record, d, marks, flags_next, g, chunks, nsb, pull)
+                new += _blocks(words, depth, record, d, marks, flags_next, gb, chunks, nsb, pull)
         elif pull and small:
             pull_range = _pull_distinct if space.distinct else _pull_multiset
             new += pull_range(words, depth, record, d, done, flags_next, g, 0, nblocks, nd)
