@@ -94,9 +94,9 @@ KERNEL_SOURCES = (
     "heuristics/pdb/lookup.py",
     "ranking.py",
     "search/_bestfirst.py",
+    "search/_ida.py",
     "search/_mm.py",
     "search/bfs.py",
-    "search/idastar.py",
 )
 
 

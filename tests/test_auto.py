@@ -110,7 +110,11 @@ def test_asked_for_tables_and_methods_are_left_alone(partitions_seen):
     assert partitions_seen == ["6-6-3", None]
 
 
-def test_is_ready_and_the_estimate():
+def test_is_ready_and_the_estimate(monkeypatch, tmp_path):
+    # a cache of its own, and nothing loaded yet: 7-8 tables in the user's cache (or loaded by
+    # an earlier test) would be ready, and cost nothing to build
+    monkeypatch.setenv("SLIDELAB_CACHE", str(tmp_path))
+    monkeypatch.setattr(pdb_module, "_LOADED", {})
     p = Puzzle(EASY, blank_first=True)
     solve(p, partition=FIVES)
     assert is_ready(p, FIVES)

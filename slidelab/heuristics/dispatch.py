@@ -40,7 +40,7 @@ def heuristic_move(data, board, depth, h, tile, frm, to):
     raise NotImplementedError("heuristic_move is called from compiled kernels only")
 
 
-@overload(heuristic_move)
+@overload(heuristic_move, inline="always")
 def _heuristic_move(data, board, depth, h, tile, frm, to):
     move = _MOVES.get(len(data.types))
     if move is None:
@@ -62,7 +62,7 @@ def heuristic_move_within(data, board, depth, h, tile, frm, to, enough):
     raise NotImplementedError("heuristic_move_within is called from compiled kernels only")
 
 
-@overload(heuristic_move_within)
+@overload(heuristic_move_within, inline="always")
 def _heuristic_move_within(data, board, depth, h, tile, frm, to, enough):
     arity = len(data.types)
     bounded = _BOUNDED.get(arity)

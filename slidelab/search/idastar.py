@@ -27,18 +27,16 @@ from concurrent.futures import ThreadPoolExecutor, wait
 import numpy as np
 
 from .. import _args
-from .._jit import njit
 from ..errors import SearchInterrupted, SlidelabError
 from ..heuristics import Heuristic
-from ..heuristics.dispatch import heuristic_move, heuristic_move_within
 from ..memory import cores_for_this_thread
 from ..moves import reach as move_reach
 from ..puzzle import Puzzle
 from ..solution import Solution, Stats, make_solution
 from ._common import Limits, search_entry
+from ._ida import EXHAUSTED, FOUND, RUNNING, _ida_run
 
 BUDGET = 1 << 22
-RUNNING, FOUND, EXHAUSTED = 0, 1, 2
 #: seconds: once an iteration takes this long, the later ones are split between the cores
 SPLIT_AFTER = 0.5
 #: subtree roots per thread in a split iteration (they differ in size: many balance the load)
@@ -47,195 +45,66 @@ SPLIT_ROOTS = 128
 SPLIT_BUDGET = 1 << 20
 
 
-@njit(cache=True, inline="always")
-def _slide_back(board, nbr, cur, blank, d):
-    """Undo a slide in direction ``d`` that took the blank from ``blank`` to ``cur``."""
-    while cur != blank:
-        prev = nbr[cur, d ^ 1]
-        board[cur] = board[prev]
-        board[prev] = 0
-        cur = prev
-
-
-@njit(cache=True, inline="always")
-def _ida_body(
-    board,
-    nbr,
-    goal,
-    weight,
-    bound,
-    path,
-    amount,
-    steps,
-    tried,
-    hs,
-    st,
-    next_bound,
-    budget,
-    hdata,
-    came,
-    reach,
-    divisor,
-):
-    """Run one slice of a bounded depth-first search.
-
-    ``st`` holds ``[depth, blank, h, expanded, generated]`` and is updated in
-    place, as are ``board``, ``path`` and ``amount`` (blank direction and tiles
-    slid at each depth), ``steps`` (single-tile moves on the path to each depth:
-    the heuristic's row), ``tried`` (next move to try at each depth: direction
-    times ``reach`` plus amount less one) and ``hs`` (the heuristic's value at
-    each depth; the estimate is its ceiling quotient by ``divisor``).  A move
-    slides 1 .. ``reach`` tiles (1: STM; more: MTM).  ``next_bound[0]`` collects
-    the smallest ``f`` over the bound.  Returns RUNNING (budget spent), FOUND
-    (``path[:depth]`` solves) or EXHAUSTED (no more solutions within ``bound``).
-    ``came``: the direction of the move into the root (never undone from it), or -1.
-    """
-    depth = st[0]
-    blank = st[1]
-    h = st[2]
-    expanded = st[3]
-    generated = st[4]
-    n = board.shape[0]
-    work = 0
-    status = 0
-    limit = bound + 1e-9
-    last = 4 * reach
-    while True:
-        if work >= budget:
-            status = 0
-            break
-        if tried[depth] == 0:
-            if h == 0:
-                same = True
-                for i in range(n):
-                    if board[i] != goal[i]:
-                        same = False
-                        break
-                if same:
-                    status = 1
-                    break
-            expanded += 1
-        m = tried[depth]
-        if m == last:
-            if depth == 0:
-                status = 2
-                break
-            depth -= 1
-            back = path[depth] ^ 1
-            for _ in range(1 if reach == 1 else amount[depth]):
-                prev = nbr[blank, back]
-                board[blank] = board[prev]
-                board[prev] = 0
-                blank = prev
-            h = hs[depth]
-            continue
-        d = m // reach
-        k = m - d * reach + 1
-        tried[depth] = m + 1
-        before = path[depth - 1] if depth > 0 else came  # -1 at the root: d never equals it
-        # never straight back; in MTM not on along the same line either (one longer slide)
-        if d == (before ^ 1) or (reach > 1 and d == before):
-            tried[depth] = (d + 1) * reach
-            continue
-        if reach == 1:  # one tile (compiled apart: the 15-puzzle's path, kept short)
-            nb = nbr[blank, d]
-            if nb < 0:
-                continue
-            t = board[nb]
-            board[blank] = t
-            board[nb] = 0
-            # a child whose estimate puts f over the limit is pruned: its exact h is not needed
-            nh = heuristic_move_within(
-                hdata, board, depth, h, t, nb, blank, (limit - depth - 1) / weight
-            )
-            cur = nb
-        else:
-            row = steps[depth]  # the heuristic's row: single-tile steps so far
-            cur = blank
-            nh = h
-            done = 0
-            for j in range(k):
-                nb = nbr[cur, d]
-                if nb < 0:
-                    break
-                done += 1
-                t = board[nb]
-                board[cur] = t
-                board[nb] = 0
-                if j == k - 1:
-                    enough = divisor * np.floor((limit - depth - 1) / weight)
-                    nh = heuristic_move_within(hdata, board, row + j, nh, t, nb, cur, enough)
-                else:
-                    nh = heuristic_move(hdata, board, row + j, nh, t, nb, cur)
-                cur = nb
-            if done < k:  # the line ends before k tiles: no longer slide this way either
-                _slide_back(board, nbr, cur, blank, d)
-                tried[depth] = (d + 1) * reach
-                continue
-        generated += 1
-        work += 1
-        est = nh if divisor == 1 else (nh + divisor - 1) // divisor
-        f = (depth + 1) + weight * est
-        if f > limit:
-            if reach == 1:
-                board[cur] = board[blank]
-                board[blank] = 0
-            else:
-                _slide_back(board, nbr, cur, blank, d)
-            if f < next_bound[0]:
-                next_bound[0] = f
-            continue
-        path[depth] = d
-        hs[depth] = h
-        if reach > 1:
-            amount[depth] = k
-            steps[depth + 1] = steps[depth] + k
-        depth += 1
-        blank = cur
-        h = nh
-        tried[depth] = 0
-    st[0] = depth
-    st[1] = blank
-    st[2] = h
-    st[3] = expanded
-    st[4] = generated
-    return status
-
-
-@njit(cache=True, nogil=True)  # long runs: other threads (a Dask worker's) go on
-def _ida_stm(
-    board, nbr, goal, weight, bound, path, amount, steps, tried, hs, st, nb, budget, hd, came
-):
-    """:func:`_ida_body` with single-tile moves and an undivided estimate: the constants fold
-    the amount loop and the division away (the 15-puzzle's fast path)."""
-    return _ida_body(
-        board, nbr, goal, weight, bound, path, amount, steps, tried, hs, st, nb, budget, hd, came,
-        1, 1,
-    )  # fmt: skip
-
-
-@njit(cache=True, nogil=True)
-def _ida_lines(
-    board, nbr, goal, weight, bound, path, amount, steps, tried, hs, st, nb, budget, hd, came,
-    reach, divisor,
-):  # fmt: skip
-    """:func:`_ida_body` with slides of up to ``reach`` tiles (MTM) and the estimate divided."""
-    return _ida_body(
-        board, nbr, goal, weight, bound, path, amount, steps, tried, hs, st, nb, budget, hd, came,
-        reach, divisor,
-    )  # fmt: skip
-
-
-def _ida_run(*args, reach: int = 1, divisor: int = 1):
-    """One slice of the search (see :func:`_ida_body`): the STM kernel where it applies."""
-    if reach == 1 and divisor == 1:
-        return _ida_stm(*args)
-    return _ida_lines(*args, reach, divisor)
-
-
 def _single_steps(moves) -> list[int]:
     """Blank directions, one per single-tile step, of ``(direction, amount)`` moves."""
     return [int(d) for d, k in moves for _ in range(int(k))]
+
+
+class _Search:
+    """A bounded depth-first search from ``root`` (an iteration, or a subtree of a split one),
+    run in slices of the compiled kernel (:mod:`slidelab.search._ida`).
+
+    ``size`` bounds the path's length; ``came`` is the direction of the move into the root (never
+    undone from it), or -1.
+    """
+
+    def __init__(self, root, puzzle, heur, weight, size, reach, came=-1):
+        self.root = root
+        self.nbr = puzzle.neighbours
+        self.goal = puzzle.goal_codes
+        self.weight = float(weight)
+        self.reach = reach
+        self.divisor = heur.divisor
+        self.came = came
+        self.path, self.amount, self.steps, self.tried, self.hs = _path_arrays(size)
+        self.st = np.zeros(5, np.int64)
+        self.next_bound = np.array([np.inf])
+        self.blank = int(np.flatnonzero(root == 0)[0])
+        self.data, self.h0 = heur.prepare(root, size * reach)
+
+    def begin(self, bound: float) -> None:
+        """Start the search to ``bound``, its node counts from zero."""
+        self.bound = float(bound)
+        self.st[:] = (0, self.blank, self.h0, 0, 0)
+        self.tried[0] = 0
+        self.next_bound[0] = np.inf
+
+    def run(self, budget: int) -> int:
+        """One slice of at most ``budget`` nodes: RUNNING, FOUND or EXHAUSTED."""
+        return _ida_run(
+            self.root, self.nbr, self.goal, self.weight, self.bound, self.path, self.amount,
+            self.steps, self.tried, self.hs, self.st, self.next_bound, budget, self.data,
+            self.came, reach=self.reach, divisor=self.divisor,
+        )  # fmt: skip
+
+    @property
+    def counts(self) -> tuple[int, int]:
+        """Nodes expanded and generated since :meth:`begin`."""
+        return int(self.st[3]), int(self.st[4])
+
+    @property
+    def depth(self) -> int:
+        """The depth reached now."""
+        return int(self.st[0])
+
+    def moves(self) -> list[tuple[int, int]]:
+        """The path found, as ``(blank direction, amount)`` moves."""
+        depth = int(self.st[0])
+        return list(zip(self.path[:depth].tolist(), self.amount[:depth].tolist(), strict=True))
+
+    def resume_past_goal(self) -> None:
+        """Go on past the goal just found (to the next solution)."""
+        self.tried[self.st[0]] = 4 * self.reach
 
 
 def _iterate(
@@ -251,12 +120,9 @@ def _iterate(
     """Yield solutions (blank-direction lists, one per single-tile step); stop after the first
     unless ``all_solutions``."""
     board = puzzle.start_codes.copy()
-    goal = puzzle.goal_codes
-    nbr = puzzle.neighbours
     reach = move_reach(metric, puzzle.width, puzzle.height)
     stats = Stats()
     bound = weight * heur.value(board)
-    st = np.zeros(5, np.int64)
     found = 0
     warmed = False
     # path arrays, and the heuristic's rows (one per single-tile step)
@@ -264,66 +130,56 @@ def _iterate(
     last_nodes = 0  # nodes of the last finished iteration, for the next one's prediction
     split = 0  # threads sharing an iteration, once one has taken SPLIT_AFTER seconds
     cores = 1 if all_solutions else cores_for_this_thread()
+    search = None
     try:  # an interruption anywhere in the loop (kernel, progress line) says how far it got
         while True:
             begun, begun_nodes = limits.elapsed(), stats.generated
             size = int(min(bound, 2**62)) + 2  # the depth is at most the bound on g + weight * h
-            limits.need_bytes(size * per_depth, f"a path of up to {size - 2:,} moves", method)
-            hdata, h0 = heur.prepare(board, size * reach)
-            path, amount, steps, tried, hs = _path_arrays(size)
-            st[:3] = (0, board.tolist().index(0), h0)
-            next_bound = np.array([np.inf])
-
-            # the plain search's arguments before its node budget
-            plain = (board, nbr, goal, float(weight), float(bound), path, amount, steps, tried)
-            plain += (hs, st, next_bound)
+            if search is None or search.path.shape[0] < size:
+                # room for a few iterations more: the arrays are made again only past them
+                room = size + 16
+                limits.need_bytes(room * per_depth, f"a path of up to {room - 2:,} moves", method)
+                search = _Search(board, puzzle, heur, weight, room, reach)
             if not warmed:  # load (or compile) the kernel outside the search time
-                _ida_run(*plain, 0, hdata, -1, reach=reach, divisor=heur.divisor)
+                search.begin(bound)
+                search.run(0)
                 limits.started += limits.elapsed()
                 warmed = True
             if split:  # the iteration's subtrees on every core
-                solution, next_bound[0] = _split_iteration(
-                    board,
-                    nbr,
-                    goal,
-                    weight,
-                    bound,
-                    heur,
-                    size,
-                    limits,
-                    stats,
-                    st,
-                    method,
-                    split,
-                    reach,
+                solution, over = _split_iteration(
+                    board, puzzle, weight, bound, heur, size, limits, stats, method, split, reach
                 )
                 if solution is not None:
                     stats.seconds = limits.elapsed()
                     yield solution, stats
                     return
             else:
+                search.begin(bound)
+                base = stats.expanded, stats.generated
                 while True:
-                    status = _ida_run(*plain, BUDGET, hdata, -1, reach=reach, divisor=heur.divisor)
-                    stats.expanded, stats.generated = int(st[3]), int(st[4])
-                    stats.stored = stats.peak_frontier = max(stats.stored, int(st[0]) + 1)
+                    status = search.run(BUDGET)
+                    expanded, generated = search.counts
+                    stats.expanded, stats.generated = base[0] + expanded, base[1] + generated
+                    stats.stored = stats.peak_frontier = max(stats.stored, search.depth + 1)
                     if status == FOUND:
                         stats.seconds = limits.elapsed()
-                        yield _single_steps(zip(path[: st[0]], amount[: st[0]], strict=True)), stats
+                        yield _single_steps(search.moves()), stats
                         found += 1
                         if not all_solutions or (
                             max_solutions is not None and found >= max_solutions
                         ):
                             return
-                        tried[st[0]] = 4  # resume past this goal node
+                        search.resume_past_goal()
                         continue
                     if status == EXHAUSTED:
                         break
-                    limits.check(stats, method, bound=bound, depth=int(st[0]))
+                    limits.check(stats, method, bound=bound, depth=search.depth)
+                over = float(search.next_bound[0])
             if found:
                 return
-            if not np.isfinite(next_bound[0]):
+            if not np.isfinite(over):
                 raise AssertionError("IDA* exhausted the space without reaching the goal")
-            bound = float(next_bound[0])
+            bound = over
             limits.check(stats, method, bound=bound)
             nodes = stats.generated - begun_nodes
             if last_nodes and limits.patience is not None:
@@ -394,18 +250,19 @@ def _frontier(board, nbr, goal, weight, bound, heur, want, reach):
 
 
 def _split_iteration(
-    board, nbr, goal, weight, bound, heur, size, limits, stats, st, method, threads, reach
+    board, puzzle, weight, bound, heur, size, limits, stats, method, threads, reach
 ):
     """One IDA* iteration to ``bound`` with its subtrees shared by ``threads`` threads (the
     kernel releases the GIL).  Returns ``(path or None, smallest f over the bound)`` and adds the
-    nodes to ``st`` (and ``stats``); the calling thread checks the limits meanwhile.
+    nodes to ``stats``; the calling thread checks the limits meanwhile.
 
     The path is the one the plain iteration finds: the subtrees are the plain search's in its
     order, and a subtree that finds a path stops only the subtrees after it.
     """
     roots, over, direct = _frontier(
-        board, nbr, goal, weight, bound, heur, threads * SPLIT_ROOTS, reach
-    )
+        board, puzzle.neighbours, puzzle.goal_codes, weight, bound, heur, threads * SPLIT_ROOTS,
+        reach,
+    )  # fmt: skip
     if direct is not None:
         return direct, over
     stop = threading.Event()  # a limit, or Ctrl-C: every subtree stops
@@ -422,47 +279,26 @@ def _split_iteration(
         if index > shared["first"] or stop.is_set():
             return
         g = len(moves)
-        hdata, h0 = heur.prepare(root, size * reach)
-        path, amount, steps, tried, hs = _path_arrays(size)
-        own = np.array([0, int(np.flatnonzero(root == 0)[0]), h0, 0, 0], np.int64)
-        over = np.array([np.inf])
         came = moves[-1][0] if moves else -1
+        search = _Search(root, puzzle, heur, weight, size, reach, came)
+        search.begin(bound - g)
         done = (0, 0)
         while index < shared["first"] and not stop.is_set():
-            status = _ida_run(
-                root,
-                nbr,
-                goal,
-                float(weight),
-                float(bound - g),
-                path,
-                amount,
-                steps,
-                tried,
-                hs,
-                own,
-                over,
-                SPLIT_BUDGET,
-                hdata,
-                came,
-                reach=reach,
-                divisor=heur.divisor,
-            )
+            status = search.run(SPLIT_BUDGET)
+            counts = search.counts
             with lock:
-                shared["expanded"] += int(own[3]) - done[0]
-                shared["generated"] += int(own[4]) - done[1]
-                done = (int(own[3]), int(own[4]))
+                shared["expanded"] += counts[0] - done[0]
+                shared["generated"] += counts[1] - done[1]
+                done = counts
                 if status == FOUND and index < shared["first"]:
                     shared["first"] = index
-                    depth = int(own[0])
-                    tail = zip(path[:depth], amount[:depth], strict=True)
-                    shared["path"] = _single_steps(moves + list(tail))
+                    shared["path"] = _single_steps(moves + search.moves())
                 if status == EXHAUSTED:
-                    shared["over"] = min(shared["over"], float(over[0]) + g)
+                    shared["over"] = min(shared["over"], float(search.next_bound[0]) + g)
             if status != RUNNING:
                 break
 
-    base_e, base_g = int(st[3]), int(st[4])
+    base_e, base_g = stats.expanded, stats.generated
     pool = ThreadPoolExecutor(max_workers=threads, thread_name_prefix="slidelab-ida")
     try:
         jobs = [pool.submit(run, i, root, moves) for i, (root, moves) in enumerate(roots)]
@@ -481,8 +317,8 @@ def _split_iteration(
     for job in jobs:
         if job.done() and not job.cancelled() and job.exception() is not None:
             raise job.exception()
-    st[3], st[4] = base_e + shared["expanded"], base_g + shared["generated"]
-    stats.expanded, stats.generated = int(st[3]), int(st[4])
+    stats.expanded = base_e + shared["expanded"]
+    stats.generated = base_g + shared["generated"]
     return shared["path"], shared["over"]
 
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..._bits import prefetch
 from ..._jit import njit
 from ...errors import SlidelabError
 from ...puzzle import Puzzle
@@ -82,8 +83,10 @@ register(15, _pdb_move)
 def _pdb_distinct_within(data, board, depth, h, tile, frm, to, enough):
     """Distinct tiles: each group's tile positions packed in one integer, updated in O(1).
 
-    The reflected side is looked up only when the board's own sum is at most
-    ``enough`` (see :func:`~slidelab.heuristics.dispatch.heuristic_move_within`).
+    Both lookups (the moved tile's group, and its reflection's) are asked of the
+    memory at once (prefetched), so their waits overlap; the reflected entry is read
+    only when the board's own sum is at most ``enough`` (see
+    :func:`~slidelab.heuristics.dispatch.heuristic_move_within`).
     """
     tables, gof, gpos, gm, mult, keys, vals, refl, sigma, flags = data
     groups = gm.shape[0]
@@ -92,19 +95,27 @@ def _pdb_distinct_within(data, board, depth, h, tile, frm, to, enough):
         keys[depth + 1, i] = keys[depth, i]
         vals[depth + 1, i] = vals[depth, i]
     g = gof[tile]
+    index = 0
     if g >= 0:
         key = keys[depth, g] + (to - frm) * (1 << (bits * gpos[tile]))
         keys[depth + 1, g] = key
-        vals[depth + 1, g] = tables[g][_compact_index(key, gm[g], bits, mult, g)]
+        index = _compact_index(key, gm[g], bits, mult, g)
+        prefetch(tables[g], index)
+    t2 = sigma[tile]
+    g2 = gof[t2]
+    mirror = 0
+    if flags[0] != 0 and g2 >= 0:
+        key = keys[depth, groups + g2] + (refl[to] - refl[frm]) * (1 << (bits * gpos[t2]))
+        keys[depth + 1, groups + g2] = key
+        mirror = _compact_index(key, gm[g2], bits, mult, g2)
+        prefetch(tables[g2], mirror)
+    if g >= 0:
+        vals[depth + 1, g] = tables[g][index]
     own = _best_side(vals, depth + 1, groups, 0)
     if flags[0] == 0 or own > enough:
         return own
-    t2 = sigma[tile]
-    g2 = gof[t2]
     if g2 >= 0:
-        key = keys[depth, groups + g2] + (refl[to] - refl[frm]) * (1 << (bits * gpos[t2]))
-        keys[depth + 1, groups + g2] = key
-        vals[depth + 1, groups + g2] = tables[g2][_compact_index(key, gm[g2], bits, mult, g2)]
+        vals[depth + 1, groups + g2] = tables[g2][mirror]
     other = 0
     for i in range(groups):
         other += vals[depth + 1, groups + i]
