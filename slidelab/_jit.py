@@ -24,6 +24,13 @@ Kernels inlined across files
     (:data:`KERNEL_SOURCES`, :func:`package_stamp`): a change to any of them
     recompiles them all.
 
+Pedantic warnings
+    Inlining the heuristics' move functions into the search kernels (see
+    :mod:`slidelab.heuristics.dispatch`) makes numba's SSA pass warn, while
+    compiling, that some inlined variables are "not in scope": a pedantic check
+    of numba's own (``NumbaIRAssumptionWarning``), about nothing the kernels do
+    wrong.  That one category is ignored, so that a first run prints no pages of it.
+
 Compile notice
     Compiling the kernels takes seconds to tens of seconds the first time; later
     runs load them from the cache.  When the first kernel of a process is compiled
@@ -42,10 +49,12 @@ import hashlib
 import logging
 import os
 import tempfile
+import warnings
 from pathlib import Path
 
 from numba import njit
 from numba.core import caching, config, event
+from numba.core.errors import NumbaIRAssumptionWarning
 
 __all__ = ["kernel_cache_dir", "njit", "package_stamp"]
 
@@ -171,6 +180,8 @@ class _KernelLocator(caching._SourceFileBackedLocatorMixin, caching._CacheLocato
 if _KernelLocator not in caching.CacheImpl._locator_classes:
     caching.CacheImpl._locator_classes.insert(0, _KernelLocator)
 
+
+warnings.filterwarnings("ignore", category=NumbaIRAssumptionWarning, module=r"numba\.core\.ssa")
 
 #: says "compiling ..." (INFO) when this process first compiles a kernel instead of loading it
 log = logging.getLogger("slidelab.kernels")

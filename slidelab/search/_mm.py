@@ -262,7 +262,7 @@ def _expand(
     return True
 
 
-@njit(cache=True, nogil=True)  # long runs: other threads (a Dask worker's) go on
+@njit(cache=True, nogil=True, _nrt=False)  # long runs: other threads (a Dask worker's) go on
 def mm_run(
     nbr,
     hdata_f,

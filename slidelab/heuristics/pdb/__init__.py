@@ -71,6 +71,11 @@ __all__ = [
 
 _LOADED: dict = {}
 
+#: a group's table of at least this many bytes is read into memory backed by huge pages (where
+#: the system gives them, :func:`slidelab.memory.huge_pages`, and the memory is there) rather
+#: than memory-mapped from the cache: the 15-puzzle's 7-8 and the 24-puzzle's 6-6-6-6 tables
+IN_MEMORY_BYTES = 32 << 20
+
 
 def pattern_database(
     puzzle: Puzzle, partition=None, *, progress=None, cache: bool = True, reflect: bool = True
@@ -141,13 +146,8 @@ def build_estimate(puzzle: Puzzle, partition=None) -> tuple[float, int]:
     from ...memory import usable_cores
 
     groups = parse_partition(puzzle, partition)
-    n, k = puzzle.width * puzzle.height, len(puzzle.labels) + 1
-
-    def placements(codes):
-        return GroupLayout([codes], puzzle.label_counts, n, k).sizes[0]
-
-    size = sum(placements(c) for c in groups)
-    missing = sum(placements(c) for c in groups if not _group_ready(puzzle, c))
+    size = sum(_placements(puzzle, c) for c in groups)
+    missing = sum(_placements(puzzle, c) for c in groups if not _group_ready(puzzle, c))
     return missing * 0.5e-6 / max(1, min(usable_cores(), 16)), size
 
 
@@ -163,7 +163,24 @@ def _group_table(puzzle, codes, i, count, progress, cache):
         return build(progress)
     from ...cache import load_or_build
 
-    return load_or_build(_spec(puzzle, codes), build, progress)
+    in_memory = _in_memory(_placements(puzzle, codes))
+    return load_or_build(_spec(puzzle, codes), build, progress, mmap=not in_memory)
+
+
+def _placements(puzzle: Puzzle, codes) -> int:
+    """Placements of a group's tiles: its table's entries (a byte each)."""
+    n, k = puzzle.width * puzzle.height, len(puzzle.labels) + 1
+    return GroupLayout([codes], puzzle.label_counts, n, k).sizes[0]
+
+
+def _in_memory(nbytes: int) -> bool:
+    """Whether a table of ``nbytes`` is read into memory rather than mapped (see
+    :data:`IN_MEMORY_BYTES`): a large table, huge pages, and at most a quarter of the memory
+    available now (processes that each read their copy stop doing so when memory runs short,
+    and map the one shared copy instead)."""
+    from ...memory import available_memory, huge_pages
+
+    return nbytes >= IN_MEMORY_BYTES and huge_pages() and 4 * nbytes <= available_memory()
 
 
 def pdb(puzzle: Puzzle, partition=None, progress=None, cache: bool = True) -> Heuristic:
