@@ -1,21 +1,27 @@
 """Korf's 100 random 15-puzzle instances, solved optimally (goal: blank first).
 
-Prints per instance: length (checked against the known optimum), nodes
-generated, seconds; then totals.  The one-time table build (or load from the
-cache) is timed separately, and kernels are loaded before the timings.
+Two parts, in one run:
 
-Run: ``python benchmarks/korf100.py [--heuristic pdb] [--partition 6-6-3] [--weight 1.0] [-n 100]``.
+1. **In this process**: the tables built or loaded (timed apart), the kernels loaded, then
+   the 100 instances as one stream through :func:`slidelab.solve_many` on ``--workers``
+   threads (default: every core), answers in order.  Prints per instance the length
+   (checked against the known optimum), nodes generated and the search's seconds; then the
+   stream's wall time ("search") and the node rate per core (nodes over the sum of the
+   searches' own seconds, each search on one core).
+2. **The whole command** a user runs: one ``slidelab solve --blank-first`` process reading
+   the instances on standard input (start-up, table load, every search, output), beside
+   ``python -c pass`` in the same run, the median of ``--repeat`` runs after one untimed
+   run; the lengths are checked against the known optima.  ``--no-whole-command`` skips it.
 
-``--whole-command`` times instead what a user runs: one ``slidelab solve --blank-first``
-process reading the instances on standard input (start-up, table load, every search,
-output), beside ``python -c pass`` in the same run, the median of ``--repeat`` runs each
-after one untimed run; the lengths are checked against the known optima.
+Run: ``python benchmarks/korf100.py [--partition 7-8] [--heuristic pdb] [--weight 1.0] [-n 100]
+[--workers N] [--repeat 5] [--quiet]``.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import platform
 import resource
 import shutil
@@ -26,8 +32,9 @@ import time
 
 from _korf import korf100
 
-from slidelab import solve
+from slidelab import solve, solve_many
 from slidelab.heuristics import make_heuristic
+from slidelab.search import check_options
 
 
 def main():
@@ -36,68 +43,68 @@ def main():
     parser.add_argument("--heuristic", default="pdb")
     parser.add_argument("--partition", default=None)
     parser.add_argument("--weight", type=float, default=1.0)
+    parser.add_argument("--workers", type=int, default=None, help="threads (default: all cores)")
     parser.add_argument("--quiet", action="store_true", help="totals only")
     parser.add_argument(
-        "--whole-command", action="store_true", help="time the whole `slidelab solve` command"
+        "--no-whole-command", action="store_true", help="skip timing the whole command"
     )
-    parser.add_argument("--repeat", type=int, default=3, help="with --whole-command: timed runs")
+    parser.add_argument("--repeat", type=int, default=5, help="timed runs of the whole command")
     args = parser.parse_args()
-    if args.whole_command:
-        whole_command(args)
-        return
     instances = korf100(args.n)
+    print(
+        f"machine: {platform.machine()}, {os.cpu_count()} cores, Python"
+        f" {platform.python_version()}; heuristic {args.heuristic}"
+        f" {args.partition or '(default partition)'}, weight {args.weight:g}"
+    )
+    in_process(args, instances)
+    if not args.no_whole_command:
+        whole_command(args, instances)
+
+
+def in_process(args, instances) -> None:
+    """The instances as one stream in this process (see the module)."""
     t0 = time.perf_counter()
     make_heuristic(instances[0][1], args.heuristic, partition=args.partition)
     tables = time.perf_counter() - t0
-    solve(
-        instances[0][1],
-        method="idastar",
-        heuristic=args.heuristic,
-        partition=args.partition,
-        weight=args.weight,
-    )  # load the kernels
-    print(
-        f"machine: {platform.machine()}, Python {platform.python_version()};"
-        f" heuristic {args.heuristic} {args.partition or '(default partition)'}, weight {args.weight:g}"
+    options = check_options(
+        method="idastar", heuristic=args.heuristic, partition=args.partition, weight=args.weight
     )
+    solve(instances[0][1], options=options)  # load the kernels
     print(f"tables built or loaded in {tables:.2f} s\n")
     if not args.quiet:
         print("| # | length | known | generated | seconds |")
         print("|---:|---:|---:|---:|---:|")
-    nodes = seconds = total_len = known_len = 0
+    nodes = searches = total_len = known_len = 0
     wrong = []
-    for number, puzzle, known in instances:
-        t = time.perf_counter()
-        s = solve(
-            puzzle,
-            method="idastar",
-            heuristic=args.heuristic,
-            partition=args.partition,
-            weight=args.weight,
-        )
-        dt = time.perf_counter() - t
+    t0 = time.perf_counter()
+    stream = solve_many((p for _, p, _ in instances), options=options, workers=args.workers)
+    for (number, _, known), s in zip(instances, stream, strict=True):
         nodes += s.stats.generated
-        seconds += dt
+        searches += s.stats.seconds
         total_len += s.length
         known_len += known
         if args.weight == 1 and s.length != known:
             wrong.append(number)
         if not args.quiet:
-            print(f"| {number} | {s.length} | {known} | {s.stats.generated:,} | {dt:.3f} |")
+            print(
+                f"| {number} | {s.length} | {known} | {s.stats.generated:,} |"
+                f" {s.stats.seconds:.3f} |"
+            )
+    wall = time.perf_counter() - t0
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    workers = args.workers or len(os.sched_getaffinity(0))
     print(
-        f"\n{len(instances)} instances: {nodes:,} nodes, search {seconds:.2f} s"
-        f" ({nodes / seconds / 1e6:.1f} M nodes/s), mean length {total_len / len(instances):.2f}"
-        f" (optimal {known_len / len(instances):.2f}, +{100 * (total_len / known_len - 1):.1f}%),"
-        f" peak memory {peak:.0f} MB"
+        f"\n{len(instances)} instances on {workers} threads: {nodes:,} nodes, search {wall:.2f} s"
+        f" ({searches:.2f} s of searches, {nodes / searches / 1e6:.1f} M nodes/s per core),"
+        f" mean length {total_len / len(instances):.2f} (optimal {known_len / len(instances):.2f},"
+        f" +{100 * (total_len / known_len - 1):.1f}%), peak memory {peak:.0f} MB"
     )
     if wrong:
         print(f"NOT OPTIMAL: {wrong}")
 
 
-def whole_command(args) -> None:
+def whole_command(args, instances) -> None:
     """The whole ``slidelab solve`` command over the instances, beside ``python -c pass``."""
-    instances = korf100(args.n)
     lines = "".join(p.start.format("flat") + "\n" for _, p, _ in instances)
     slidelab = shutil.which("slidelab") or sys.exit("the slidelab command is not on PATH")
     command = [slidelab, "solve", "--blank-first", "--json", "--method", "idastar"]
@@ -120,10 +127,8 @@ def whole_command(args) -> None:
     lengths = [json.loads(line)["length"] for line in runs[0][1].splitlines()]
     wrong = [n for (n, _, known), got in zip(instances, lengths, strict=True) if got != known]
     walls = sorted(wall for wall, _ in runs)
-    print(
-        f"machine: {platform.machine()}, Python {platform.python_version()}; {' '.join(command[1:])}"
-    )
-    print("\n| command | median s | fastest s | slowest s |")
+    print(f"\nthe whole command, {args.repeat} runs after an untimed one:\n")
+    print("| command | median s | fastest s | slowest s |")
     print("|---|---:|---:|---:|")
     print(f"| `python -c pass` | {baseline:.3f} | | |")
     print(
