@@ -95,6 +95,50 @@ def test_pdb_tables_cached(tmp_path, monkeypatch):
     assert again == []  # loaded, not rebuilt
 
 
+def test_large_tables_are_read_into_memory_small_ones_mapped(tmp_path, monkeypatch):
+    # past IN_MEMORY_BYTES a table is read into (huge-page) memory, where the system gives huge
+    # pages and the memory is there; below it, or without them, it stays memory-mapped
+    import importlib
+
+    def mapped(table):  # a view of a memory map, however many views deep
+        while table is not None and not isinstance(table, np.memmap):
+            table = table.base
+        return table is not None
+
+    pdb_module = importlib.import_module("slidelab.heuristics.pdb")
+    monkeypatch.setenv("SLIDELAB_CACHE", str(tmp_path))
+    puzzle = Puzzle("1 2 3/4 5 6/7 0 8")
+    cases = [(1 << 40, True, False), (100, True, True), (100, False, False)]
+    for limit, huge, in_memory in cases:
+        monkeypatch.setattr(pdb_module, "_LOADED", {})
+        monkeypatch.setattr(pdb_module, "IN_MEMORY_BYTES", limit)
+        monkeypatch.setattr("slidelab.memory.huge_pages", lambda huge=huge: huge)
+        db = pattern_database(puzzle, "1,2,3,4/5,6,7,8")  # built once, then loaded
+        assert all(mapped(t) != in_memory for t in db.tables)
+        assert all(not t.flags.writeable for t in db.tables)
+        assert solve(puzzle, method="idastar", heuristic="pdb").length == 1
+    monkeypatch.setattr("slidelab.memory.available_memory", lambda: 1000)  # memory runs short
+    monkeypatch.setattr(pdb_module, "_LOADED", {})
+    db = pattern_database(puzzle, "1,2,3,4/5,6,7,8")
+    assert all(mapped(t) for t in db.tables)
+
+
+def test_huge_pages_reads_the_system_setting(tmp_path, monkeypatch):
+    from slidelab import memory
+
+    setting = tmp_path / "enabled"
+    for text, expected in [
+        ("always [madvise] never\n", True),
+        ("[always] madvise never\n", True),
+        ("always madvise [never]\n", False),
+    ]:
+        setting.write_text(text)
+        monkeypatch.setattr(memory, "THP_SETTING", str(setting))
+        assert memory.huge_pages() is expected
+    monkeypatch.setattr(memory, "THP_SETTING", str(tmp_path / "none"))
+    assert memory.huge_pages() is False
+
+
 def test_a_group_in_another_order_has_its_own_cached_table(tmp_path, monkeypatch):
     # a table is indexed by its tiles in the group's order: the same tiles in another order
     # must not load it (it gave inadmissible values, and so "optimal" answers that were not)

@@ -1,11 +1,12 @@
 """IDA*: iterative-deepening A*, depth-first with an ``f = g + w*h`` bound.
 
-Memory is only the current path.  The compiled kernel makes and unmakes moves
-on one small integer board, never moves the blank straight back, and has the
-heuristic update its estimate per move (:mod:`slidelab.heuristics.base`).  The
-depth-first search keeps its own explicit stack, so it runs in slices of a
-node budget and resumes where it stopped: between slices Python checks the
-time limit, reports progress (bound, nodes) and lets Ctrl-C through.
+Memory is only the current path.  The compiled kernel (:mod:`slidelab.search._ida`)
+makes and unmakes moves on one small integer board, never moves the blank straight
+back, and has the heuristic update its estimate per move
+(:mod:`slidelab.heuristics.base`).  The depth-first search keeps its own explicit
+stack, so it runs in slices of a node budget and resumes where it stopped: between
+slices this driver checks the time limit, reports progress (bound, nodes) and lets
+Ctrl-C through.
 
 Once an iteration takes :data:`SPLIT_AFTER` seconds, the later ones are shared
 by the cores (:func:`_split_iteration`): the nodes a few moves from the start
