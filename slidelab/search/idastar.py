@@ -8,11 +8,11 @@ stack, so it runs in slices of a node budget and resumes where it stopped: betwe
 slices this driver checks the time limit, reports progress (bound, nodes) and lets
 Ctrl-C through.
 
-Once an iteration takes :data:`SPLIT_AFTER` seconds, the later ones are shared
-by the cores (:func:`_split_iteration`): the nodes a few moves from the start
-are the roots of subtrees that threads search side by side (the kernel releases
-the GIL), in the plain search's order, so the path found is the one the plain
-search would find.
+Once an iteration takes :data:`SPLIT_AFTER` seconds, or the next is expected to
+(growing as the last did), the later ones are shared by the cores
+(:func:`_split_iteration`): the nodes a few moves from the start are the roots of
+subtrees that threads search side by side (the kernel releases the GIL), in the
+plain search's order, so the path found is the one the plain search would find.
 
 With ``all_solutions`` the last iteration is run to its end, collecting every
 path that reaches the goal: with an admissible heuristic these are all the
@@ -38,7 +38,8 @@ from ._common import Limits, search_entry
 from ._ida import EXHAUSTED, FOUND, RUNNING, _ida_run
 
 BUDGET = 1 << 22
-#: seconds: once an iteration takes this long, the later ones are split between the cores
+#: seconds: once an iteration takes (or the next is expected to take) this long, the later ones
+#: are split between the cores
 SPLIT_AFTER = 0.5
 #: subtree roots per thread in a split iteration (they differ in size: many balance the load)
 SPLIT_ROOTS = 128
@@ -129,7 +130,7 @@ def _iterate(
     # path arrays, and the heuristic's rows (one per single-tile step)
     per_depth = 40 + 8 * (puzzle.width + puzzle.height + 8) * reach
     last_nodes = 0  # nodes of the last finished iteration, for the next one's prediction
-    split = 0  # threads sharing an iteration, once one has taken SPLIT_AFTER seconds
+    split = 0  # threads sharing an iteration, once one takes SPLIT_AFTER seconds
     cores = 1 if all_solutions else cores_for_this_thread()
     search = None
     try:  # an interruption anywhere in the loop (kernel, progress line) says how far it got
@@ -183,15 +184,15 @@ def _iterate(
             bound = over
             limits.check(stats, method, bound=bound)
             nodes = stats.generated - begun_nodes
+            took = limits.elapsed() - begun
+            # the next iteration, growing as the last did (predicted again after it: the goal is
+            # often met part-way, and two iterations ahead, the 15-puzzle's 7-7-1 tables gave up
+            # on an 80-move board they solve in 6 s)
+            coming = took * nodes / last_nodes if last_nodes else took
             if last_nodes and limits.patience is not None:
-                # the next iteration, growing as the last did (predicted again after it: the
-                # goal is often met part-way, and two iterations ahead, the 15-puzzle's 7-7-1
-                # tables gave up on an 80-move board they solve in 6 s)
-                growth = nodes / last_nodes
-                took = limits.elapsed() - begun
-                limits.predict(stats, method, took * growth, bound)
+                limits.predict(stats, method, coming, bound)
             last_nodes = nodes
-            if cores > 1 and limits.elapsed() - begun >= SPLIT_AFTER:
+            if cores > 1 and max(took, coming) >= SPLIT_AFTER:
                 split = cores
     except KeyboardInterrupt:
         stats.seconds = limits.elapsed()
@@ -274,6 +275,7 @@ def _split_iteration(
         "over": over,
         "expanded": 0,
         "generated": 0,
+        "deepest": 0,  # the longest path seen (IDA*'s "stored"): sampled between slices
     }
 
     def run(index, root, moves):
@@ -290,6 +292,7 @@ def _split_iteration(
             with lock:
                 shared["expanded"] += counts[0] - done[0]
                 shared["generated"] += counts[1] - done[1]
+                shared["deepest"] = max(shared["deepest"], g + search.depth + 1)
                 done = counts
                 if status == FOUND and index < shared["first"]:
                     shared["first"] = index
@@ -320,6 +323,7 @@ def _split_iteration(
             raise job.exception()
     stats.expanded = base_e + shared["expanded"]
     stats.generated = base_g + shared["generated"]
+    stats.stored = stats.peak_frontier = max(stats.stored, shared["deepest"])
     return shared["path"], shared["over"]
 
 
