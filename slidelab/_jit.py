@@ -181,7 +181,8 @@ if _KernelLocator not in caching.CacheImpl._locator_classes:
     caching.CacheImpl._locator_classes.insert(0, _KernelLocator)
 
 
-warnings.filterwarnings("ignore", category=NumbaIRAssumptionWarning, module=r"numba\.core\.ssa")
+# by category only: numba reports them at the kernel's own line (``_mm.py:338``), not its own
+warnings.filterwarnings("ignore", category=NumbaIRAssumptionWarning)
 
 #: says "compiling ..." (INFO) when this process first compiles a kernel instead of loading it
 log = logging.getLogger("slidelab.kernels")
