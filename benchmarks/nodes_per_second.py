@@ -1,7 +1,8 @@
 """Raw IDA* kernel speed: IDA* + Manhattan distance on the first Korf instances.
 
 Prints per instance: length, nodes generated, seconds, million nodes per second
-(an iteration of 0.5 s or more is shared by the cores, as ``solve`` does).  Kernels are compiled (or loaded from numba's cache) before timing.
+(an iteration of 0.5 s or more is shared by the cores, as ``solve`` does).  Kernels
+are compiled (or loaded from numba's cache) before timing.
 Run: ``python benchmarks/nodes_per_second.py [-n 10] [--heuristic manhattan]``.
 """
 
