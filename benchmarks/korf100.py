@@ -34,6 +34,7 @@ from _korf import korf100
 
 from slidelab import solve, solve_many
 from slidelab.heuristics import make_heuristic
+from slidelab.memory import usable_cores
 from slidelab.search import check_options
 
 
@@ -92,7 +93,7 @@ def in_process(args, instances) -> None:
             )
     wall = time.perf_counter() - t0
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-    workers = args.workers or len(os.sched_getaffinity(0))
+    workers = args.workers or usable_cores()  # solve_many's default
     print(
         f"\n{len(instances)} instances on {workers} threads: {nodes:,} nodes, search {wall:.2f} s"
         f" ({searches:.2f} s of searches, {nodes / searches / 1e6:.1f} M nodes/s per core),"
