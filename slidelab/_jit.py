@@ -56,6 +56,8 @@ from numba import njit
 from numba.core import caching, config, event
 from numba.core.errors import NumbaIRAssumptionWarning
 
+from ._clock import compiling_ended, compiling_started
+
 __all__ = ["kernel_cache_dir", "njit", "package_stamp"]
 
 #: the folder that holds slidelab's source files; kernels declared below it are ours
@@ -189,20 +191,24 @@ log = logging.getLogger("slidelab.kernels")
 
 
 class _FirstCompile(event.Listener):
-    """Logs one line at the start of the process's first compilation (not a load from the cache)."""
+    """Logs one line at the start of the process's first compilation (not a load from the
+    cache), and counts the seconds spent compiling (:func:`slidelab._clock.compile_seconds`:
+    a time limit leaves them out)."""
 
     fired = False
 
     def on_start(self, ev):
+        compiling_started()
         if not self.fired:
             self.fired = True
             log.info(
-                "compiling kernels for first use, once: up to ~30 s (cached in %s)",
+                "compiling kernels for first use, once: up to ~30 s (cached in %s; not counted"
+                " in time limits)",
                 kernel_cache_dir(),
             )
 
     def on_end(self, ev):
-        pass
+        compiling_ended()
 
 
 event.register("numba:compile", _FirstCompile())

@@ -37,6 +37,7 @@ PACKAGE = "slidelab"
 #: the model layer's modules (below the package)
 MODEL = (
     "_jit",
+    "_clock",
     "_bits",
     "_args",
     "_layers",

@@ -1,6 +1,12 @@
-"""``auto`` on the 15-puzzle: the strongest pattern databases that are ready, and a climb up the
-ladder of named partitions (6-6-3, 7-7-1, 7-8), building the next rung's tables when the search
-with the present ones would take longer than that build."""
+"""``auto`` where it searches (:mod:`slidelab.search.auto`): cheapest first, on one clock.
+
+With no tables at hand it searches with linear conflict first and builds pattern databases only
+when that search is predicted to take longer than the build; with tables at hand it starts from
+the strongest ready rung of the board's ladder (the 15-puzzle's 6-6-3, 7-7-1, 7-8) and climbs a
+rung when its search would take longer than the next build; a build that would not be done
+within the time limit is not started; past the 15-puzzle it searches optimally for a budget,
+then gives a bounded answer.
+"""
 
 from __future__ import annotations
 
@@ -10,86 +16,110 @@ import logging
 import pytest
 
 from slidelab import Puzzle, solve
-from slidelab.errors import SearchTooLong
-from slidelab.generate import random_board
+from slidelab.errors import SearchLimitError, SearchTooLong
+from slidelab.generate import random_board, scramble
 from slidelab.heuristics.pdb import build_estimate, is_ready
 from slidelab.search._common import Limits
 from slidelab.search.idastar import idastar
 
 solve_module = importlib.import_module("slidelab.search.solve")
-#: solve imports its pattern-database helpers from here when it needs them
+plan_module = importlib.import_module("slidelab.search.plan")
+auto_module = importlib.import_module("slidelab.search.auto")
+#: auto imports its pattern-database helpers from here when it needs them
 pdb_module = importlib.import_module("slidelab.heuristics.pdb")
 
 # Korf's #9 (46 moves) and #3 (59 moves), goal with the blank first
 EASY = "3 14 9 11/5 4 8 2/13 12 6 7/10 1 15 0"
 HARD = "14 7 8 2/13 11 10 4/9 12 5 0/3 6 1 15"
-#: a stand-in for 7-8 that builds in a second: three groups of five tiles
+#: stand-ins for the 15-puzzle's rungs that build in about a second: groups of five, of four
 FIVES = "1,2,3,4,5/6,7,8,9,10/11,12,13,14,15"
-#: a stand-in for 7-7-1, the rung below: four groups
 FOURS = "1,2,3,4/5,6,7,8/9,10,11,12/13,14,15"
 
 
 @pytest.fixture
-def partitions_seen(monkeypatch):
-    seen = []
-    real = solve_module._tables
-
-    def tables(plan, puzzle, options, limits, table_progress):
-        seen.append(options.partition)
-        return real(plan, puzzle, options, limits, table_progress)
-
-    monkeypatch.setattr(solve_module, "_tables", tables)
-    monkeypatch.setattr(pdb_module, "stronger_partitions", lambda puzzle, partition: [FIVES])
-    monkeypatch.setattr(pdb_module, "is_ready", lambda puzzle, name: False)  # not built yet
-    return seen
+def cache(monkeypatch, tmp_path):
+    """An empty table cache of the test's own, and no tables loaded in this process."""
+    monkeypatch.setenv("SLIDELAB_CACHE", str(tmp_path))
+    monkeypatch.setattr(pdb_module, "_LOADED", {})
+    return tmp_path
 
 
-def test_a_quick_search_keeps_the_default_tables(partitions_seen, monkeypatch, caplog):
-    # quick against the build: an hour's build (the real estimate for FIVES is 0.4 s, which a
-    # busy machine's search can pass)
-    monkeypatch.setattr(pdb_module, "build_estimate", lambda puzzle, name: (3600.0, 1_572_480))
+@pytest.fixture
+def seen(monkeypatch, cache):
+    """The ``(heuristic, partition)`` of each search ``solve`` makes ready, with the ladder
+    FOURS, FIVES standing in for the 15-puzzle's."""
+    made = []
+    real = plan_module.search_heuristic
+
+    def search_heuristic(puzzle, heuristic, partition, *args, **kwargs):
+        made.append((heuristic, partition))
+        return real(puzzle, heuristic, partition, *args, **kwargs)
+
+    monkeypatch.setattr(auto_module, "search_heuristic", search_heuristic)
+    monkeypatch.setattr(plan_module, "search_heuristic", search_heuristic)
+    monkeypatch.setattr(auto_module, "ladder", lambda puzzle, options: [FOURS, FIVES])
+    return made
+
+
+def tables_in(path) -> list:
+    return sorted(p.name for p in path.rglob("*") if p.is_file())
+
+
+def test_a_near_position_is_solved_with_no_table_built(seen, cache, caplog):
+    near = scramble(20, "4x4", seed=5)
     with caplog.at_level(logging.INFO, logger="slidelab"):
-        s = solve(EASY, blank_first=True)
-    assert s.length == 46 and s.optimal
-    assert partitions_seen == [None] and "building the" not in caplog.text
+        s = solve(near)
+    assert s.optimal and s.length <= 20
+    assert seen == [("linear-conflict", None)]
+    assert tables_in(cache) == [] and "building the" not in caplog.text
 
 
-def test_a_long_search_switches_to_building_the_stronger_tables(
-    partitions_seen, monkeypatch, caplog
-):
-    monkeypatch.setattr(pdb_module, "build_estimate", lambda puzzle, name: (0.01, 1_572_480))
+def test_a_long_cheap_search_builds_the_first_rung_and_says_so_first(seen, caplog):
     with caplog.at_level(logging.INFO, logger="slidelab"):
         s = solve(HARD, blank_first=True)
     assert s.length == 59 and s.optimal
-    assert partitions_seen == [None, FIVES]
-    assert f": building the {FIVES} pattern databases (1.5 MiB, about 0.01 s" in caplog.text
+    assert seen[:2] == [("linear-conflict", None), ("pdb", FOURS)]
+    assert "searching with linear-conflict alone" in caplog.text
+    announce = caplog.text.index(f"building the {FOURS.lower()} pattern databases")
+    assert "4 tables, " in caplog.text[announce:] and "once: cached in" in caplog.text[announce:]
 
 
-def test_ready_stronger_tables_are_used_at_once(partitions_seen, monkeypatch):
+def test_ready_tables_are_used_at_once(seen, monkeypatch):
     monkeypatch.setattr(pdb_module, "is_ready", lambda puzzle, name: True)
     assert solve(EASY, blank_first=True).length == 46
-    assert partitions_seen == [FIVES]
+    assert seen == [("pdb", FIVES)]
 
 
-def test_a_long_search_climbs_the_ladder_a_rung_at_a_time(partitions_seen, monkeypatch, caplog):
-    ladder = [FOURS, FIVES]
-    monkeypatch.setattr(pdb_module, "stronger_partitions", lambda puzzle, partition: ladder)
+def test_the_search_starts_from_the_strongest_ready_rung_and_climbs(seen, monkeypatch, caplog):
+    monkeypatch.setattr(pdb_module, "is_ready", lambda puzzle, name: name == FOURS)
     monkeypatch.setattr(pdb_module, "build_estimate", lambda puzzle, name: (0.001, 1_572_480))
     with caplog.at_level(logging.INFO, logger="slidelab"):
         s = solve(HARD, blank_first=True)
     assert s.length == 59 and s.optimal
-    assert partitions_seen == [None, FOURS, FIVES]
-    assert f"building the {FOURS} pattern" in caplog.text
-    assert f"building the {FIVES} pattern" in caplog.text
+    assert seen == [("pdb", FOURS), ("pdb", FIVES)]
+    assert f"on to the {FIVES} pattern databases" in caplog.text
 
 
-def test_the_search_starts_from_the_strongest_ready_rung(partitions_seen, monkeypatch):
-    ladder = [FOURS, FIVES]
-    monkeypatch.setattr(pdb_module, "stronger_partitions", lambda puzzle, partition: ladder)
+def test_a_quick_search_keeps_the_ready_tables(seen, monkeypatch):
     monkeypatch.setattr(pdb_module, "is_ready", lambda puzzle, name: name == FOURS)
-    monkeypatch.setattr(pdb_module, "build_estimate", lambda puzzle, name: (0.001, 1_572_480))
-    assert solve(HARD, blank_first=True).length == 59
-    assert partitions_seen[0] == FOURS and partitions_seen[-1] == FIVES
+    monkeypatch.setattr(pdb_module, "build_estimate", lambda puzzle, name: (3600.0, 1_572_480))
+    assert solve(EASY, blank_first=True).length == 46
+    assert seen == [("pdb", FOURS)]
+
+
+def test_a_build_that_would_outlast_the_time_limit_is_not_started(seen, monkeypatch, cache):
+    monkeypatch.setattr(pdb_module, "build_estimate", lambda puzzle, name: (100.0, 1_572_480))
+    with pytest.raises(SearchLimitError) as info:
+        solve(HARD, blank_first=True, time_limit=1)
+    message = str(info.value)
+    assert "time limit" in message and "slidelab tables build 4x4 --blank-first" in message
+    assert seen == [("linear-conflict", None)] and tables_in(cache) == []
+
+
+def test_the_time_limit_counts_the_tables_built_for_the_answer(cache):
+    # an explicit method with the 6-6-3 tables, 11 MiB: not built within a hundredth of a second
+    with pytest.raises(SearchLimitError, match="pattern databases|building tables"):
+        solve(EASY, blank_first=True, method="idastar", heuristic="pdb", time_limit=0.01)
 
 
 def test_the_15_puzzle_ladder_shares_tables_between_rungs():
@@ -104,17 +134,26 @@ def test_the_15_puzzle_ladder_shares_tables_between_rungs():
     assert stronger_partitions(Puzzle(random_board("5x5", seed=1))) == []
 
 
-def test_asked_for_tables_and_methods_are_left_alone(partitions_seen):
-    solve(EASY, blank_first=True, partition="6-6-3")
-    solve(EASY, blank_first=True, method="idastar", heuristic="pdb")
-    assert partitions_seen == ["6-6-3", None]
+def test_the_ladders():
+    from slidelab.search.options import check_options
+
+    options = check_options()
+    fifteen = Puzzle("1 2 3 4/5 6 7 8/9 10 11 12/13 14 15 0")
+    assert auto_module.ladder(fifteen, options) == [None, "7-7-1", "7-8"]
+    assert auto_module.ladder(fifteen, check_options(metric="mtm")) == [None]
+    assert auto_module.ladder(fifteen, check_options(partition="7-8")) == ["7-8"]
+    assert auto_module.ladder(Puzzle(random_board("5x5", seed=1)), options) == [None]
+    assert auto_module.ladder(Puzzle(random_board("6x6", seed=1)), options) == []
+    assert auto_module.ladder(Puzzle(random_board("7x2", seed=1)), options) == [None]
 
 
-def test_is_ready_and_the_estimate(monkeypatch, tmp_path):
-    # a cache of its own, and nothing loaded yet: 7-8 tables in the user's cache (or loaded by
-    # an earlier test) would be ready, and cost nothing to build
-    monkeypatch.setenv("SLIDELAB_CACHE", str(tmp_path))
-    monkeypatch.setattr(pdb_module, "_LOADED", {})
+def test_asked_for_tables_and_methods_are_left_alone(seen):
+    solve(EASY, blank_first=True, partition=FOURS)
+    solve(EASY, blank_first=True, method="idastar", heuristic="pdb", partition=FOURS)
+    assert seen == [("pdb", FOURS), ("pdb", FOURS)]
+
+
+def test_is_ready_and_the_estimate(cache):
     p = Puzzle(EASY, blank_first=True)
     solve(p, partition=FIVES)
     assert is_ready(p, FIVES)
@@ -128,35 +167,56 @@ def test_patience_stops_idastar_with_a_prediction():
         idastar(p, heuristic="manhattan", limits=Limits(patience=0.05))
 
 
-# -- boards past the 15-puzzle with named tables (the 24-puzzle): optimal within a budget --------
+# -- the acceptance test: near positions on large boards, an empty table cache -----------------
+
+
+@pytest.mark.parametrize("size", ["5x5", "6x6", "7x2"])
+def test_a_position_20_moves_out_is_solved_optimally_with_no_table_built(size, cache):
+    near = scramble(20, size, seed=7)
+    s = solve(near)
+    assert s.optimal and s.method == "idastar" and s.length <= 20
+    assert tables_in(cache) == []
+
+
+# -- boards past the 15-puzzle: optimal within a budget, then a bounded answer -------------------
 # A 4x4 stands in for the 5x5 (whose 6-6-6-6 tables take minutes to build): it is treated as
 # past AUTO_OPTIMAL_CELLS.
 
 
 @pytest.fixture
 def budgeted(monkeypatch):
-    monkeypatch.setattr(solve_module, "AUTO_OPTIMAL_CELLS", 9)
-    monkeypatch.setattr(pdb_module, "is_ready", lambda puzzle, name: False)
+    monkeypatch.setattr(plan_module, "AUTO_OPTIMAL_CELLS", 9)
 
 
-def test_within_the_budget_auto_proves_the_optimum(budgeted):
+def test_within_the_budget_auto_proves_the_optimum(budgeted, seen):
     s = solve(EASY, blank_first=True, time_limit=60)
     assert s.length == 46 and s.optimal and s.method == "idastar"
 
 
-def test_past_the_budget_auto_gives_a_bounded_answer_and_says_so(budgeted, caplog):
+def test_past_the_budget_auto_gives_a_bounded_answer_and_says_so(budgeted, seen, caplog):
+    solve(EASY, blank_first=True, partition=FOURS)  # the tables at hand
     with caplog.at_level(logging.INFO, logger="slidelab"):
-        s = solve(HARD, blank_first=True, time_limit=0.01)
+        s = solve(HARD, blank_first=True, time_limit=0.5)
     assert not s.optimal and s.method == "weighted-astar"
     assert 59 <= s.length <= 1.5 * 59
-    assert "no proven optimum within 0.01 s of search: it is at least" in caplog.text
+    assert "no proven optimum within" in caplog.text
     assert "at most 1.5 times as long" in caplog.text and "--time-limit" in caplog.text
 
 
-def test_the_24_puzzle_is_searched_optimally_by_auto():
+def test_past_the_budget_with_no_tables_in_time_auto_answers_constructively(
+    budgeted, seen, monkeypatch, caplog
+):
+    monkeypatch.setattr(pdb_module, "build_estimate", lambda puzzle, name: (100.0, 1_572_480))
+    with caplog.at_level(logging.INFO, logger="slidelab"):
+        s = solve(HARD, blank_first=True, time_limit=0.5)
+    assert not s.optimal and s.method == "constructive"
+    assert "pattern databases would help" in caplog.text
+
+
+def test_the_24_puzzle_is_searched_by_auto():
+    from slidelab.search.options import check_options
+
     assert solve_module.choose_method(Puzzle(random_board("5x5", seed=1))) == ("idastar", "pdb")
-    # a goal whose blank is not in a corner has no named tables: constructive, as before
+    # a goal whose blank is not in a corner has no named tables: a cheap search, then constructive
     goal = "1 2 3 4 5/6 7 8 9 10/11 12 0 13 14/15 16 17 18 19/20 21 22 23 24"
-    assert solve_module.choose_method(Puzzle(goal, goal)) == ("constructive", "manhattan")
-    six = Puzzle(random_board("6x6", seed=1))
-    assert solve_module.choose_method(six) == ("constructive", "manhattan")
+    assert auto_module.ladder(Puzzle(goal, goal), check_options()) == []

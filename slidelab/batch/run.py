@@ -24,7 +24,7 @@ from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import FIRST_COMPLETED, wait
 
 from .. import _args
-from ..errors import SlidelabError
+from ..errors import SearchLimitError, SlidelabError
 from ..memory import usable_cores
 from ..parse import parse_size
 from ..puzzle import Puzzle
@@ -207,18 +207,19 @@ def _prepare_tables(jobs, options, progress):
             try:
                 prepare(
                     job[1],
-                    options=dataclasses.replace(
-                        options, time_limit=None, max_states=None, max_bytes=None
-                    ),
+                    options=dataclasses.replace(options, max_states=None, max_bytes=None),
                     table_progress=progress,
                 )
                 ready[goal] = None
+            except SearchLimitError as exc:  # a build longer than an instance's time limit
+                ready[goal] = (str(exc), "limit")
             except SlidelabError as exc:
-                ready[goal] = str(exc)
+                ready[goal] = (str(exc), "input")
         if ready[goal] is None:
             kept.append(job)
         else:
-            failures.append((job, FAILED, {"error": ready[goal], "kind": "input"}))
+            error, kind = ready[goal]
+            failures.append((job, FAILED, {"error": error, "kind": kind}))
     return kept, failures
 
 

@@ -195,7 +195,8 @@ def _search_options(f):
             type=float,
             default=None,
             metavar="SECONDS",
-            help="Seconds of search for each board.",
+            help="Seconds for each board's whole answer: tables built for it included (a build that"
+            " would not be done in time is not started), compiling kernels once per install not.",
         ),
         click.option(
             "--max-states", type=int, default=None, help="States a storing search may hold."

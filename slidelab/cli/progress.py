@@ -63,9 +63,18 @@ class _ProgressLine:
             self.shown = False
 
 
+def _table_and_step(message: str) -> tuple[str, str]:
+    """``("table 2/4", "depth 12")`` of a build's progress message ("table 2/4: depth 12,
+    45,000,000 of 127,512,000 placements"): the bar itself shows how far it is, so the label
+    keeps the words that fit any terminal, whole."""
+    table, _, detail = message.rpartition(": ") if ": " in message else ("tables", "", message)
+    return table, detail.split(",")[0].strip()
+
+
 class _TableBar:
-    """Progress on stderr while tables are built: a bar on a terminal (``live``),
-    else one line as each table starts."""
+    """Progress on stderr while tables are built: a bar per table on a terminal (``live``,
+    fitted to the terminal's width and redrawn in place: tqdm), else one line as each table
+    starts."""
 
     def __init__(self, live: bool = True):
         self.live = live
@@ -74,28 +83,36 @@ class _TableBar:
         self.said = None
 
     def __call__(self, fraction: float, message: str):
+        table, step = _table_and_step(message)
         if not self.live:
-            table = message.split(":")[0]
             if table != self.said:
                 self.said = table
                 click.echo(f"building tables: {table}", err=True)
             return
-        if self.bar is not None and int(fraction * 1000) < self.done:
+        if self.bar is not None and (table != self.said or int(fraction * 1000) < self.done):
             self.close()  # the next table
         if self.bar is None:
-            self.bar = click.progressbar(
-                length=1000, label="building tables", file=sys.stderr, show_eta=True
+            from tqdm import tqdm
+
+            self.said = table
+            self.bar = tqdm(
+                total=1000,
+                file=sys.stderr,
+                dynamic_ncols=True,
+                bar_format="{desc} {percentage:3.0f}%|{bar}| [{elapsed}<{remaining}]",
+                leave=False,
             )
-            self.bar.__enter__()
-        step = int(fraction * 1000) - self.done
-        if step > 0:
-            self.bar.update(step)
-            self.done += step
-        self.bar.label = message[:50]
+        step_count = int(fraction * 1000) - self.done
+        self.bar.set_description_str(f"building {table}: {step}", refresh=False)
+        if step_count > 0:
+            self.bar.update(step_count)
+            self.done += step_count
+        else:
+            self.bar.refresh()
 
     def close(self):
         if self.bar is not None:
-            self.bar.__exit__(None, None, None)
+            self.bar.close()
             self.bar = None
             self.done = 0
 
@@ -152,7 +169,8 @@ class _BatchBar:
 
     def tables(self, fraction: float, message: str) -> None:
         if self.bar is not None:
-            self.bar.set_description_str(f"tables {fraction:4.0%} {message[:40]}")
+            table, step = _table_and_step(message)
+            self.bar.set_description_str(f"{table} {fraction:4.0%} {step}")
 
     def update(self, record: dict) -> None:
         if self.bar is None:

@@ -9,6 +9,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from .. import _args
+from .._clock import Clock
 from ..errors import SearchLimitError, SearchTooLong
 from ..heuristics.base import Heuristic
 from ..memory import default_max_bytes
@@ -34,7 +35,7 @@ class Limits:
     Attributes
     ----------
     time_limit : float or None
-        Seconds of wall-clock time.
+        Seconds of wall-clock time for the whole answer, counted by ``clock``.
     max_states : int or None
         States a storing search may hold.
     max_bytes : int or None
@@ -48,6 +49,10 @@ class Limits:
         Facts about the search that every progress report carries, such as
         ``stronger_partition``: the name of larger pattern databases that
         would speed it up.
+    clock : Clock or None
+        The answer's one clock (:class:`slidelab._clock.Clock`): the searches, table
+        builds and fallbacks of one answer share it, so ``time_limit`` bounds them
+        together.  Default: a clock of ``time_limit`` started now.
     patience : float or None
         Seconds after which a search that could be done faster another way gives up
         with :class:`~slidelab.errors.SearchTooLong`: when it has taken that long, or
@@ -63,6 +68,7 @@ class Limits:
     context: dict = field(default_factory=dict)
     started: float = field(default_factory=time.perf_counter)
     patience: float | None = None
+    clock: Clock | None = None
     _default_bytes: int | None = field(default=None, init=False, repr=False, compare=False)
 
     def __post_init__(self):
@@ -77,6 +83,20 @@ class Limits:
         self.patience = _args.number(
             self.patience, "patience", positive=True, finite=False, optional=True
         )
+        if self.clock is None:
+            self.clock = Clock(self.time_limit)
+        _args.instance(self.clock, "clock", Clock)
+        self.time_limit = self.clock.limit
+
+    def restart(self) -> None:
+        """Count the search's own seconds (its statistics) from now: tables were made ready
+        before it.  The answer's clock (``time_limit``) runs on."""
+        self.started = time.perf_counter()
+
+    def left(self) -> float | None:
+        """Seconds left of the answer's time limit (None without one)."""
+        assert self.clock is not None
+        return self.clock.left()
 
     @property
     def bytes_allowed(self) -> int:
@@ -106,7 +126,7 @@ class Limits:
                     "seconds": stats.seconds,
                 }
             )
-        if self.time_limit is not None and stats.seconds > self.time_limit:
+        if self.clock is not None and self.clock.over():
             bound = info.get("bound") if method == "idastar" else None  # weighted: no bound
             raise SearchLimitError(
                 f"limit reached: {method} stopped at the {self.time_limit:g} s time limit"

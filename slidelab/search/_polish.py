@@ -265,7 +265,7 @@ def polish_path(
     packing = Packing(puzzle)
     goal, nbr = puzzle.goal_codes, puzzle.neighbours
     window_limits = Limits(
-        limits.time_limit, limits.max_states, limits.max_bytes, started=limits.started
+        None, limits.max_states, limits.max_bytes, started=limits.started, clock=limits.clock
     )
     spent_before = stats.expanded
 

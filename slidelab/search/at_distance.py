@@ -30,12 +30,12 @@ slidelab.errors.SlidelabError: no position is 32 moves from the goal ...: its fa
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable
 
 import numpy as np
 
 from .. import _args
+from .._clock import Clock
 from ..board import Board
 from ..errors import SearchLimitError, SlidelabError
 from ..generate import DISTANCE_TIME_LIMIT, _count, _goal, _rng, _scramble
@@ -125,14 +125,14 @@ def _by_search(
 ) -> list[Board]:
     from .solve import solve
 
-    began = time.perf_counter()
+    clock = Clock(time_limit)  # the whole answer's: every solve below reads what is left
     found: list[Board] = []
     # a walk's end is at most its length away (in STM with the same parity: steps of two)
     walk = distance
     step = 2 if metric == "stm" else 1
     tries = 0
     while len(found) < n:
-        left = None if time_limit is None else time_limit - (time.perf_counter() - began)
+        left = clock.left()
         if left is not None and left <= 0:
             raise SearchLimitError(
                 f"found {len(found)} of {n} positions at distance {distance} in"
@@ -140,9 +140,12 @@ def _by_search(
             )
         board = _scramble(goal, walk, rng)
         try:
-            length = solve(board, goal, time_limit=left, metric=metric).length
+            solution = solve(board, goal, time_limit=left, metric=metric)
         except SearchLimitError:
             continue  # the loop's own check reports the time limit
+        if not solution.optimal:
+            continue  # auto's bounded answer on a large board: no proven distance
+        length = solution.length
         tries += 1
         if length == distance:
             found.append(board)

@@ -83,7 +83,7 @@ def _check_build_time(puzzle: Puzzle, heuristic: Heuristic, limits: Limits) -> N
 
     reverse = Puzzle(puzzle.goal, puzzle.start)
     seconds, size = build_estimate(reverse, heuristic.options.get("partition"))
-    left = None if limits.time_limit is None else limits.time_limit - limits.elapsed()
+    left = limits.left()
     if left is not None and seconds > left:
         raise SearchLimitError(
             f"limit reached: {METHOD} needs pattern databases for the start as goal, about"

@@ -1,103 +1,38 @@
-"""``solve``: the front door to every search method."""
+"""``solve``: the front door to every search method.
+
+A request is read once into a :class:`~slidelab.puzzle.Puzzle` and checked
+:class:`~slidelab.search.options.SearchOptions`; its time limit starts one
+:class:`~slidelab._clock.Clock` that bounds the whole answer (tables built for it
+included); :mod:`.plan` resolves the method and makes its tables ready, and
+:mod:`.auto` runs ``auto``'s cheapest-first policy where it searches.
+"""
 
 from __future__ import annotations
 
-import dataclasses
-import inspect
-import logging
-import time
 from collections.abc import Callable
-from typing import NamedTuple
 
 from .. import _args
-from ..errors import (
-    SearchInterrupted,
-    SearchLimitError,
-    SearchTooLong,
-    SlidelabError,
-    UnsolvableError,
-)
+from .._clock import Clock
+from ..errors import UnsolvableError
 from ..puzzle import Puzzle
 from ..solution import Solution
 from ..solvability import check
-from ..units import format_bytes, format_duration
 from ._common import Limits
+from .auto import solve_auto
 from .options import SearchOptions, options_of
-from .registry import METHODS, Method
+from .plan import (
+    AUTO_HEURISTIC,
+    DEFAULT_WEIGHT,
+    check_partition_fits,
+    choose_method,
+    limits_of,
+    make_plan,
+    prepare_tables,
+    search_heuristic,
+    small,
+)
 
-log = logging.getLogger(__name__)
-
-#: weight of ``weighted-astar`` when none is given
-DEFAULT_WEIGHT = 1.5
-
-#: boards with at most this many positions are solved from the goal's distance table, built and
-#: cached on first need (the 8-puzzle's in 20 ms, after some seconds of compiling on a fresh
-#: install); reading a solution off it is a look-up a move and needs no compiled code
-AUTO_BUILD_TABLE_STATES = 1 << 21
-
-#: larger boards with at most this many arrangements are solved by table-based bidirectional BFS
-AUTO_TABLE_STATES = 50_000_000
-
-#: boards with at most this many cells are solved optimally by ``auto`` (IDA* + pattern databases)
-AUTO_OPTIMAL_CELLS = 16
-
-#: seconds of optimal search ``auto`` gives a larger board with named pattern databases (the
-#: 24-puzzle's 6-6-6-6) before it settles for a bounded-suboptimal answer; ``time_limit`` sets it
-AUTO_SEARCH_SECONDS = 60.0
-
-#: the weight of that bounded-suboptimal answer: at most this many times the optimal length
-AUTO_FALLBACK_WEIGHT = 1.5
-
-
-#: the heuristic ``auto`` and ``solve_all`` use for IDA* in each metric where no other is asked
-#: for (on boards without named pattern databases, or with repeated labels: ``manhattan``)
-AUTO_HEURISTIC = {"stm": "pdb", "mtm": "pdb"}
-
-
-def choose_method(puzzle: Puzzle, metric: str = "stm") -> tuple[str, str]:
-    """``(method, heuristic)`` that ``auto`` uses for this puzzle (in ``metric``).
-
-    The goal's distance table when one is cached (``slidelab analyze GOAL
-    --save``; see :func:`slidelab.analysis.table.table_ready`) or the space has
-    at most :data:`AUTO_BUILD_TABLE_STATES` positions (then it is built); a
-    flat-table bidirectional BFS when the whole space is small; IDA* with
-    pattern databases up to the 15-puzzle, and on the 24-puzzle (6-6-6-6
-    tables, where they fit) for :data:`AUTO_SEARCH_SECONDS`, then weighted A*
-    with the same tables (:func:`solve`); beyond that, optimal search is not
-    expected to finish, and the constructive method (always fast) is used.
-    """
-    from ..analysis.index import Space
-    from ..analysis.table import table_ready
-
-    if Space(puzzle.goal).states <= AUTO_BUILD_TABLE_STATES or table_ready(puzzle, metric):
-        return "table", "manhattan"
-    if puzzle.n_arrangements <= AUTO_TABLE_STATES:
-        return "bidirectional", "manhattan"
-    if _small(puzzle) or _budgeted(puzzle):
-        return "idastar", AUTO_HEURISTIC[metric]
-    return "constructive", "manhattan"
-
-
-def _small(puzzle: Puzzle) -> bool:
-    """At most :data:`AUTO_OPTIMAL_CELLS` cells: ``auto`` searches it optimally, unbudgeted."""
-    return puzzle.width * puzzle.height <= AUTO_OPTIMAL_CELLS
-
-
-def _budgeted(puzzle: Puzzle) -> bool:
-    """A board past :data:`AUTO_OPTIMAL_CELLS` whose named pattern databases (the 24-puzzle's
-    6-6-6-6) fit this machine: ``auto`` searches it optimally for :data:`AUTO_SEARCH_SECONDS`."""
-    if _small(puzzle) or puzzle.has_repeats:
-        return False
-    from ..heuristics.pdb import DEFAULT_PARTITION, check_build_size, parse_partition
-
-    if (puzzle.width, puzzle.height) not in DEFAULT_PARTITION:
-        return False
-    try:
-        for codes in parse_partition(puzzle, DEFAULT_PARTITION[(puzzle.width, puzzle.height)]):
-            check_build_size(puzzle, codes)
-    except SlidelabError:
-        return False  # the goal's blank is not in a corner, or the tables do not fit here
-    return True
+__all__ = ["DEFAULT_WEIGHT", "choose_method", "prepare", "solve", "solve_all"]
 
 
 def solve(
@@ -149,7 +84,11 @@ def solve(
         (``6-6-3``, ``7-7-1``, ``7-8`` on the 15-puzzle, ``6-6-6-6`` on the 24-puzzle),
         ``full``, ``auto`` or explicit ``"1,2,3/4,5,6,..."``.
     time_limit : float, optional
-        Seconds; past it :class:`SearchLimitError` is raised.
+        Seconds for the whole answer, counted from this call: choosing, building
+        or loading tables (a build that would not be done in time is not
+        started), searching and falling back (compiling kernels, once per
+        install, is not counted).  Past it :class:`SearchLimitError` is raised,
+        except where ``auto`` gives a bounded answer (boards past the 15-puzzle).
     max_states, max_bytes : int, optional
         Memory limits of the storing searches (BFS, bidirectional, A*).
     metric : {"stm", "mtm"}
@@ -200,213 +139,22 @@ def solve(
         max_bytes=max_bytes,
         metric=metric,
     )
+    clock = Clock(options.time_limit)  # the whole answer's, from here
     _args.callback(progress, "progress")
     _args.callback(table_progress, "table_progress")
     puzzle = _puzzle(start, goal, blank_first, size)
-    plan = _plan(puzzle, options)
+    plan = make_plan(puzzle, options)
     verdict = check(puzzle)
     if not verdict.solvable:
         raise UnsolvableError(verdict.reason)
-    options, rungs = _auto_tables(puzzle, plan, options)
-    if options.method == "auto" and plan.method.name == "idastar" and not _small(puzzle):
-        # choose_method picked IDA* past the 15-puzzle: the board is _budgeted
-        return _optimal_within_budget(puzzle, plan, options, progress, table_progress)
-    limits = _limits(options, progress)
-    tables = _tables(plan, puzzle, options, limits, table_progress)
-    while True:
-        if rungs:  # it climbs by itself: no hint to add the stronger partition
-            from ..heuristics.pdb import build_estimate
-
-            seconds, size = build_estimate(puzzle, rungs[0])
-            limits.patience = seconds
-            limits.context.pop("stronger_partition", None)
-        try:
-            solution = plan.method.load()(puzzle, limits=limits, **tables, **plan.keywords())
-            break
-        except SearchTooLong as exc:
-            if not rungs:
-                raise
-            name = rungs.pop(0)
-            log.info(
-                "%s: building the %s pattern databases (%s, about %s, once: cached for later"
-                " solves) and searching with them",
-                exc,
-                name,
-                format_bytes(size),
-                format_duration(seconds),
-            )
-            options = dataclasses.replace(options, partition=name)
-            limits = _limits(options, progress)
-            tables = _tables(plan, puzzle, options, limits, table_progress)
+    if options.method == "auto" and plan.method.name == "idastar" and plan.weight == 1:
+        solution = solve_auto(puzzle, plan, options, clock, progress, table_progress)
+    else:
+        limits = limits_of(options, progress, clock)
+        tables = prepare_tables(plan, puzzle, options, limits, table_progress)
+        solution = plan.method.load()(puzzle, limits=limits, **tables, **plan.keywords())
     solution.verify()
     return solution
-
-
-def _limits(options: SearchOptions, progress, time_limit: float | None = None) -> Limits:
-    """The limits of one search: the options' (``time_limit`` in place of theirs, if given)."""
-    seconds = options.time_limit if time_limit is None else time_limit
-    return Limits(seconds, options.max_states, options.max_bytes, progress)
-
-
-def _optimal_within_budget(puzzle, plan, options, progress, table_progress) -> Solution:
-    """``auto`` on a board where optimal search may not finish: IDA* for the time limit (default
-    :data:`AUTO_SEARCH_SECONDS`), then, past it, weighted A* with the same tables (at most
-    :data:`AUTO_FALLBACK_WEIGHT` times optimal, not proven optimal), then the constructive
-    method if even that runs out."""
-    budget = options.time_limit if options.time_limit is not None else AUTO_SEARCH_SECONDS
-    limits = _limits(options, progress, budget)
-    tables = _tables(plan, puzzle, options, limits, table_progress)
-    try:
-        solution = plan.method.load()(puzzle, limits=limits, metric=options.metric, **tables)
-    except SearchInterrupted:
-        raise
-    except SearchLimitError as exc:
-        known = "" if exc.lower_bound is None else f": it is at least {exc.lower_bound:g} moves"
-        log.info(
-            "no proven optimum within %s of search%s; looking for a solution at most %g times"
-            " as long with the same tables (for a longer optimal search, give --time-limit,"
-            " e.g. --time-limit 1h)",
-            format_duration(budget),
-            known,
-            AUTO_FALLBACK_WEIGHT,
-        )
-        fallback = _limits(options, progress, budget)
-        try:
-            solution = METHODS["weighted-astar"].load()(
-                puzzle,
-                limits=fallback,
-                weight=AUTO_FALLBACK_WEIGHT,
-                metric=options.metric,
-                **tables,
-            )
-        except SearchInterrupted:
-            raise
-        except SearchLimitError as again:
-            log.info("%s; solving by the constructive method instead", again)
-            solution = METHODS["constructive"].load()(
-                puzzle, limits=Limits(progress=progress), metric=options.metric
-            )
-    solution.verify()
-    return solution
-
-
-def _auto_tables(puzzle: Puzzle, plan: _Plan, options: SearchOptions) -> tuple[SearchOptions, list]:
-    """``auto`` with pattern databases and no partition asked for: the strongest rung of the
-    board's ladder of named partitions (6-6-3, 7-7-1, 7-8 on the 15-puzzle) whose tables are
-    ready, and the names of the rungs above it that could be built here, weakest first: the
-    search gives up once it is expected to take longer than building the next rung."""
-    if not (
-        options.method == "auto"
-        and options.metric == "stm"
-        and options.partition is None
-        and plan.heuristic == "pdb"
-        and plan.method.name == "idastar"
-        and plan.weight == 1
-    ):
-        return options, []
-    from ..heuristics.pdb import check_build_size, is_ready, parse_partition, stronger_partitions
-
-    rungs = stronger_partitions(puzzle, None)
-    for i in range(len(rungs) - 1, -1, -1):
-        if is_ready(puzzle, rungs[i]):
-            options = dataclasses.replace(options, partition=rungs[i])
-            rungs = rungs[i + 1 :]
-            break
-    buildable = []
-    for name in rungs:
-        try:
-            for codes in parse_partition(puzzle, name):
-                check_build_size(puzzle, codes)
-        except SlidelabError:
-            break  # too large to build here, and so is every rung above
-        buildable.append(name)
-    return options, buildable
-
-
-class _Plan(NamedTuple):
-    """What :func:`solve` runs on one board: the method (``auto`` resolved), heuristic, weight
-    and metric."""
-
-    method: Method
-    heuristic: str
-    weight: float
-    metric: str = "stm"
-
-    def keywords(self) -> dict:
-        """The weight, for the method functions that take one, and the metric (every method
-        function takes it: :attr:`~.registry.Method.metrics`)."""
-        function = self.method.load()
-        weight = "weight" in inspect.signature(function).parameters
-        return {"metric": self.metric, **({"weight": self.weight} if weight else {})}
-
-
-def _plan(puzzle: Puzzle, options: SearchOptions) -> _Plan:
-    """The concrete method, heuristic and weight :func:`solve` uses on ``puzzle``; checks the
-    partition's groups against the puzzle whatever method runs."""
-    name, heuristic = options.method, options.heuristic
-    weight = options.weight
-    if weight is None:
-        weight = DEFAULT_WEIGHT if name == "weighted-astar" else 1.0
-    _check_partition_fits(puzzle, options.partition)
-    if name == "auto":
-        name, auto_heuristic = choose_method(puzzle, options.metric)
-        if heuristic is None:
-            heuristic = auto_heuristic
-        if weight != 1 and name != "constructive":
-            name = "weighted-astar"  # with polishing: closest to optimal of the fast methods
-    if heuristic is None:
-        heuristic = "manhattan"
-    if name == "astar" and weight != 1:
-        name = "weighted-astar"
-    return _Plan(METHODS[name], heuristic, weight, options.metric)
-
-
-def _check_partition_fits(puzzle: Puzzle, partition) -> None:
-    """Refuse a partition whose groups do not fit the puzzle ("junk", "1,2/3", "7-8" on a 3x3)."""
-    if partition is not None and not (
-        isinstance(partition, str) and partition.strip().lower() in ("auto", "full")
-    ):
-        from ..heuristics.pdb import parse_partition
-
-        parse_partition(puzzle, partition)
-
-
-def _tables(
-    plan: _Plan, puzzle: Puzzle, options: SearchOptions, limits: Limits, table_progress
-) -> dict:
-    """What the method needs built before its clock starts (its entry's ``tables``): the heuristic
-    or the goal's distance table, as keyword arguments of its function."""
-    if plan.method.tables == "heuristic":
-        return {
-            "heuristic": _search_heuristic(
-                puzzle, plan.heuristic, options.partition, limits, table_progress, plan.metric
-            )
-        }
-    if plan.method.tables == "distance":
-        from ..analysis.table import goal_table
-
-        table = goal_table(puzzle.goal, table_progress, plan.metric)
-        limits.started = time.perf_counter()  # building a table is not search time
-        return {"table": table}
-    return {}
-
-
-def _search_heuristic(
-    puzzle, heuristic, partition, limits: Limits, table_progress, metric: str = "stm"
-):
-    """The heuristic (admissible in ``metric`` if it is in STM), its tables built or loaded
-    before the search clock starts; with pattern databases, the progress reports name stronger
-    ones where they exist."""
-    from ..heuristics import make_heuristic
-    from ..heuristics.pdb import stronger_partition
-
-    if heuristic == "pdb":
-        limits.context["stronger_partition"] = stronger_partition(puzzle, partition)
-    heur = make_heuristic(
-        puzzle, heuristic, partition=partition, progress=table_progress, metric=metric
-    )
-    limits.started = time.perf_counter()  # building tables is not search time
-    return heur
 
 
 def _puzzle(start, goal, blank_first, size) -> Puzzle:
@@ -430,7 +178,10 @@ def prepare(
 
     Takes the options of :func:`solve`.  A batch calls it once per goal before
     its worker processes start, so that they only load the tables from the
-    cache.
+    cache.  ``auto`` where it searches builds nothing ahead (it builds only for
+    a board whose search needs it, :mod:`slidelab.search.auto`); with a
+    ``time_limit`` in ``options``, a build that would take longer is refused
+    (:class:`~slidelab.errors.SearchLimitError`, saying how to build it once).
 
     Examples
     --------
@@ -447,8 +198,11 @@ def prepare(
         metric=metric,
     )
     _args.callback(table_progress, "table_progress")
-    plan = _plan(puzzle, options)
-    _tables(plan, puzzle, options, Limits(), table_progress)
+    plan = make_plan(puzzle, options)
+    if options.method == "auto" and plan.method.name == "idastar" and plan.weight == 1:
+        return plan.method.name  # cheapest first: each board decides what to build
+    limits = Limits(clock=Clock(options.time_limit))
+    prepare_tables(plan, puzzle, options, limits, table_progress)
     return plan.method.name
 
 
@@ -487,19 +241,20 @@ def solve_all(
         partition=partition,
         metric=metric,
     )
+    clock = Clock(options.time_limit)
     _args.callback(progress, "progress")
     _args.callback(table_progress, "table_progress")
     puzzle = _puzzle(start, goal, blank_first, size)
-    _check_partition_fits(puzzle, options.partition)
+    check_partition_fits(puzzle, options.partition)
     verdict = check(puzzle)
     if not verdict.solvable:
         raise UnsolvableError(verdict.reason)
     heuristic = options.heuristic
     if heuristic is None:
-        small = _small(puzzle) and not puzzle.has_repeats
-        heuristic = AUTO_HEURISTIC[options.metric] if small else "manhattan"
-    limits = Limits(options.time_limit, None, None, progress)
-    heur = _search_heuristic(
+        few = small(puzzle) and not puzzle.has_repeats
+        heuristic = AUTO_HEURISTIC[options.metric] if few else "manhattan"
+    limits = Limits(None, None, None, progress, clock=clock)
+    heur = search_heuristic(
         puzzle, heuristic, options.partition, limits, table_progress, options.metric
     )
     from .idastar import idastar_all

@@ -25,6 +25,9 @@ heuristic: :func:`pattern_database`, :func:`pdb`.
 
 from __future__ import annotations
 
+import logging
+
+from ...errors import SlidelabError
 from ...puzzle import Puzzle
 from ..base import Heuristic
 from .build import MAX_BUILD_BYTES, build_by_scan, build_bytes, build_group_table, check_build_size
@@ -52,6 +55,7 @@ __all__ = [
     "MAX_BUILD_BYTES",
     "PDB_FORMAT",
     "PatternDatabase",
+    "announce_build",
     "auto_partition",
     "build_by_scan",
     "build_bytes",
@@ -61,6 +65,7 @@ __all__ = [
     "group_goal_text",
     "is_ready",
     "parse_partition",
+    "partition_name",
     "pattern_database",
     "pdb",
     "reflection",
@@ -68,6 +73,8 @@ __all__ = [
     "stronger_partitions",
 ]
 
+
+log = logging.getLogger(__name__)
 
 _LOADED: dict = {}
 
@@ -90,6 +97,8 @@ def pattern_database(
         return _LOADED[key]
     for codes in groups:  # refuse an oversized group before building any table
         check_build_size(puzzle, codes)
+    if cache:
+        announce_build(puzzle, partition, groups)
     tables = []
     for i, codes in enumerate(groups):
         tables.append(_group_table(puzzle, codes, i, len(groups), progress, cache))
@@ -143,12 +152,76 @@ def build_estimate(puzzle: Puzzle, partition=None) -> tuple[float, int]:
     >>> size
     576576000
     """
-    from ...memory import usable_cores
-
     groups = parse_partition(puzzle, partition)
     size = sum(_placements(puzzle, c) for c in groups)
     missing = sum(_placements(puzzle, c) for c in groups if not _group_ready(puzzle, c))
-    return missing * 0.5e-6 / max(1, min(usable_cores(), 16)), size
+    return _build_seconds(missing), size
+
+
+def _build_seconds(placements: int) -> float:
+    """About how long building tables of this many placements takes here (see
+    :func:`build_estimate`)."""
+    from ...memory import usable_cores
+
+    return placements * 0.5e-6 / max(1, min(usable_cores(), 16))
+
+
+def announce_build(puzzle: Puzzle, partition, groups=None) -> None:
+    """Say (INFO, on the ``slidelab`` log the command line shows) what is about to be built
+    before any of a partition's missing tables is: which, how big, about how long, and that it
+    is done once.  Nothing when every table is ready."""
+    groups = parse_partition(puzzle, partition) if groups is None else groups
+    missing = [c for c in groups if not _group_ready(puzzle, c)]
+    if not missing:
+        return
+    from ...cache import cache_dir
+    from ...units import format_bytes, format_duration
+
+    size = sum(_placements(puzzle, c) for c in missing)
+    seconds = _build_seconds(size)
+    tables = f"{len(missing)} table{'s' if len(missing) > 1 else ''}"
+    if len(missing) < len(groups):
+        tables += f" of {len(groups)}"
+    log.info(
+        "building the %s pattern databases for the %s goal %s: %s, %s, about %s; once: cached"
+        " in %s for later solves",
+        partition_name(puzzle, partition),
+        puzzle.size,
+        _short(puzzle.goal.format()),
+        tables,
+        format_bytes(size),
+        format_duration(seconds),
+        cache_dir(),
+    )
+
+
+def partition_name(puzzle: Puzzle, partition) -> str:
+    """A partition's name for messages: its own, the board's named default for None, else
+    "automatic" or "explicit".
+
+    Examples
+    --------
+    >>> partition_name(Puzzle("1 2 3 4/5 6 7 8/9 10 11 12/13 14 15 0"), None)
+    '6-6-3'
+    >>> partition_name(Puzzle("1 2 3/4 5 6/7 8 0"), None)
+    'automatic'
+    """
+    if isinstance(partition, str):
+        return partition.strip().lower()
+    if partition is None:
+        named = DEFAULT_PARTITION.get((puzzle.width, puzzle.height))
+        if named is not None and not puzzle.has_repeats:
+            try:
+                parse_partition(puzzle, named)
+                return named
+            except SlidelabError:
+                pass
+        return "automatic"
+    return "explicit"
+
+
+def _short(text: str, limit: int = 30) -> str:
+    return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
 def _group_table(puzzle, codes, i, count, progress, cache):

@@ -1,0 +1,286 @@
+"""``auto`` where it searches: the cheapest sufficient work first, on the answer's one clock.
+
+On a board too large for a distance table or a flat bidirectional search
+(:func:`~slidelab.search.plan.choose_method` says IDA*), ``auto``:
+
+1. searches with the pattern databases at hand (loaded, or cached on disk): the
+   strongest rung of the board's ladder that is ready (the 15-puzzle's 6-6-3,
+   7-7-1, 7-8), and gives up on it for the next rung when the search is
+   predicted to take longer than that rung's build;
+2. with none at hand, first searches with what needs no table (IDA* with linear
+   conflict; walking distance in MTM where it fits) for a budget scaled to the
+   build it would otherwise start (:data:`PROBE_SHARE` of it, between
+   :data:`PROBE_MIN` and :data:`PROBE_MAX` seconds), given up early when its
+   next iteration is predicted to pass that: a position a few dozen moves from
+   its goal is solved at once on any board, with no table built;
+3. then builds the first rung's tables (announced before: what, how big, about
+   how long, once) if the build fits in the time left, and goes on as in 1;
+   if it does not fit, the answer says how to build them ahead of time;
+4. on boards past :data:`~slidelab.search.plan.AUTO_OPTIMAL_CELLS` cells, searches
+   optimally for a budget (:data:`AUTO_SEARCH_SECONDS`, or half the time left of a
+   time limit), then settles for a bounded-suboptimal answer (weighted A* with the
+   tables, at most :data:`AUTO_FALLBACK_WEIGHT` times optimal; then the
+   constructive method), labelled as not optimal and said on the log.
+
+A time limit bounds all of it: every step reads the answer's clock
+(:class:`slidelab._clock.Clock`).
+"""
+
+from __future__ import annotations
+
+import logging
+
+from ..errors import SearchInterrupted, SearchLimitError, SearchTooLong, SlidelabError
+from ..puzzle import Puzzle
+from ..solution import Solution
+from ..units import format_duration
+from ._common import Limits
+from .options import SearchOptions
+from .plan import Plan, build_hint, limits_of, search_heuristic, small
+
+log = logging.getLogger(__name__)
+
+#: the cheap search's budget: this share of the seconds the build it saves would take ...
+PROBE_SHARE = 0.25
+#: ... but at least this many seconds ...
+PROBE_MIN = 0.5
+#: ... and at most this many
+PROBE_MAX = 10.0
+#: seconds of optimal search on boards with no tables to build (past the 24-puzzle), before the
+#: constructive answer
+PROBE_NO_TABLES = 5.0
+
+#: seconds of optimal search ``auto`` gives a board past the 15-puzzle (with the 24-puzzle's
+#: 6-6-6-6 tables, or none) before it settles for a bounded-suboptimal answer
+AUTO_SEARCH_SECONDS = 60.0
+
+#: with a time limit, the share of the time left that such a board's optimal search may take
+OPTIMAL_SHARE = 0.5
+
+#: the weight of that bounded-suboptimal answer: at most this many times the optimal length
+AUTO_FALLBACK_WEIGHT = 1.5
+
+
+def cheap_heuristic(puzzle: Puzzle, metric: str) -> str:
+    """The strongest heuristic that needs no table built ahead: walking distance in MTM where
+    it fits the board (up to 4x4), linear conflict otherwise."""
+    if metric == "mtm" and puzzle.width <= 4 and puzzle.height <= 4:
+        return "walking-distance"
+    return "linear-conflict"
+
+
+def ladder(puzzle: Puzzle, options: SearchOptions) -> list:
+    """The partitions ``auto`` may search with on this board, weakest first (None: the board's
+    default), each buildable here: the board's named ladder in STM (its first rung in MTM), or
+    the automatic partition on boards up to :data:`AUTO_OPTIMAL_CELLS`; empty past them without
+    named tables (the 24-puzzle with its blank in a corner has them)."""
+    from ..heuristics.pdb import (
+        DEFAULT_PARTITION,
+        check_build_size,
+        parse_partition,
+        partition_name,
+        stronger_partitions,
+    )
+
+    if options.partition is not None:
+        return [options.partition]
+    if not small(puzzle) and partition_name(puzzle, None) not in DEFAULT_PARTITION.values():
+        return []  # no named tables for this board and goal
+    rungs: list = [None]
+    if options.metric == "stm":
+        rungs += stronger_partitions(puzzle, None)
+    buildable = []
+    for name in rungs:
+        try:
+            for codes in parse_partition(puzzle, name):
+                check_build_size(puzzle, codes)
+        except SlidelabError:
+            break  # too large to build here (and so is every rung above), or no named groups
+        buildable.append(name)
+    return buildable
+
+
+def solve_auto(puzzle: Puzzle, plan: Plan, options: SearchOptions, clock, progress, table_progress):
+    """``auto`` on a board it searches with IDA* (see the module): the solution, or a
+    :class:`SearchLimitError` on a board up to :data:`AUTO_OPTIMAL_CELLS` cells that has no
+    proven optimum within the time limit."""
+    from ..heuristics.pdb import build_estimate, is_ready
+
+    if plan.heuristic != "pdb":  # a heuristic asked for: search with it
+        return _optimal_or_bounded(puzzle, options, clock, progress, table_progress, plan.heuristic)
+    rungs = ladder(puzzle, options)
+    ready = [i for i, name in enumerate(rungs) if is_ready(puzzle, name)]
+    if ready:
+        return _with_tables(puzzle, options, rungs[ready[-1] :], clock, progress, table_progress)
+    cheap = cheap_heuristic(puzzle, options.metric)
+    if not rungs:
+        return _optimal_or_bounded(
+            puzzle, options, clock, progress, table_progress, cheap, PROBE_NO_TABLES
+        )
+    if options.heuristic is not None or options.partition is not None:
+        # tables asked for: build them (on the clock) and search
+        return _with_tables(puzzle, options, rungs, clock, progress, table_progress)
+    seconds, size = build_estimate(puzzle, rungs[0])
+    left = clock.left()
+    if left is not None and seconds > left:
+        # the build would not be done in time: the cheap search is the only optimal one
+        hint = _hint(puzzle, rungs[0], seconds)
+        return _optimal_or_bounded(
+            puzzle, options, clock, progress, table_progress, cheap, None, hint
+        )
+    budget = min(max(PROBE_SHARE * seconds, PROBE_MIN), PROBE_MAX)
+    if left is not None:
+        budget = max(0.05, min(budget, left - seconds))
+    limits = limits_of(options, progress, clock, patience=budget)
+    heur = search_heuristic(puzzle, cheap, None, limits, table_progress, options.metric)
+    try:
+        return _idastar(puzzle, heur, limits, options.metric)
+    except SearchTooLong as exc:
+        log.info(
+            "searching with %s alone: %s; the %s pattern databases are quicker to build",
+            cheap,
+            exc,
+            _name(puzzle, rungs[0]),
+        )
+    except SearchInterrupted:
+        raise
+    except SearchLimitError as exc:  # the time limit
+        return _bounded_or_raise(puzzle, options, clock, progress, None, exc, "")
+    return _with_tables(puzzle, options, rungs, clock, progress, table_progress)
+
+
+def _with_tables(
+    puzzle: Puzzle, options: SearchOptions, rungs: list, clock, progress, table_progress
+) -> Solution:
+    """IDA* with the pattern databases of ``rungs[0]`` (built first if missing, announced),
+    giving up for the next rung when predicted to take longer than its build; on a board past
+    :data:`AUTO_OPTIMAL_CELLS`, for a budget, then a bounded answer with the tables in hand."""
+    from ..heuristics.pdb import build_estimate
+
+    budget = None if small(puzzle) else _optimal_budget(clock)
+    begun = clock.elapsed()
+    rungs = list(rungs)
+    heur = None
+    while True:
+        limits = limits_of(options, progress, clock)
+        climbing = False
+        try:
+            heur = search_heuristic(puzzle, "pdb", rungs[0], limits, table_progress, options.metric)
+            patience = None if budget is None else max(0.05, budget - (clock.elapsed() - begun))
+            if len(rungs) > 1:
+                seconds, _ = build_estimate(puzzle, rungs[1])
+                left = clock.left() if patience is None else patience
+                if left is None or seconds < left:  # a stronger rung that can be built in time
+                    climbing = True
+                    patience = seconds if patience is None else min(patience, seconds)
+                    limits.context.pop("stronger_partition", None)  # it climbs by itself
+            limits.patience = patience
+            return _idastar(puzzle, heur, limits, options.metric)
+        except SearchInterrupted:
+            raise
+        except SearchTooLong as exc:
+            if climbing:
+                log.info("%s: on to the %s pattern databases", exc, _name(puzzle, rungs[1]))
+                rungs.pop(0)
+                continue
+            failed = exc
+        except SearchLimitError as exc:
+            failed = exc
+        if small(puzzle):
+            raise failed
+        return _bounded_or_raise(puzzle, options, clock, progress, heur, failed, "")
+
+
+def _optimal_or_bounded(
+    puzzle, options, clock, progress, table_progress, heuristic, budget=None, hint=""
+) -> Solution:
+    """IDA* with ``heuristic``: on a board up to :data:`AUTO_OPTIMAL_CELLS` cells until the
+    time limit; past it for ``budget`` seconds (default :data:`AUTO_SEARCH_SECONDS`, at most
+    half the time left), then a bounded answer.  ``hint`` says what would help."""
+    if small(puzzle):
+        budget = None
+    else:
+        budget = _optimal_budget(clock) if budget is None else min(budget, _optimal_budget(clock))
+    limits = limits_of(options, progress, clock, patience=budget)
+    heur = search_heuristic(puzzle, heuristic, None, limits, table_progress, options.metric)
+    try:
+        return _idastar(puzzle, heur, limits, options.metric)
+    except SearchInterrupted:
+        raise
+    except SearchLimitError as exc:
+        return _bounded_or_raise(puzzle, options, clock, progress, None, exc, hint)
+
+
+def _bounded_or_raise(puzzle, options, clock, progress, heur, exc, hint) -> Solution:
+    """After the optimal search stopped (``exc``): on a small board, the error (with ``hint``);
+    past it, a bounded answer: weighted A* with the tables ``heur`` (if any) for the time
+    left, then the constructive method, which always answers at once."""
+    from .registry import METHODS
+
+    if small(puzzle):
+        raise SearchLimitError(f"{exc}{hint}", exc.stats, exc.lower_bound) from None
+    known = "" if exc.lower_bound is None else f": it is at least {exc.lower_bound:g} moves"
+    took = format_duration(exc.stats.seconds) if exc.stats is not None else "the budget"
+    if heur is not None:
+        log.info(
+            "no proven optimum within %s of search%s; looking for a solution at most %g times"
+            " as long with the same tables (for a longer optimal search, give --time-limit,"
+            " e.g. --time-limit 1h)%s",
+            took,
+            known,
+            AUTO_FALLBACK_WEIGHT,
+            hint,
+        )
+        left = clock.left()
+        patience = AUTO_SEARCH_SECONDS if left is None else max(0.05, 0.8 * left)
+        limits = limits_of(options, progress, clock, patience=patience)
+        try:
+            return METHODS["weighted-astar"].load()(
+                puzzle,
+                limits=limits,
+                weight=AUTO_FALLBACK_WEIGHT,
+                metric=options.metric,
+                heuristic=heur,
+            )
+        except SearchInterrupted:
+            raise
+        except SearchLimitError as again:
+            log.info("%s; solving by the constructive method instead", again)
+    else:
+        log.info(
+            "no proven optimum within %s of search%s; solving by the constructive method"
+            " (fast, not optimal)%s",
+            took,
+            known,
+            hint,
+        )
+    return METHODS["constructive"].load()(
+        puzzle, limits=Limits(progress=progress), metric=options.metric
+    )
+
+
+def _idastar(puzzle, heur, limits, metric) -> Solution:
+    from .idastar import idastar
+
+    return idastar(puzzle, heuristic=heur, limits=limits, metric=metric)
+
+
+def _optimal_budget(clock) -> float:
+    """Seconds of optimal search on a board past the 15-puzzle: :data:`AUTO_SEARCH_SECONDS`,
+    or :data:`OPTIMAL_SHARE` of the time limit's time left."""
+    left = clock.left()
+    return AUTO_SEARCH_SECONDS if left is None else max(0.05, OPTIMAL_SHARE * left)
+
+
+def _name(puzzle: Puzzle, partition) -> str:
+    from ..heuristics.pdb import partition_name
+
+    return partition_name(puzzle, partition)
+
+
+def _hint(puzzle: Puzzle, partition, seconds: float) -> str:
+    """What would help a search that could not build its tables in time."""
+    return (
+        f"; the {_name(puzzle, partition)} pattern databases would help (about"
+        f" {format_duration(seconds)} to build, once): {build_hint(puzzle, partition)}"
+    )

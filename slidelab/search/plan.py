@@ -1,0 +1,251 @@
+"""What :func:`~slidelab.search.solve.solve` runs on one board, and the tables it needs, made
+ready on the answer's clock.
+
+:func:`choose_method` resolves ``auto`` per board; :func:`make_plan` resolves the
+rest of the options (heuristic, weight); :func:`prepare_tables` builds or loads
+what the method needs (pattern databases, the goal's distance table) as part of
+the answer: a build that would outlast the time left is not started (the error
+says how to build it once, ahead of time), and one that runs past the time
+limit stops.
+"""
+
+from __future__ import annotations
+
+import inspect
+import logging
+from collections.abc import Callable
+from typing import NamedTuple
+
+from .._clock import Clock
+from ..errors import SearchLimitError
+from ..puzzle import Puzzle
+from ..solution import Stats
+from ..units import format_bytes, format_duration
+from ._common import Limits
+from .options import SearchOptions
+from .registry import METHODS, Method
+
+log = logging.getLogger(__name__)
+
+#: weight of ``weighted-astar`` when none is given
+DEFAULT_WEIGHT = 1.5
+
+#: boards with at most this many positions are solved from the goal's distance table, built and
+#: cached on first need (the 8-puzzle's in 20 ms, after some seconds of compiling on a fresh
+#: install); reading a solution off it is a look-up a move and needs no compiled code
+AUTO_BUILD_TABLE_STATES = 1 << 21
+
+#: larger boards with at most this many arrangements are solved by table-based bidirectional BFS
+AUTO_TABLE_STATES = 50_000_000
+
+#: boards with at most this many cells are solved optimally by ``auto`` (IDA*, pattern databases
+#: when the search needs them); larger ones optimally within a budget, then bounded-suboptimal
+AUTO_OPTIMAL_CELLS = 16
+
+#: the heuristic ``auto`` and ``solve_all`` use for IDA* in each metric where no other is asked
+#: for (on boards without named pattern databases, or with repeated labels: ``manhattan``)
+AUTO_HEURISTIC = {"stm": "pdb", "mtm": "pdb"}
+
+
+def choose_method(puzzle: Puzzle, metric: str = "stm") -> tuple[str, str]:
+    """``(method, heuristic)`` that ``auto`` uses for this puzzle (in ``metric``).
+
+    The goal's distance table when one is cached (``slidelab analyze GOAL
+    --save``; see :func:`slidelab.analysis.table.table_ready`) or the space has
+    at most :data:`AUTO_BUILD_TABLE_STATES` positions (then it is built); a
+    flat-table bidirectional BFS when the whole space is small; otherwise IDA*,
+    cheapest first (:func:`slidelab.search.auto.solve_auto`): with the pattern
+    databases at hand, else with linear conflict for a budget, building tables
+    only when the search is predicted to take longer than the build, and on
+    boards past :data:`AUTO_OPTIMAL_CELLS` a bounded-suboptimal answer when no
+    optimum is proven within the budget.
+
+    Examples
+    --------
+    >>> choose_method(Puzzle("8 6 7/2 5 4/3 0 1"))
+    ('table', 'manhattan')
+    >>> choose_method(Puzzle("2 1 3 4/5 6 7 8/9 10 11 12/13 14 15 0"))
+    ('idastar', 'pdb')
+    """
+    from ..analysis.index import Space
+    from ..analysis.table import table_ready
+
+    if Space(puzzle.goal).states <= AUTO_BUILD_TABLE_STATES or table_ready(puzzle, metric):
+        return "table", "manhattan"
+    if puzzle.n_arrangements <= AUTO_TABLE_STATES:
+        return "bidirectional", "manhattan"
+    return "idastar", AUTO_HEURISTIC[metric]
+
+
+def small(puzzle: Puzzle) -> bool:
+    """At most :data:`AUTO_OPTIMAL_CELLS` cells: ``auto`` searches it optimally, unbudgeted."""
+    return puzzle.width * puzzle.height <= AUTO_OPTIMAL_CELLS
+
+
+class Plan(NamedTuple):
+    """What :func:`solve` runs on one board: the method (``auto`` resolved), heuristic, weight
+    and metric."""
+
+    method: Method
+    heuristic: str
+    weight: float
+    metric: str = "stm"
+
+    def keywords(self) -> dict:
+        """The weight, for the method functions that take one, and the metric (every method
+        function takes it: :attr:`~.registry.Method.metrics`)."""
+        function = self.method.load()
+        weight = "weight" in inspect.signature(function).parameters
+        return {"metric": self.metric, **({"weight": self.weight} if weight else {})}
+
+
+def make_plan(puzzle: Puzzle, options: SearchOptions) -> Plan:
+    """The concrete method, heuristic and weight :func:`solve` uses on ``puzzle``; checks the
+    partition's groups against the puzzle whatever method runs."""
+    name, heuristic = options.method, options.heuristic
+    weight = options.weight
+    if weight is None:
+        weight = DEFAULT_WEIGHT if name == "weighted-astar" else 1.0
+    check_partition_fits(puzzle, options.partition)
+    if name == "auto":
+        name, auto_heuristic = choose_method(puzzle, options.metric)
+        if heuristic is None:
+            heuristic = auto_heuristic
+        if weight != 1:
+            name = "weighted-astar"  # with polishing: closest to optimal of the fast methods
+    if heuristic is None:
+        heuristic = "manhattan"
+    if name == "astar" and weight != 1:
+        name = "weighted-astar"
+    return Plan(METHODS[name], heuristic, weight, options.metric)
+
+
+def check_partition_fits(puzzle: Puzzle, partition) -> None:
+    """Refuse a partition whose groups do not fit the puzzle ("junk", "1,2/3", "7-8" on a 3x3)."""
+    if partition is not None and not (
+        isinstance(partition, str) and partition.strip().lower() in ("auto", "full")
+    ):
+        from ..heuristics.pdb import parse_partition
+
+        parse_partition(puzzle, partition)
+
+
+def limits_of(options: SearchOptions, progress, clock: Clock, patience=None) -> Limits:
+    """The limits of one search of an answer: the options' memory limits, the answer's clock."""
+    return Limits(
+        None, options.max_states, options.max_bytes, progress, clock=clock, patience=patience
+    )
+
+
+def prepare_tables(
+    plan: Plan, puzzle: Puzzle, options: SearchOptions, limits: Limits, table_progress
+) -> dict:
+    """What the method needs built before it runs (its entry's ``tables``): the heuristic or the
+    goal's distance table, as keyword arguments of its function; built on the answer's clock."""
+    if plan.method.tables == "heuristic":
+        return {
+            "heuristic": search_heuristic(
+                puzzle, plan.heuristic, options.partition, limits, table_progress, plan.metric
+            )
+        }
+    if plan.method.tables == "distance":
+        from ..analysis.table import goal_table
+
+        table = goal_table(puzzle.goal, on_clock(table_progress, limits), plan.metric)
+        limits.restart()  # building a table is not search time (it is answer time)
+        return {"table": table}
+    return {}
+
+
+def search_heuristic(
+    puzzle, heuristic, partition, limits: Limits, table_progress, metric: str = "stm"
+):
+    """The heuristic (admissible in ``metric`` if it is in STM), its tables built or loaded
+    before the search starts, on the answer's clock; with pattern databases, the progress
+    reports name stronger ones where they exist."""
+    from ..heuristics import make_heuristic
+    from ..heuristics.pdb import stronger_partition
+
+    if heuristic == "pdb":
+        check_build_time(puzzle, partition, limits)
+        limits.context["stronger_partition"] = stronger_partition(puzzle, partition)
+    heur = make_heuristic(
+        puzzle,
+        heuristic,
+        partition=partition,
+        progress=on_clock(table_progress, limits),
+        metric=metric,
+    )
+    limits.restart()  # building tables is not search time (it is answer time)
+    return heur
+
+
+def build_hint(puzzle: Puzzle, partition) -> str:
+    """The command that builds a partition's tables once, ahead of time."""
+    from ..board import Board
+
+    w, h = puzzle.width, puzzle.height
+    if puzzle.goal == Board.solved(w, h):
+        goal = f"{w}x{h}"
+    elif puzzle.goal == Board.solved(w, h, True):
+        goal = f"{w}x{h} --blank-first"
+    else:
+        goal = f'"{puzzle.goal.format()}"'
+    name = partition if isinstance(partition, str) else None
+    return f"slidelab tables build {goal}" + (f" --partition {name}" if name else "")
+
+
+def check_build_time(puzzle: Puzzle, partition, limits: Limits) -> None:
+    """Refuse up front to build pattern databases that would not be done in the time left."""
+    left = limits.left()
+    if left is None:
+        return
+    from ..heuristics.pdb import build_estimate
+
+    seconds, size = build_estimate(puzzle, partition)
+    if seconds > max(left, 0.0):
+        raise SearchLimitError(
+            f"limit reached: the pattern databases ({format_bytes(size)}) take about"
+            f" {format_duration(seconds)} to build, more than the"
+            f" {format_duration(max(left, 0.0))} left of the {limits.time_limit:g} s time"
+            f" limit; build them once with: {build_hint(puzzle, partition)}",
+            Stats(),
+        )
+
+
+def on_clock(table_progress: Callable | None, limits: Limits) -> Callable | None:
+    """``table_progress`` that also stops a build past the answer's time limit."""
+    if limits.left() is None:
+        return table_progress
+
+    def report(fraction: float, message: str) -> None:
+        if limits.clock is not None and limits.clock.over():
+            raise SearchLimitError(
+                f"limit reached: stopped building tables at the {limits.time_limit:g} s time"
+                f" limit ({message})",
+                Stats(),
+            )
+        if table_progress is not None:
+            table_progress(fraction, message)
+
+    return report
+
+
+__all__ = [
+    "AUTO_BUILD_TABLE_STATES",
+    "AUTO_HEURISTIC",
+    "AUTO_OPTIMAL_CELLS",
+    "AUTO_TABLE_STATES",
+    "DEFAULT_WEIGHT",
+    "Plan",
+    "build_hint",
+    "check_build_time",
+    "check_partition_fits",
+    "choose_method",
+    "limits_of",
+    "make_plan",
+    "on_clock",
+    "prepare_tables",
+    "search_heuristic",
+    "small",
+]
