@@ -49,6 +49,9 @@ PROBE_MAX = 10.0
 #: seconds of optimal search on boards with no tables to build (past the 24-puzzle), before the
 #: constructive answer
 PROBE_NO_TABLES = 5.0
+#: a board whose cheap estimate is more moves than this is not searched without tables (IDA*
+#: with linear conflict does not finish there: a random 5x5 starts at 70-100, a 20x20 at 5,000)
+PROBE_MAX_ESTIMATE = 80
 
 #: seconds of optimal search ``auto`` gives a board past the 15-puzzle (with the 24-puzzle's
 #: 6-6-6-6 tables, or none) before it settles for a bounded-suboptimal answer
@@ -107,45 +110,57 @@ def solve_auto(puzzle: Puzzle, plan: Plan, options: SearchOptions, clock, progre
     from ..heuristics.pdb import build_estimate, is_ready
 
     if plan.heuristic != "pdb":  # a heuristic asked for: search with it
-        return _optimal_or_bounded(puzzle, options, clock, progress, table_progress, plan.heuristic)
+        limits = limits_of(options, progress, clock)
+        heur = search_heuristic(
+            puzzle, plan.heuristic, None, limits, table_progress, options.metric
+        )
+        return _optimal_or_bounded(puzzle, options, clock, progress, heur)
     rungs = ladder(puzzle, options)
     ready = [i for i, name in enumerate(rungs) if is_ready(puzzle, name)]
     if ready:
         return _with_tables(puzzle, options, rungs[ready[-1] :], clock, progress, table_progress)
-    cheap = cheap_heuristic(puzzle, options.metric)
-    if not rungs:
-        return _optimal_or_bounded(
-            puzzle, options, clock, progress, table_progress, cheap, PROBE_NO_TABLES
-        )
     if options.heuristic is not None or options.partition is not None:
         # tables asked for: build them (on the clock) and search
         return _with_tables(puzzle, options, rungs, clock, progress, table_progress)
+    cheap = cheap_heuristic(puzzle, options.metric)
+    limits = limits_of(options, progress, clock)
+    heur = search_heuristic(puzzle, cheap, None, limits, table_progress, options.metric)
+    estimate = heur.value(puzzle.start_codes)
+    far = estimate > PROBE_MAX_ESTIMATE  # no search without tables would finish
+    if not rungs:
+        if far and not small(puzzle):
+            log.info(
+                "at least %s moves from its goal (%s): too far for an optimal search without"
+                " tables; solving by the constructive method (fast, not optimal)",
+                f"{estimate:,}",
+                cheap,
+            )
+            return _constructive(puzzle, options, progress)
+        return _optimal_or_bounded(puzzle, options, clock, progress, heur, PROBE_NO_TABLES)
     seconds, size = build_estimate(puzzle, rungs[0])
     left = clock.left()
     if left is not None and seconds > left:
         # the build would not be done in time: the cheap search is the only optimal one
         hint = _hint(puzzle, rungs[0], seconds)
-        return _optimal_or_bounded(
-            puzzle, options, clock, progress, table_progress, cheap, None, hint
-        )
-    budget = min(max(PROBE_SHARE * seconds, PROBE_MIN), PROBE_MAX)
-    if left is not None:
-        budget = max(0.05, min(budget, left - seconds))
-    limits = limits_of(options, progress, clock, patience=budget)
-    heur = search_heuristic(puzzle, cheap, None, limits, table_progress, options.metric)
-    try:
-        return _idastar(puzzle, heur, limits, options.metric)
-    except SearchTooLong as exc:
-        log.info(
-            "searching with %s alone: %s; the %s pattern databases are quicker to build",
-            cheap,
-            exc,
-            _name(puzzle, rungs[0]),
-        )
-    except SearchInterrupted:
-        raise
-    except SearchLimitError as exc:  # the time limit
-        return _bounded_or_raise(puzzle, options, clock, progress, None, exc, "")
+        return _optimal_or_bounded(puzzle, options, clock, progress, heur, None, hint)
+    if not far:
+        budget = min(max(PROBE_SHARE * seconds, PROBE_MIN), PROBE_MAX)
+        if left is not None:
+            budget = max(0.05, min(budget, left - seconds))
+        limits.patience = budget
+        try:
+            return _idastar(puzzle, heur, limits, options.metric)
+        except SearchTooLong as exc:
+            log.info(
+                "searching with %s alone: %s; the %s pattern databases are quicker to build",
+                cheap,
+                exc,
+                _name(puzzle, rungs[0]),
+            )
+        except SearchInterrupted:
+            raise
+        except SearchLimitError as exc:  # the time limit
+            return _bounded_or_raise(puzzle, options, clock, progress, None, exc, "")
     return _with_tables(puzzle, options, rungs, clock, progress, table_progress)
 
 
@@ -157,8 +172,7 @@ def _with_tables(
     :data:`AUTO_OPTIMAL_CELLS`, for a budget, then a bounded answer with the tables in hand."""
     from ..heuristics.pdb import build_estimate
 
-    budget = None if small(puzzle) else _optimal_budget(clock)
-    begun = clock.elapsed()
+    began = None  # when the first search began: a board past 16 cells has a budget from there
     rungs = list(rungs)
     heur = None
     while True:
@@ -166,7 +180,9 @@ def _with_tables(
         climbing = False
         try:
             heur = search_heuristic(puzzle, "pdb", rungs[0], limits, table_progress, options.metric)
-            patience = None if budget is None else max(0.05, budget - (clock.elapsed() - begun))
+            if began is None:  # the tables are ready: the budget is for searching
+                began, budget = clock.elapsed(), None if small(puzzle) else _optimal_budget(clock)
+            patience = None if budget is None else max(0.05, budget - (clock.elapsed() - began))
             if len(rungs) > 1:
                 seconds, _ = build_estimate(puzzle, rungs[1])
                 left = clock.left() if patience is None else patience
@@ -191,18 +207,15 @@ def _with_tables(
         return _bounded_or_raise(puzzle, options, clock, progress, heur, failed, "")
 
 
-def _optimal_or_bounded(
-    puzzle, options, clock, progress, table_progress, heuristic, budget=None, hint=""
-) -> Solution:
-    """IDA* with ``heuristic``: on a board up to :data:`AUTO_OPTIMAL_CELLS` cells until the
-    time limit; past it for ``budget`` seconds (default :data:`AUTO_SEARCH_SECONDS`, at most
+def _optimal_or_bounded(puzzle, options, clock, progress, heur, budget=None, hint="") -> Solution:
+    """IDA* with the heuristic ``heur``: on a board up to :data:`AUTO_OPTIMAL_CELLS` cells until
+    the time limit; past it for ``budget`` seconds (default :data:`AUTO_SEARCH_SECONDS`, at most
     half the time left), then a bounded answer.  ``hint`` says what would help."""
     if small(puzzle):
         budget = None
     else:
         budget = _optimal_budget(clock) if budget is None else min(budget, _optimal_budget(clock))
     limits = limits_of(options, progress, clock, patience=budget)
-    heur = search_heuristic(puzzle, heuristic, None, limits, table_progress, options.metric)
     try:
         return _idastar(puzzle, heur, limits, options.metric)
     except SearchInterrupted:
@@ -254,6 +267,13 @@ def _bounded_or_raise(puzzle, options, clock, progress, heur, exc, hint) -> Solu
             known,
             hint,
         )
+    return _constructive(puzzle, options, progress)
+
+
+def _constructive(puzzle, options, progress) -> Solution:
+    """The constructive method's answer: fast on any board, not optimal."""
+    from .registry import METHODS
+
     return METHODS["constructive"].load()(
         puzzle, limits=Limits(progress=progress), metric=options.metric
     )

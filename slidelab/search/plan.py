@@ -151,6 +151,7 @@ def prepare_tables(
     if plan.method.tables == "distance":
         from ..analysis.table import goal_table
 
+        check_table_time(puzzle, plan.metric, limits)
         table = goal_table(puzzle.goal, on_clock(table_progress, limits), plan.metric)
         limits.restart()  # building a table is not search time (it is answer time)
         return {"table": table}
@@ -213,6 +214,31 @@ def check_build_time(puzzle: Puzzle, partition, limits: Limits) -> None:
         )
 
 
+def check_table_time(puzzle: Puzzle, metric: str, limits: Limits) -> None:
+    """Refuse up front to build the goal's distance table when it would not be done in the
+    time left."""
+    left = limits.left()
+    if left is None:
+        return
+    from ..analysis.budget import estimate
+    from ..analysis.index import Space
+    from ..analysis.table import table_ready
+
+    if table_ready(puzzle, metric):
+        return
+    space = Space(puzzle.goal, metric)
+    seconds = estimate(space, table=True).seconds
+    if seconds > max(left, 0.0):
+        goal = puzzle.goal.format()
+        raise SearchLimitError(
+            f"limit reached: the goal's distance table ({space.states:,} positions) takes"
+            f" about {format_duration(seconds)} to build, more than the"
+            f" {format_duration(max(left, 0.0))} left of the {limits.time_limit:g} s time"
+            f' limit; build it once with: slidelab analyze "{goal}" --save',
+            Stats(),
+        )
+
+
 def on_clock(table_progress: Callable | None, limits: Limits) -> Callable | None:
     """``table_progress`` that also stops a build past the answer's time limit."""
     if limits.left() is None:
@@ -241,6 +267,7 @@ __all__ = [
     "build_hint",
     "check_build_time",
     "check_partition_fits",
+    "check_table_time",
     "choose_method",
     "limits_of",
     "make_plan",

@@ -89,8 +89,8 @@ METHODS: dict[str, Method] = {
     for m in (
         Method(
             "auto",
-            "picks a method for the board: optimal up to the 15-puzzle, on the 24-puzzle within"
-            " the time limit (default 60 s, then within 1.5x), fast beyond",
+            "picks a method for the board, cheapest first: optimal up to the 15-puzzle, beyond"
+            " it optimal within a budget (60 s, or half the time limit), then bounded",
             None,
             True,
             options=SHAPING_OPTIONS,
