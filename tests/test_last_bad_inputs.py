@@ -1,0 +1,67 @@
+"""The last bad inputs (issue 25, item 5): each a one-line error, or the right answer, with a test.
+
+The command line through ``test_validation``'s helpers (its runner and its one-line check), the
+Python API, and the web API where the item reaches it.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+import slidelab
+from slidelab.errors import SearchLimitError, SlidelabError
+from slidelab.units import counted, format_bytes
+from test_validation import cli, one_line_error, quickly
+
+BIG = "14x14"  # its visited table: 196!/2 bytes, past any unit of format_bytes and any float
+
+
+# ------------------------------------------- a search's memory need past the largest byte unit
+
+
+def test_sizes_past_the_largest_unit_are_written_as_a_power_of_ten():
+    assert format_bytes(1024**7 - 1) == "1.02e+03 EiB"
+    assert format_bytes(1024**7) == "1.18e+21 bytes"
+    assert format_bytes(10**400) == "1.00e+400 bytes"  # a float holds at most about 1.8e308
+
+
+@pytest.mark.parametrize("method", ["bfs", "bidirectional"])
+def test_breadth_first_search_of_a_huge_board_is_a_limit_reached(method):
+    board = slidelab.random_board(BIG, seed=1)
+    with quickly(), pytest.raises(SearchLimitError, match=r"needs \d\.\d\de\+\d+ bytes"):
+        slidelab.solve(board, method=method)
+    with quickly():
+        code, out, err = cli("solve", board.format(), "--method", method)
+    one_line_error(code, err, "limit reached", "bytes for a visited table", exit_code=code)
+    assert code != 0 and out == ""
+
+
+def test_the_web_answers_a_limit_reached_not_500(tmp_path, monkeypatch):
+    pytest.importorskip("fastapi")
+    from fastapi.testclient import TestClient
+
+    from slidelab.web import create_app
+    from test_web_api import error_of, wait_ready
+
+    monkeypatch.setenv("SLIDELAB_CACHE", str(tmp_path))
+    board = slidelab.random_board(BIG, seed=1).format()
+    with TestClient(create_app(workers=1, max_time_limit=20, grace=5)) as client:
+        wait_ready(client)
+        for method in ("bfs", "bidirectional"):
+            answer = client.post("/api/solve", json={"board": board, "method": method})
+            assert "bytes for a visited table" in error_of(answer, 422)
+
+
+# ------------------------------------------------------------------------- number words
+
+
+def test_counts_of_one_are_singular():
+    assert counted(1, "move") == "1 move" and counted(2, "move") == "2 moves"
+    assert counted(0, "move") == "0 moves" and counted(10_000, "board") == "10,000 boards"
+
+
+def test_check_says_one_move():
+    code, out, _ = cli("check", "1 2 3/4 5 6/7 0 8")
+    assert code == 0 and "the blank is 1 move from its goal cell" in out
+    assert "1 moves" not in slidelab.check("1 2 3/4 5 6/7 0 8").reason
+    assert "is 2 moves from" in slidelab.check("1 2 3/4 5 6/0 7 8").reason
