@@ -65,3 +65,19 @@ def test_check_says_one_move():
     assert code == 0 and "the blank is 1 move from its goal cell" in out
     assert "1 moves" not in slidelab.check("1 2 3/4 5 6/7 0 8").reason
     assert "is 2 moves from" in slidelab.check("1 2 3/4 5 6/0 7 8").reason
+
+
+# ------------------------------------------------------ runs longer than the longest move
+
+
+def test_a_run_longer_than_any_board_stays_several_moves():
+    text = "R " * 40_000
+    assert slidelab.moves.runs(text) == (slidelab.Move("R", 32_768), slidelab.Move("R", 7_232))
+    assert (slidelab.moves.stm(text), slidelab.moves.mtm(text)) == (40_000, 2)
+    assert slidelab.moves.simplify(text + "L " * 7_233) == (slidelab.Move("R", 32_767),)
+    code, out, err = cli("moves", "length", text)
+    assert (code, out, err) == (0, "40000 STM, 2 MTM\n", "")
+    code, out, err = cli("moves", "convert", "--compact", text)
+    assert (code, out, err) == (0, "R32768 R7232\n", "")
+    code, out, err = cli("moves", "simplify", text)
+    assert (code, out, err) == (0, "R32768 R7232\n", "")
