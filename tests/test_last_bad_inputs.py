@@ -81,3 +81,29 @@ def test_a_run_longer_than_any_board_stays_several_moves():
     assert (code, out, err) == (0, "R32768 R7232\n", "")
     code, out, err = cli("moves", "simplify", text)
     assert (code, out, err) == (0, "R32768 R7232\n", "")
+
+
+# ------------------------------------------------------------- tables too large to build
+
+
+def test_tables_of_a_huge_board_are_refused_at_once(tmp_path, monkeypatch):
+    from slidelab.heuristics.pdb import MAX_BUILD_BYTES, pattern_database  # noqa: F401
+
+    monkeypatch.setenv("SLIDELAB_CACHE", str(tmp_path))
+    with quickly(5):
+        code, out, err = cli("tables", "build", "100x100")
+    one_line_error(code, err, "too large to build here", "198 moves", "125 moves")
+    assert out == "" and not list(tmp_path.iterdir())
+    puzzle = slidelab.Puzzle(slidelab.Board.solved(100, 100))
+    with quickly(5), pytest.raises(SlidelabError, match="too large to build here"):
+        pattern_database(puzzle)
+
+
+def test_tables_build_says_what_it_builds_before_it_starts(tmp_path, monkeypatch):
+    monkeypatch.setenv("SLIDELAB_CACHE", str(tmp_path))
+    code, out, err = cli("tables", "build", "3x3")
+    assert code == 0, err
+    first = err.splitlines()[0]
+    assert first.startswith("building 1 table for 3x3: 362,880 entries (354 KiB), about "), err
+    code, out, err = cli("tables", "build", "3x3")  # built: nothing to say
+    assert code == 0 and "building" not in err

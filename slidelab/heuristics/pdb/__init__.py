@@ -35,6 +35,7 @@ from .layout import (
     auto_partition,
     group_goal_text,
     parse_partition,
+    placements,
     reflection,
     stronger_partition,
     stronger_partitions,
@@ -146,8 +147,8 @@ def build_estimate(puzzle: Puzzle, partition=None) -> tuple[float, int]:
     from ...memory import usable_cores
 
     groups = parse_partition(puzzle, partition)
-    size = sum(_placements(puzzle, c) for c in groups)
-    missing = sum(_placements(puzzle, c) for c in groups if not _group_ready(puzzle, c))
+    size = sum(placements(puzzle, c) for c in groups)
+    missing = sum(placements(puzzle, c) for c in groups if not _group_ready(puzzle, c))
     return missing * 0.5e-6 / max(1, min(usable_cores(), 16)), size
 
 
@@ -163,14 +164,8 @@ def _group_table(puzzle, codes, i, count, progress, cache):
         return build(progress)
     from ...cache import load_or_build
 
-    in_memory = _in_memory(_placements(puzzle, codes))
+    in_memory = _in_memory(placements(puzzle, codes))
     return load_or_build(_spec(puzzle, codes), build, progress, mmap=not in_memory)
-
-
-def _placements(puzzle: Puzzle, codes) -> int:
-    """Placements of a group's tiles: its table's entries (a byte each)."""
-    n, k = puzzle.width * puzzle.height, len(puzzle.labels) + 1
-    return GroupLayout([codes], puzzle.label_counts, n, k).sizes[0]
 
 
 def _in_memory(nbytes: int) -> bool:
