@@ -52,21 +52,6 @@ def test_the_web_answers_a_limit_reached_not_500(tmp_path, monkeypatch):
             assert "bytes for a visited table" in error_of(answer, 422)
 
 
-# ------------------------------------------------------------------------- number words
-
-
-def test_counts_of_one_are_singular():
-    assert counted(1, "move") == "1 move" and counted(2, "move") == "2 moves"
-    assert counted(0, "move") == "0 moves" and counted(10_000, "board") == "10,000 boards"
-
-
-def test_check_says_one_move():
-    code, out, _ = cli("check", "1 2 3/4 5 6/7 0 8")
-    assert code == 0 and "the blank is 1 move from its goal cell" in out
-    assert "1 moves" not in slidelab.check("1 2 3/4 5 6/7 0 8").reason
-    assert "is 2 moves from" in slidelab.check("1 2 3/4 5 6/0 7 8").reason
-
-
 # ------------------------------------------------------ runs longer than the longest move
 
 
@@ -81,6 +66,21 @@ def test_a_run_longer_than_any_board_stays_several_moves():
     assert (code, out, err) == (0, "R32768 R7232\n", "")
     code, out, err = cli("moves", "simplify", text)
     assert (code, out, err) == (0, "R32768 R7232\n", "")
+
+
+# ------------------------------------------------------------------------- number words
+
+
+def test_counts_of_one_are_singular():
+    assert counted(1, "move") == "1 move" and counted(2, "move") == "2 moves"
+    assert counted(0, "move") == "0 moves" and counted(10_000, "board") == "10,000 boards"
+
+
+def test_check_says_one_move():
+    code, out, _ = cli("check", "1 2 3/4 5 6/7 0 8")
+    assert code == 0 and "the blank is 1 move from its goal cell" in out
+    assert "1 moves" not in slidelab.check("1 2 3/4 5 6/7 0 8").reason
+    assert "is 2 moves from" in slidelab.check("1 2 3/4 5 6/0 7 8").reason
 
 
 # ------------------------------------------------------------- tables too large to build
@@ -107,3 +107,50 @@ def test_tables_build_says_what_it_builds_before_it_starts(tmp_path, monkeypatch
     assert first.startswith("building 1 table for 3x3: 362,880 entries (354 KiB), about "), err
     code, out, err = cli("tables", "build", "3x3")  # built: nothing to say
     assert code == 0 and "building" not in err
+
+
+# ---------------------------------------------------- positions at a distance: distinct, known
+
+
+@pytest.mark.parametrize(
+    "size, distance, metric, words",
+    [
+        ("4x4", 81, "stm", "no 4x4 position is 81 moves from its goal: the 15-puzzle's diameter is 80"),
+        ("4x4", 44, "mtm", "no 4x4 position is 44 MTM moves from its goal: the 15-puzzle's diameter is 43"),
+        ("3x3", 32, "stm", "no 3x3 position is 32 moves from its goal: the 8-puzzle's diameter is 31"),
+        ("3x3", 25, "mtm", "no 3x3 position is 25 MTM moves from its goal: the 8-puzzle's diameter is 24"),
+    ],
+)  # fmt: skip
+def test_a_distance_past_the_known_diameter_names_it(size, distance, metric, words):
+    with quickly(), pytest.raises(SlidelabError) as caught:
+        slidelab.positions_at_distance(distance, 1, size, metric=metric, time_limit=5)
+    assert str(caught.value) == words
+    with quickly():
+        code, out, err = cli(
+            "generate", size, "-d", distance, "--metric", metric, "--time-limit", 5
+        )
+    one_line_error(code, err, words)
+    assert out == ""
+
+
+def test_boards_at_a_distance_are_distinct():
+    boards = slidelab.positions_at_distance(30, 200, "3x3", seed=1)  # 272 positions are 30 away
+    assert len(set(boards)) == 200
+    code, out, err = cli("generate", "3x3", "-d", "31", "-n", "2")
+    assert code == 0 and len(set(out.split("\n")) - {""}) == 2, err
+
+
+def test_more_boards_than_there_are_at_a_distance_says_how_many():
+    message = "asked for 3 boards, but only 2 of the 3x3 positions are 31 moves from the goal"
+    with pytest.raises(SlidelabError, match=message):
+        slidelab.positions_at_distance(31, 3, "3x3")
+    code, out, err = cli("generate", "3x3", "-d", "31", "-n", "3")
+    one_line_error(code, err, message)
+    assert out == ""
+
+
+def test_the_search_way_gives_distinct_boards_and_says_when_walks_repeat():
+    boards = slidelab.positions_at_distance(2, 4, "4x4", seed=1)  # the 4 positions 2 away
+    assert len(set(boards)) == 4
+    with pytest.raises(SearchLimitError, match="ended on a board found before: there may be no"):
+        slidelab.positions_at_distance(1, 3, "4x4", seed=1, time_limit=2)  # only 2 are 1 away
