@@ -154,3 +154,44 @@ def test_the_search_way_gives_distinct_boards_and_says_when_walks_repeat():
     assert len(set(boards)) == 4
     with pytest.raises(SearchLimitError, match="ended on a board found before: there may be no"):
         slidelab.positions_at_distance(1, 3, "4x4", seed=1, time_limit=2)  # only 2 are 1 away
+
+
+# ---------------------------------------------------------------------------- Solution.to_gif
+
+
+@pytest.mark.parametrize(
+    "keywords, fragment",
+    [
+        ({"tile": 100_000}, "tile must be at most 1,000 (pixels per cell)"),
+        ({"tile": 0}, "tile must be at least 1"),
+        ({"seconds_per_move": -1}, "seconds_per_move must be positive"),
+        ({"seconds_per_move": float("nan")}, "seconds_per_move must be a number, got nan"),
+        ({"seconds_per_move": float("inf")}, "seconds_per_move must be a finite number"),
+        ({"seconds_per_move": 1e-9}, "seconds_per_move must be from 0.01 to 600"),
+    ],
+)
+def test_gif_arguments_are_checked_at_the_door(tmp_path, keywords, fragment):
+    solution = slidelab.solve("1 2 3/4 5 6/0 7 8")
+    with quickly(), pytest.raises(SlidelabError) as caught:
+        solution.to_gif(tmp_path / "replay.gif", **keywords)
+    assert fragment in str(caught.value) and "\n" not in str(caught.value)
+    assert not list(tmp_path.iterdir())
+
+
+def test_gif_to_a_directory_or_another_extension_is_refused(tmp_path):
+    solution = slidelab.solve("1 2 3/4 5 6/0 7 8")
+    with pytest.raises(SlidelabError, match="it is a directory"):
+        solution.to_gif(tmp_path)
+    with pytest.raises(SlidelabError, match=r"must end in \.gif"):
+        solution.to_gif(tmp_path / "replay.png")
+
+
+def test_gif_of_millions_of_moves_is_refused_before_its_frames_are_made():
+    from slidelab.draw import MAX_GIF_FRAMES
+
+    board = slidelab.Board.solved(2, 2)
+    moves = "U L D R " * 650_000  # 2.6 million moves, back to the start
+    solution = slidelab.Solution(board, board, slidelab.moves.parse_moves(moves))
+    with quickly(), pytest.raises(SlidelabError, match="2,600,000 moves is too long"):
+        solution.to_gif("replay.gif")
+    assert MAX_GIF_FRAMES == 10_001
