@@ -195,3 +195,14 @@ def test_gif_of_millions_of_moves_is_refused_before_its_frames_are_made():
     with quickly(), pytest.raises(SlidelabError, match="2,600,000 moves is too long"):
         solution.to_gif("replay.gif")
     assert MAX_GIF_FRAMES == 10_001
+
+
+# ------------------------------------------------------------------- the web's per-client cap
+
+
+def test_the_docs_say_the_per_client_cap_goes_by_ip_address_only():
+    from pathlib import Path
+
+    text = " ".join((Path(__file__).parent.parent / "docs/how-to/web.md").read_text().split())
+    assert "The allowance goes by IP address only" in text
+    assert "clients behind one address (a NAT, a proxy elsewhere) share one allowance" in text
