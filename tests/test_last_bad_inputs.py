@@ -36,14 +36,17 @@ def test_breadth_first_search_of_a_huge_board_is_a_limit_reached(method):
     assert code != 0 and out == ""
 
 
-def test_the_web_answers_a_limit_reached_not_500(tmp_path, monkeypatch):
+def test_the_web_answers_a_limit_reached_not_500(tmp_path_factory):
     pytest.importorskip("fastapi")
+    import os
+
     from fastapi.testclient import TestClient
 
     from slidelab.web import create_app
     from test_web_api import error_of, wait_ready
 
-    monkeypatch.setenv("SLIDELAB_CACHE", str(tmp_path))
+    # as test_web_api's client: the warm-up's tables from the cache the run already has
+    os.environ.setdefault("SLIDELAB_CACHE", str(tmp_path_factory.mktemp("cache")))
     board = slidelab.random_board(BIG, seed=1).format()
     with TestClient(create_app(workers=1, max_time_limit=20, grace=5)) as client:
         wait_ready(client)
