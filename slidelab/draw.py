@@ -23,7 +23,8 @@ import functools
 from collections.abc import Sequence
 from html import escape
 
-from .errors import SlidelabError
+from . import _args
+from .errors import ArgumentError, SlidelabError
 from .parse import Cell
 
 #: the web page's tile, tile text, frame and goal-cell look (``style.css``)
@@ -178,12 +179,65 @@ def solution_svg(
     return _frame(width, height, tile, "".join(body))
 
 
+#: a GIF's limits: pixels per cell, pixels of a frame, frames (the start and a frame a single-tile
+#: move), and the seconds a move shows (a GIF's frame delay is whole hundredths of a second, at
+#: most 655.35 s)
+MAX_TILE = 1_000
+MAX_GIF_PIXELS = 25_000_000
+MAX_GIF_FRAMES = 10_001
+GIF_SECONDS = (0.01, 600.0)
+
+
+def check_gif(
+    path, n_frames: int, width: int, height: int, tile, seconds_per_move
+) -> tuple[int, float]:
+    """Refuse a GIF that cannot be written or is too large to make, with a one-line error
+    naming the argument; return ``tile`` and ``seconds_per_move`` checked.
+
+    >>> check_gif("replay.gif", 32, 3, 3, 48, 0.3)
+    (48, 0.3)
+    >>> check_gif("replay.gif", 32, 3, 3, 48, float("nan"))
+    Traceback (most recent call last):
+    ...
+    slidelab.errors.SlidelabError: seconds_per_move must be a number, got nan
+    """
+    import os
+
+    tile = _args.integer(tile, "tile", minimum=1, maximum=MAX_TILE, why=" (pixels per cell)")
+    seconds = _args.number(seconds_per_move, "seconds_per_move", positive=True)
+    low, high = GIF_SECONDS
+    if not low <= seconds <= high:
+        raise SlidelabError(
+            f"seconds_per_move must be from {low:g} to {high:g} (a GIF's frame delay),"
+            f" got {seconds:g}"
+        )
+    side = width * tile + 2 * _PAD, height * tile + 2 * _PAD
+    if side[0] * side[1] > MAX_GIF_PIXELS:
+        raise SlidelabError(
+            f"a GIF of {side[0]:,}x{side[1]:,} pixels is too large (at most"
+            f" {MAX_GIF_PIXELS:,} pixels a frame); give a smaller tile"
+        )
+    if n_frames > MAX_GIF_FRAMES:
+        raise SlidelabError(
+            f"a GIF of {n_frames - 1:,} moves is too long: at most {MAX_GIF_FRAMES - 1:,}"
+            " moves, a frame each"
+        )
+    if not isinstance(path, (str, os.PathLike)):
+        raise ArgumentError(f"path must be a file name, got {_args.show(path)}")
+    if os.path.isdir(path):
+        raise SlidelabError(f"cannot write the GIF {os.fspath(path)!r}: it is a directory")
+    if not os.fspath(path).lower().endswith(".gif"):
+        raise SlidelabError(f"the GIF's file name {os.fspath(path)!r} must end in .gif")
+    return tile, seconds
+
+
 def solution_gif(
     path, frames: Sequence[Sequence[Cell]], width: int, height: int, goal: Sequence[Cell],
     tile: int = 48, seconds_per_move: float = 0.3,
 ) -> None:  # fmt: skip
     """Write a GIF replaying ``frames`` to ``path`` (needs matplotlib:
     ``pip install "slidelab[plot]"``; drawn without pyplot, so the caller's backend stays)."""
+    tile, seconds_per_move = check_gif(path, len(frames), width, height, tile, seconds_per_move)
     Figure = require_matplotlib()
     from matplotlib.animation import FuncAnimation, PillowWriter
     from matplotlib.patches import FancyBboxPatch

@@ -161,14 +161,27 @@ def expand(moves) -> tuple[Move, ...]:
 
 
 def runs(moves) -> tuple[Move, ...]:
-    """Merge consecutive moves in the same direction (``R R`` to ``R2``)."""
+    """Merge consecutive moves in the same direction (``R R`` to ``R2``).
+
+    A run longer than the longest move (:data:`~slidelab.parse.MAX_BOARD_CELLS` cells: no board
+    has a longer line) stays several moves: ``R`` 40,000 times is ``R32768 R7232``.
+    """
     out: list[Move] = []
     for m in as_moves(moves):
         if out and out[-1].direction == m.direction:
-            out[-1] = Move(m.direction, out[-1].amount + m.amount)
+            _merge(out, m.direction, m.amount)
         else:
             out.append(m)
     return tuple(out)
+
+
+def _merge(out: list[Move], direction: str, amount: int) -> None:
+    """Add ``amount`` to the last move of ``out`` (in ``direction``), up to the longest move;
+    the rest is a move of its own."""
+    total = out[-1].amount + amount
+    out[-1] = Move(direction, min(total, MAX_BOARD_CELLS))
+    if total > MAX_BOARD_CELLS:
+        out.append(Move(direction, total - MAX_BOARD_CELLS))
 
 
 def simplify(moves) -> tuple[Move, ...]:
@@ -182,7 +195,7 @@ def simplify(moves) -> tuple[Move, ...]:
         while amount and out:
             top = out[-1]
             if top.direction == direction:
-                out[-1] = Move(direction, top.amount + amount)
+                _merge(out, direction, amount)
                 amount = 0
             elif top.direction == _OPPOSITE[direction]:
                 if top.amount > amount:

@@ -145,8 +145,11 @@ class Solution:
 
     def to_gif(self, path, tile: int = 48, seconds_per_move: float = 0.3) -> None:
         """Write the replay as a GIF to ``path`` (needs matplotlib: ``slidelab[plot]``)."""
-        from .draw import solution_gif
+        from .draw import check_gif, solution_gif
 
+        # checked before the frames are made (a 2.6-million-move solution's would not fit)
+        w, h = self.start.width, self.start.height
+        check_gif(path, self.length_stm + 1, w, h, tile, seconds_per_move)
         frames = [b.cells for b in self.boards()]
         solution_gif(
             path, frames, self.start.width, self.start.height, self.goal.cells, tile,

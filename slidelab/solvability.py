@@ -15,6 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .puzzle import Puzzle
+from .units import counted
 
 _PARITY = ("even", "odd")
 
@@ -90,12 +91,12 @@ def _verdict(puzzle: Puzzle) -> Check:
         return Check(
             True,
             f"solvable: permutation parity is {_PARITY[parity]}"
-            f" and the blank is {distance} moves from its goal cell",
+            f" and the blank is {counted(distance, 'move')} from its goal cell",
         )
     return Check(
         False,
         f"unsolvable: permutation parity is {_PARITY[parity]}, but the blank is"
-        f" {distance} moves from its goal cell, which needs {_PARITY[distance % 2]}",
+        f" {counted(distance, 'move')} from its goal cell, which needs {_PARITY[distance % 2]}",
     )
 
 

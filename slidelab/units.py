@@ -17,6 +17,7 @@ Examples
 from __future__ import annotations
 
 import re
+from decimal import Decimal
 
 from .errors import SlidelabError
 
@@ -52,11 +53,17 @@ def parse_bytes(text: str) -> int:
 
 
 def format_bytes(amount: float) -> str:
-    """``2 GiB``, ``88.6 KiB``, ``500 bytes``: binary units, three figures.
+    """``2 GiB``, ``88.6 KiB``, ``500 bytes``: binary units, three figures; a size past the
+    largest unit (a zebibyte and more: a visited table of a 14x14 board's states) in bytes,
+    as a power of ten (a float cannot hold it).
 
     >>> format_bytes(2 * 1024 ** 3), format_bytes(90720), format_bytes(500)
     ('2 GiB', '88.6 KiB', '500 bytes')
+    >>> format_bytes(10 ** 400)
+    '1.00e+400 bytes'
     """
+    if abs(amount) >= 1024 ** len(_BYTE_UNITS):
+        return f"{Decimal(amount):.3g} bytes"
     for unit in _BYTE_UNITS:
         if abs(amount) < 1024 or unit == _BYTE_UNITS[-1]:
             if unit == "bytes":
@@ -96,3 +103,12 @@ def format_duration(seconds: float) -> str:
     if seconds < 1000 * 365 * 86400:
         return f"{seconds / 86400:.3g} days"
     return f"{seconds / (365 * 86400):.2g} years"
+
+
+def counted(count: int, noun: str) -> str:
+    """``1 move``, ``2 moves``, ``1,000 boards``: a count and its noun, singular for one.
+
+    >>> counted(1, "move"), counted(0, "move"), counted(12000, "board")
+    ('1 move', '0 moves', '12,000 boards')
+    """
+    return f"{count:,} {noun}{'' if count == 1 else 's'}"

@@ -19,17 +19,23 @@ def optimal_length(board, goal=None) -> int:
 
 @pytest.mark.parametrize("distance", [0, 1, 2, 13, 24, 30, 31])
 def test_3x3_boards_are_at_their_distance(distance):
-    boards = positions_at_distance(distance, 15, "3x3", seed=distance)
-    assert len(boards) == 15
+    n = min(15, analyze("3x3").counts[distance])  # distinct boards: 1 at 0, 2 at 1, 4 at 2
+    boards = positions_at_distance(distance, n, "3x3", seed=distance)
+    assert len(set(boards)) == n
     assert all(optimal_length(b) == distance for b in boards)
 
 
 @pytest.mark.parametrize(
-    "goal, distance",
-    [("1 2/3 4/5 6/7 0", 36), ("0 1 2 3/4 5 6 7", 20), ("AAB/BCC/DD_", 17), ("0 1 2/3 4 5", 21)],
+    "goal, distance, n",  # distinct boards: the 2x4's one farthest
+    [
+        ("1 2/3 4/5 6/7 0", 36, 1),
+        ("0 1 2 3/4 5 6 7", 20, 5),
+        ("AAB/BCC/DD_", 17, 5),
+        ("0 1 2/3 4 5", 21, 1),
+    ],
 )
-def test_other_goals_and_blank_first(goal, distance):
-    for b in positions_at_distance(distance, 5, goal=goal, seed=1):
+def test_other_goals_and_blank_first(goal, distance, n):
+    for b in positions_at_distance(distance, n, goal=goal, seed=1):
         assert optimal_length(b, goal) == distance
 
 
@@ -40,13 +46,18 @@ def wilson_hilferty(df: int, z: float = 3.09) -> float:
 
 
 def test_uniform_on_the_3x3():
+    # distinct boards: a sample of half of them, 40 times over, has each one about 20 times
+    # (fewer repeats than independent draws would have: the test errs on the safe side)
     distance = 8
     stats = analyze("3x3")
     k = stats.counts[distance]  # positions at that distance
-    draws = 200 * k
-    seen = Counter(b for b in positions_at_distance(distance, draws, "3x3", seed=2026))
+    seen: Counter = Counter()
+    for seed in range(40):
+        sample = positions_at_distance(distance, k // 2, "3x3", seed=2026 + seed)
+        assert len(set(sample)) == k // 2
+        seen.update(sample)
     assert len(seen) == k  # every one of them comes up
-    expected = draws / k
+    expected = 40 * (k // 2) / k
     chi2 = sum((count - expected) ** 2 / expected for count in seen.values())
     assert chi2 < wilson_hilferty(k - 1), (chi2, k)
 
@@ -58,8 +69,10 @@ def test_the_same_seed_gives_the_same_boards():
 
 
 def test_past_the_diameter_is_an_error_naming_it():
-    with pytest.raises(SlidelabError, match="farthest positions are 31 moves away"):
+    with pytest.raises(SlidelabError, match="the 8-puzzle's diameter is 31"):
         positions_at_distance(32, 1, "3x3")
+    with pytest.raises(SlidelabError, match="farthest positions are 30 moves away"):
+        positions_at_distance(31, 1, goal="1 2 3/4 0 5/6 7 8")  # the blank in the middle
     with pytest.raises(SlidelabError, match="distance"):
         positions_at_distance(-1, 1, "3x3")
 
@@ -76,12 +89,12 @@ def test_the_search_way_stops_at_its_time_limit():
 
 
 def test_the_command_line():
-    result = CliRunner().invoke(main, ["generate", "3x3", "--distance", "31", "-n", "4"])
+    result = CliRunner().invoke(main, ["generate", "3x3", "--distance", "31", "-n", "2"])
     assert result.exit_code == 0, result.output
     boards = [Board(line) for line in result.stdout.split("\n") if line]
-    assert len(boards) == 4 and all(optimal_length(b) == 31 for b in boards)
+    assert len(boards) == 2 and all(optimal_length(b) == 31 for b in boards)
     for args, message in [
-        (["3x3", "-d", "32"], "31 moves away"),
+        (["3x3", "-d", "32"], "diameter is 31"),
         (["3x3", "-d", "3", "--moves", "3"], "exclude each other"),
         (["3x3", "--time-limit", "3"], "goes with --distance"),
         (["3x3", "-d", "-1"], "--distance must be at least 0"),

@@ -6,11 +6,13 @@ Two ways, chosen by the size of the space:
   2x5, 3x4, lettered boards such as the line puzzle): a complete breadth-first search
   from the goal (:func:`slidelab.analysis.layers.search_layers`, a byte per position) gives
   every position's distance; the boards are drawn **uniformly at random** among those at
-  distance ``D``, each one independently (a board may repeat).
+  distance ``D``, distinct (a sample without replacement): asking for more than there are is
+  an error that says how many there are.
 - **by search** (larger spaces, such as the 15-puzzle): a random walk from the goal whose
   length has ``D``'s parity, then an optimal solve (``auto``); a board is kept when its
   optimal length is ``D``, else another walk is tried, longer when the walks fall short.
-  This is not uniform (walks favour boards near their end), and it stops with
+  This is not uniform (walks favour boards near their end), the boards are distinct, and it
+  stops with
   :class:`~slidelab.errors.SearchLimitError` past ``time_limit`` seconds
   (:data:`slidelab.generate.DISTANCE_TIME_LIMIT` by default).
 
@@ -18,14 +20,14 @@ Either way each board's distance is proven: by the table, or by the optimal solv
 
 Examples
 --------
->>> sorted({b.format() for b in positions_at_distance(31, 20, "3x3", seed=1)})  # the two hardest
+>>> sorted(b.format() for b in positions_at_distance(31, 2, "3x3", seed=1))  # the two hardest
 ['6 4 7/8 5 0/3 2 1', '8 6 7/2 5 4/3 0 1']
 >>> positions_at_distance(24, 1, "3x3", metric="mtm")  # the one hardest in MTM
 [Board('1 4 7/2 0 8/3 6 5')]
 >>> positions_at_distance(32, 1, "3x3")
 Traceback (most recent call last):
 ...
-slidelab.errors.SlidelabError: no position is 32 moves from the goal ...: its farthest positions are 31 moves away
+slidelab.errors.SlidelabError: no 3x3 position is 32 moves from its goal: the 8-puzzle's diameter is 31
 """
 
 from __future__ import annotations
@@ -40,6 +42,17 @@ from ..board import Board
 from ..errors import SearchLimitError, SlidelabError
 from ..generate import DISTANCE_TIME_LIMIT, _count, _goal, _rng, _scramble
 from ..moves import metric_name
+from ..units import counted
+
+#: the known diameters: (width, height, metric) -> (name, the most moves any position is from a
+#: goal with distinct tiles and the blank in a corner); the 15-puzzle's 80 (Brüngger et al. 1999)
+#: and 43 (Rokicki 2022) are beyond a search here
+KNOWN_DIAMETERS = {
+    (3, 3, "stm"): ("8-puzzle", 31),
+    (3, 3, "mtm"): ("8-puzzle", 24),
+    (4, 4, "stm"): ("15-puzzle", 80),
+    (4, 4, "mtm"): ("15-puzzle", 43),
+}
 
 #: spaces up to this many positions are searched whole and sampled uniformly (a byte and two
 #: bits per position: 3x4's 239,500,800 take about 11 s and 620 MB on 2 cores, the line
@@ -95,10 +108,38 @@ def positions_at_distance(
     metric = metric_name(metric)
     target = _goal(size, goal, blank_first)
     rng = _rng(seed)
+    _check_known_diameter(target, distance, metric)
     space = Space(target, metric)
     if space.states <= LAYERED_STATES:
         return _by_layers(space, distance, n, rng, progress)
     return _by_search(target, distance, n, rng, time_limit, metric)
+
+
+def known_diameter(goal: Board, metric: str = "stm") -> tuple[str, int] | None:
+    """The puzzle's name and known diameter (:data:`KNOWN_DIAMETERS`) where they hold for
+    ``goal`` (distinct tiles, the blank in a corner), else None.
+
+    >>> known_diameter(Board.solved(4, 4)), known_diameter(Board("1 2 3/4 0 5/6 7 8"))
+    (('15-puzzle', 80), None)
+    """
+    known = KNOWN_DIAMETERS.get((goal.width, goal.height, metric))
+    row, column = divmod(goal.blank, goal.width)
+    in_corner = row in (0, goal.height - 1) and column in (0, goal.width - 1)
+    return known if known and in_corner and not goal.has_repeats else None
+
+
+def _unit(metric: str) -> str:
+    return "move" if metric == "stm" else "MTM move"
+
+
+def _check_known_diameter(goal: Board, distance: int, metric: str) -> None:
+    known = known_diameter(goal, metric)
+    if known is not None and distance > known[1]:
+        name, diameter = known
+        raise SlidelabError(
+            f"no {goal.size} position is {counted(distance, _unit(metric))} from its goal:"
+            f" the {name}'s diameter is {diameter}"
+        )
 
 
 def _by_layers(space, distance: int, n: int, rng, progress) -> list[Board]:
@@ -108,16 +149,22 @@ def _by_layers(space, distance: int, n: int, rng, progress) -> list[Board]:
     check_budget(space, table=True)
     layers = search_layers(space, progress, record=True, limit=0)
     diameter = len(layers.counts) - 1
+    unit = _unit(space.metric)
     if distance > diameter:
-        unit = "moves" if space.metric == "stm" else "MTM moves"
         raise SlidelabError(
-            f"no position is {distance} {unit} from the goal {space.goal.format()}:"
-            f" its farthest positions are {diameter} {unit} away"
+            f"no position is {counted(distance, unit)} from the goal {space.goal.format()}:"
+            f" its farthest positions are {counted(diameter, unit)} away"
         )
     assert layers.depth is not None
     at = np.flatnonzero(layers.depth == distance)
     assert at.size == layers.counts[distance]
-    return [space.board(int(at[rng.randrange(at.size)])) for _ in range(n)]
+    if n > at.size:
+        raise SlidelabError(
+            f"asked for {counted(n, 'board')}, but only {at.size:,} of the {space.goal.size}"
+            f" positions {'is' if at.size == 1 else 'are'} {counted(distance, unit)} from the"
+            f" goal {space.goal.format()}"
+        )
+    return [space.board(int(at[i])) for i in rng.sample(range(at.size), n)]
 
 
 def _by_search(
@@ -131,12 +178,19 @@ def _by_search(
     walk = distance
     step = 2 if metric == "stm" else 1
     tries = 0
+    seen: set[Board] = set()
+    repeats = 0
     while len(found) < n:
         left = clock.left()
         if left is not None and left <= 0:
+            again = (
+                f", {counted(repeats, 'walk')} ended on a board found before: there may be no more"
+                if repeats
+                else ""
+            )
             raise SearchLimitError(
                 f"found {len(found)} of {n} positions at distance {distance} in"
-                f" {time_limit:g} s ({tries} walks solved); give a longer --time-limit"
+                f" {time_limit:g} s ({tries} walks solved{again}); give a longer --time-limit"
             )
         board = _scramble(goal, walk, rng)
         try:
@@ -148,7 +202,11 @@ def _by_search(
         length = solution.length
         tries += 1
         if length == distance:
-            found.append(board)
+            if board in seen:  # distinct boards: a walk may end on one found before
+                repeats += 1
+            else:
+                seen.add(board)
+                found.append(board)
         elif length < distance:
             walk += step  # walks fall short: longer ones end farther out
         elif walk > distance:

@@ -38,6 +38,7 @@ from .layout import (
     auto_partition,
     group_goal_text,
     parse_partition,
+    placements,
     reflection,
     stronger_partition,
     stronger_partitions,
@@ -153,8 +154,8 @@ def build_estimate(puzzle: Puzzle, partition=None) -> tuple[float, int]:
     576576000
     """
     groups = parse_partition(puzzle, partition)
-    size = sum(_placements(puzzle, c) for c in groups)
-    missing = sum(_placements(puzzle, c) for c in groups if not _group_ready(puzzle, c))
+    size = sum(placements(puzzle, c) for c in groups)
+    missing = sum(placements(puzzle, c) for c in groups if not _group_ready(puzzle, c))
     return _build_seconds(missing), size
 
 
@@ -177,7 +178,7 @@ def announce_build(puzzle: Puzzle, partition, groups=None) -> None:
     from ...cache import cache_dir
     from ...units import format_bytes, format_duration
 
-    size = sum(_placements(puzzle, c) for c in missing)
+    size = sum(placements(puzzle, c) for c in missing)
     seconds = _build_seconds(size)
     tables = f"{len(missing)} table{'s' if len(missing) > 1 else ''}"
     if len(missing) < len(groups):
@@ -236,14 +237,8 @@ def _group_table(puzzle, codes, i, count, progress, cache):
         return build(progress)
     from ...cache import load_or_build
 
-    in_memory = _in_memory(_placements(puzzle, codes))
+    in_memory = _in_memory(placements(puzzle, codes))
     return load_or_build(_spec(puzzle, codes), build, progress, mmap=not in_memory)
-
-
-def _placements(puzzle: Puzzle, codes) -> int:
-    """Placements of a group's tiles: its table's entries (a byte each)."""
-    n, k = puzzle.width * puzzle.height, len(puzzle.labels) + 1
-    return GroupLayout([codes], puzzle.label_counts, n, k).sizes[0]
 
 
 def _in_memory(nbytes: int) -> bool:

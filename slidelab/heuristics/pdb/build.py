@@ -19,6 +19,7 @@ import numpy as np
 from ..._jit import njit
 from ...errors import SlidelabError
 from ...puzzle import Puzzle
+from ...units import counted
 from . import distinct
 from .layout import GroupLayout, _build_states, _group_index, _group_unrank, group_goal_text
 
@@ -26,6 +27,18 @@ UNSEEN = 255
 CLOSED = 0x80
 #: largest build accepted at all (bytes held at the build's peak)
 MAX_BUILD_BYTES = 1_500_000_000
+#: the largest value a table holds: a byte per entry, its top bit marking the build's closed
+#: entries (the scan stops past it)
+MAX_TABLE_DISTANCE = 125
+
+
+def _farthest(puzzle: Puzzle, code: int) -> int:
+    """The most moves a tile of label ``code`` is from its nearest goal cell, over the board's
+    corners: a lower bound of its group's largest value."""
+    w, h = puzzle.width, puzzle.height
+    rows, columns = np.divmod(np.flatnonzero(puzzle.goal_codes == code), w)
+    corners = ((0, 0), (0, w - 1), (h - 1, 0), (h - 1, w - 1))
+    return max(int((abs(rows - r) + abs(columns - c)).min()) for r, c in corners)
 
 
 def build_bytes(puzzle: Puzzle, codes: Sequence[int]) -> int:
@@ -36,7 +49,16 @@ def build_bytes(puzzle: Puzzle, codes: Sequence[int]) -> int:
 
 
 def check_build_size(puzzle: Puzzle, codes: Sequence[int]) -> None:
-    """Refuse a group whose build needs more than :data:`MAX_BUILD_BYTES` bytes."""
+    """Refuse a group whose build needs more than :data:`MAX_BUILD_BYTES` bytes, or whose
+    values go past :data:`MAX_TABLE_DISTANCE` (a tile can be farther than that from its goal
+    cell: on a 100x100 board, 198 moves)."""
+    farthest = max(_farthest(puzzle, c) for c in codes)
+    if farthest > MAX_TABLE_DISTANCE:
+        raise SlidelabError(
+            f"the pattern databases of a {puzzle.size} board are too large to build here: a tile"
+            f" can be {counted(farthest, 'move')} from its goal cell, past the"
+            f" {counted(MAX_TABLE_DISTANCE, 'move')} a table entry holds"
+        )
     size = build_bytes(puzzle, codes)
     if size > MAX_BUILD_BYTES:
         raise SlidelabError(
@@ -108,8 +130,10 @@ def build_by_scan(
     prefix = np.zeros(n, np.int64)
     reached, d = 1, 0
     while True:
-        if d >= 126:
-            raise SlidelabError("pattern database distances exceed 126 moves")
+        if d > MAX_TABLE_DISTANCE:
+            raise SlidelabError(
+                f"pattern database distances exceed {counted(MAX_TABLE_DISTANCE, 'move')}"
+            )
         new = _build_layer(
             dist,
             d,

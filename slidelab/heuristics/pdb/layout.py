@@ -207,15 +207,23 @@ class GroupLayout:
 # partitions
 
 
-def _build_states(puzzle: Puzzle, codes: Sequence[int]) -> int:
-    """Size of the build's state space (placements of the group times blank cells)."""
+def placements(puzzle: Puzzle, codes: Sequence[int]) -> int:
+    """Placements of a group's tiles on the board: its table's entries (``GroupLayout``'s
+    size, without building the layout)."""
     counts = puzzle.label_counts
-    n = puzzle.width * puzzle.height
-    k = sum(int(counts[c]) for c in codes)
-    size = math.factorial(n) // math.factorial(n - k)
+    size = math.perm(puzzle.width * puzzle.height, _group_tiles(puzzle, codes))
     for c in codes:
         size //= math.factorial(int(counts[c]))
-    return size * (n - k)
+    return size
+
+
+def _group_tiles(puzzle: Puzzle, codes: Sequence[int]) -> int:
+    return sum(int(puzzle.label_counts[c]) for c in codes)
+
+
+def _build_states(puzzle: Puzzle, codes: Sequence[int]) -> int:
+    """Size of the build's state space (placements of the group times blank cells)."""
+    return placements(puzzle, codes) * (puzzle.width * puzzle.height - _group_tiles(puzzle, codes))
 
 
 def _corner_transform(puzzle: Puzzle):
