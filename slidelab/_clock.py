@@ -1,12 +1,14 @@
-"""The one clock of an answer: a time limit counted from the call, compiling excluded.
+"""The one clock of an answer: a time limit counted from the call, getting kernels ready
+excluded.
 
 A ``time_limit`` bounds the whole answer (``solve``, ``generate --distance``, a
 batch instance): choosing a method, building or loading tables, searching,
 falling back.  Every part of one answer reads the same :class:`Clock`, started
-when the answer was asked for.  The one thing it does not count is compiling
-slidelab's kernels, which happens once per install (and is announced on the
-command line): :mod:`slidelab._jit` adds the seconds spent compiling to
-:func:`compile_seconds`, and a clock leaves out what was compiled while it ran.
+when the answer was asked for.  The one thing it does not count is getting
+slidelab's kernels ready: compiling them, once per install (announced on the
+command line), and loading them from the kernel cache, once per process:
+:mod:`slidelab._jit` adds the seconds numba spends doing either to
+:func:`compile_seconds`, and a clock leaves out what was spent so while it ran.
 
 This module imports no numba, so front ends can make clocks at start-up.
 
@@ -30,8 +32,8 @@ _compiling = {"seconds": 0.0, "depth": 0, "began": 0.0}
 
 
 def compile_seconds() -> float:
-    """Seconds this process has spent compiling slidelab's kernels so far (a compilation in
-    progress counts up to now)."""
+    """Seconds this process has spent compiling or loading kernels so far (one in progress
+    counts up to now)."""
     with _lock:
         seconds = _compiling["seconds"]
         if _compiling["depth"]:
@@ -40,7 +42,8 @@ def compile_seconds() -> float:
 
 
 def compiling_started() -> None:
-    """A kernel compilation began (called by :mod:`slidelab._jit`; compilations nest)."""
+    """Compiling or loading a kernel began (called by :mod:`slidelab._jit`; they nest, and
+    threads waiting for numba's compiler lock count once)."""
     with _lock:
         if _compiling["depth"] == 0:
             _compiling["began"] = time.perf_counter()
@@ -48,7 +51,7 @@ def compiling_started() -> None:
 
 
 def compiling_ended() -> None:
-    """A kernel compilation ended."""
+    """Compiling or loading a kernel ended."""
     with _lock:
         _compiling["depth"] = max(0, _compiling["depth"] - 1)
         if _compiling["depth"] == 0:
@@ -56,7 +59,8 @@ def compiling_ended() -> None:
 
 
 class Clock:
-    """Seconds since an answer was asked for (compiling excluded), against its time limit.
+    """Seconds since an answer was asked for (getting kernels ready excluded), against its time
+    limit.
 
     Parameters
     ----------
@@ -75,7 +79,8 @@ class Clock:
         return f"Clock({self.limit!r})"
 
     def elapsed(self) -> float:
-        """Seconds since the clock started, less the seconds spent compiling kernels since."""
+        """Seconds since the clock started, less the seconds spent compiling or loading kernels
+        since."""
         return time.perf_counter() - self.began - (compile_seconds() - self._compiled)
 
     def left(self) -> float | None:

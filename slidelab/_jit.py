@@ -192,13 +192,11 @@ log = logging.getLogger("slidelab.kernels")
 
 class _FirstCompile(event.Listener):
     """Logs one line at the start of the process's first compilation (not a load from the
-    cache), and counts the seconds spent compiling (:func:`slidelab._clock.compile_seconds`:
-    a time limit leaves them out)."""
+    cache)."""
 
     fired = False
 
     def on_start(self, ev):
-        compiling_started()
         if not self.fired:
             self.fired = True
             log.info(
@@ -208,7 +206,20 @@ class _FirstCompile(event.Listener):
             )
 
     def on_end(self, ev):
+        pass
+
+
+class _KernelClock(event.Listener):
+    """Counts the seconds numba holds its compiler lock: compiling a kernel, or loading it from
+    the cache on its first call in a process (:func:`slidelab._clock.compile_seconds`: a time
+    limit leaves them out)."""
+
+    def on_start(self, ev):
+        compiling_started()
+
+    def on_end(self, ev):
         compiling_ended()
 
 
 event.register("numba:compile", _FirstCompile())
+event.register("numba:compiler_lock", _KernelClock())
