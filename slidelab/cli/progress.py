@@ -103,7 +103,8 @@ class _TableBar:
                 leave=False,
             )
         step_count = int(fraction * 1000) - self.done
-        self.bar.set_description_str(f"building {table}: {step}", refresh=False)
+        new_table = self.bar.desc == ""
+        self.bar.set_description_str(f"building {table}: {step}", refresh=new_table)
         if step_count > 0:
             self.bar.update(step_count)
             self.done += step_count

@@ -137,15 +137,23 @@ def is_ready(puzzle: Puzzle, partition=None) -> bool:
     return all(_group_ready(puzzle, codes) for codes in parse_partition(puzzle, partition))
 
 
+#: seconds of one core per byte a group's build holds at its peak (its states: each placement
+#: with each blank cell, a byte or two bits each), and seconds per table whatever its size
+#: (writing it, checking it, starting the kernels), measured on the 2-core development machine:
+#: the 15-puzzle's 7-8 tables (1.56 GB of build) in 2 min 25 s, its 6-6-3 (52 MB) in 3.3 s,
+#: a 32x32 board's single-tile tables (1 MB of build each) in about 0.5 s each
+BUILD_SECONDS_PER_BYTE = 0.15e-6
+BUILD_SECONDS_PER_TABLE = 0.3
+
+
 def build_estimate(puzzle: Puzzle, partition=None) -> tuple[float, int]:
     """A rough guess of the seconds building a partition's missing tables takes here, and the
     bytes of all its tables.
 
-    A byte per placement of each group; about half a microsecond of one core per
-    placement to build (measured: the 15-puzzle's 7-8 tables, 577 million
-    placements, in 2 min 25 s on 2 cores; its 6-6-3 tables, 11.5 million, in
-    3.3 s), spread over the cores.  Groups already built (a group that two
-    partitions share, say) cost nothing.
+    A byte per placement of each group; the build's time from the memory it holds at its
+    peak (:data:`BUILD_SECONDS_PER_BYTE`, spread over the cores) and a cost per table
+    (:data:`BUILD_SECONDS_PER_TABLE`).  Groups already built (a group that two partitions
+    share, say) cost nothing.
 
     Examples
     --------
@@ -155,16 +163,17 @@ def build_estimate(puzzle: Puzzle, partition=None) -> tuple[float, int]:
     """
     groups = parse_partition(puzzle, partition)
     size = sum(placements(puzzle, c) for c in groups)
-    missing = sum(placements(puzzle, c) for c in groups if not _group_ready(puzzle, c))
-    return _build_seconds(missing), size
+    missing = [c for c in groups if not _group_ready(puzzle, c)]
+    return _build_seconds(puzzle, missing), size
 
 
-def _build_seconds(placements: int) -> float:
-    """About how long building tables of this many placements takes here (see
-    :func:`build_estimate`)."""
+def _build_seconds(puzzle: Puzzle, groups) -> float:
+    """About how long building these groups' tables takes here (see :func:`build_estimate`)."""
     from ...memory import usable_cores
 
-    return placements * 0.5e-6 / max(1, min(usable_cores(), 16))
+    cores = max(1, min(usable_cores(), 16))
+    work = sum(build_bytes(puzzle, c) for c in groups) * BUILD_SECONDS_PER_BYTE / cores
+    return work + BUILD_SECONDS_PER_TABLE * len(groups)
 
 
 def announce_build(puzzle: Puzzle, partition, groups=None) -> None:
@@ -179,7 +188,7 @@ def announce_build(puzzle: Puzzle, partition, groups=None) -> None:
     from ...units import format_bytes, format_duration
 
     size = sum(placements(puzzle, c) for c in missing)
-    seconds = _build_seconds(size)
+    seconds = _build_seconds(puzzle, missing)
     tables = f"{len(missing)} table{'s' if len(missing) > 1 else ''}"
     if len(missing) < len(groups):
         tables += f" of {len(groups)}"
