@@ -9,7 +9,7 @@ import click
 
 from ..errors import SlidelabError
 from ..heuristics.registry import PARTITION_HELP
-from ..units import counted, format_bytes, format_duration
+from ..units import format_bytes
 from .options import _fail
 from .program import needs
 from .progress import _TableBar
@@ -55,28 +55,15 @@ def tables_list(as_json):
 @needs("slidelab.heuristics.pdb", "slidelab.puzzle")
 def tables_build(goal, blank_first, partition):
     """Build the pattern databases for GOAL (a board, or a size WxH for the ordered goal)."""
-    from ..heuristics.pdb import (
-        build_estimate,
-        check_build_size,
-        parse_partition,
-        pattern_database,
-    )
+    from ..heuristics.pdb import pattern_database
     from ..puzzle import Puzzle, goal_board
 
     try:
         board = goal_board(goal, blank_first=blank_first)
         puzzle = Puzzle(board, board)
-        groups = parse_partition(puzzle, partition)
-        for codes in groups:  # a partition too large to build is refused before anything else
-            check_build_size(puzzle, codes)
-        seconds, size = build_estimate(puzzle, partition)
-        if seconds > 0:  # said before a build that may be long (the bar comes after)
-            click.echo(
-                f"building {counted(len(groups), 'table')} for {board.size}:"
-                f" {size:,} entries ({format_bytes(size)}), about {format_duration(seconds)}",
-                err=True,
-            )
-        bar = _TableBar()
+        # pattern_database refuses a partition too large to build before anything else, and
+        # says what it builds, how big and about how long before it starts (the bar comes after)
+        bar = _TableBar(live=sys.stderr.isatty())
         db = pattern_database(puzzle, partition, progress=bar)
         bar.close()
     except SlidelabError as exc:
