@@ -136,6 +136,17 @@ class LineSet:
                     if value >> bit & 1:
                         yield byte * 8 + bit
 
+    def __eq__(self, other) -> bool:
+        """Equal to the same lines in any collection (a set, a dict's keys: ``done == {}``)."""
+        if isinstance(other, LineSet):
+            return self._count == other._count and list(self) == list(other)
+        try:
+            return len(other) == self._count and set(other) == set(self)
+        except TypeError:
+            return NotImplemented
+
+    __hash__ = None  # type: ignore[assignment]
+
     def __repr__(self) -> str:
         return f"LineSet({len(self)} lines)"
 
