@@ -415,3 +415,156 @@ def test_unreachable_scheduler_is_one_line(monkeypatch):
     monkeypatch.setattr(run, "CONNECT_TIMEOUT", 2)
     with pytest.raises(SlidelabError, match="cannot reach the Dask scheduler at tcp://127.0.0.1:9"):
         list(solve_batch(read_instances(["1 2 3/4 5 6/0 7 8"]), scheduler="tcp://127.0.0.1:9"))
+
+
+# ------------------------------------------------------------------------- streaming (issue 25)
+
+
+def test_reading_a_big_input_holds_one_line_at_a_time(tmp_path):
+    """Lines read, parsed and checked against a results file in memory that does not grow."""
+    import io
+    import tracemalloc
+
+    from slidelab.batch.instances import iter_instances, iter_lines
+
+    count = 40_000
+    text = "".join(f"{i % 3 + 1} 2 3/4 5 6/0 7 8 ; id=x{i}\n" for i in range(count))
+    held = read_instances(text.splitlines()[:4000])  # a tenth, held as read_instances does
+    stream = io.StringIO(text)
+    tracemalloc.start()
+    try:
+        results = ResultsFile(tmp_path / "out.jsonl")
+        streamed = iter_instances(iter_lines(stream, "input"))
+        assert sum(1 for _ in results.todo(streamed)) == count
+        _, peak = tracemalloc.get_traced_memory()
+        tracemalloc.reset_peak()
+        read_instances(text.splitlines()[:4000])
+        _, tenth = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert len(held) == 4000
+    assert peak < 200_000 and peak * 10 < tenth, (peak, tenth)
+
+
+def test_first_results_come_before_the_input_ends():
+    """A generator that waits for a result before its last line: the results are not held."""
+    import threading
+
+    from slidelab.batch.instances import iter_instances
+
+    gate = threading.Event()
+
+    def lines():
+        yield "1 2 3/4 5 6/0 7 8"
+        yield "1 2 3/4 5"
+        assert gate.wait(120), "no result came while the input was open"
+        yield "1 2 3/4 5 6/7 0 8"
+
+    records = solve_batch(iter_instances(lines()), workers=1)
+    first = [next(records), next(records)]
+    gate.set()
+    rest = list(records)
+    assert sorted(r["line"] for r in first) == [1, 2]
+    assert [r["line"] for r in rest] == [3] and rest[0]["length"] == 1
+
+
+def test_standard_input_is_answered_while_it_stays_open(tmp_path):
+    """``slidelab batch -`` on a pipe: a result comes back before the pipe is closed."""
+    out = tmp_path / "out.jsonl"
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "slidelab", "batch", "-", "-o", str(out), "--workers", "1"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        cwd=ROOT,
+    )
+    try:
+        proc.stdin.write("1 2 3/4 5 6/0 7 8\n1 2 3/4 5 6/7 0 8\n")
+        proc.stdin.flush()
+        deadline = time.monotonic() + 120
+        while not (out.exists() and out.read_text().count("\n") >= 2):
+            assert proc.poll() is None, proc.stderr.read()
+            assert time.monotonic() < deadline, "no result before the input ended"
+            time.sleep(0.05)
+        proc.stdin.write("8 6 7/2 5 4/3 0 1\n")
+        proc.stdin.close()
+        proc.wait(120)
+        stdout, stderr = proc.stdout.read(), proc.stderr.read()
+    finally:
+        proc.kill()
+    assert proc.returncode == 0, stderr
+    assert sorted(r["line"] for r in records_of(out)) == [1, 2, 3]
+    assert "solved          3" in stdout
+
+
+def test_resume_checks_a_streamed_input_before_changing_the_file(tmp_path):
+    batch = read_instances(["1 2 3/4 5 6/0 7 8", "1 2 3/4 5 6/8 7 0", "1 2 3/4 5 6/7 0 8"])
+    out = tmp_path / "out.jsonl"
+    with ResultsFile(out, batch) as results:
+        for record in solve_batch(batch[:2], workers=1):
+            results.append(record)
+    before = out.read_text() + '{"id": "3", "line": 3, "inp'  # and a cut-off last line
+    out.write_text(before)
+    other = read_instances(["8 6 7/2 5 4/3 0 1", "1 2 3/4 5 6/8 7 0", "1 2 3/4 5 6/7 0 8"])
+    for instances in (other, other[1:], []):  # another line 1; no line 1; no lines
+        results = ResultsFile(out, redo_failed=True)
+        with pytest.raises(SlidelabError, match="another input"), results:
+            list(results.todo(iter(instances)))
+        assert out.read_text() == before  # nothing dropped before the input agreed
+        assert not (tmp_path / "out.jsonl.tmp").exists()
+    results = ResultsFile(out, redo_failed=True)
+    assert sorted(results.done) == [1] and results.summary.solved == 1
+    assert [i.line for i in results.todo(iter(batch))] == [2, 3]
+    assert [r["line"] for r in records_of(out)] == [1]  # the failure and the cut-off line gone
+
+
+def test_input_limits_are_stated_while_streaming(monkeypatch):
+    import io
+
+    from slidelab.batch import instances
+
+    monkeypatch.setattr(instances, "MAX_LINE_CHARS", 20)
+    got = instances.iter_lines(io.StringIO("1 2 3/4 5 6/0 7 8\n" + "1" * 30 + "\n"), "in.txt")
+    assert next(got) == "1 2 3/4 5 6/0 7 8"
+    with pytest.raises(SlidelabError, match="in.txt, line 2: more than 20 characters"):
+        next(got)
+    monkeypatch.setattr(instances, "MAX_INPUT_CHARS", 30)
+    got = instances.iter_lines(io.StringIO("1 2 3/4 5 6/0 7 8\n" * 2), "in.txt")
+    assert next(got) == "1 2 3/4 5 6/0 7 8"
+    with pytest.raises(SlidelabError, match="more than 30 characters"):
+        next(got)
+
+
+def test_endless_input_is_refused_at_its_first_line(tmp_path):
+    if not os.path.exists("/dev/zero"):
+        pytest.skip("no /dev/zero")
+    done = batch_cli("/dev/zero", "-o", tmp_path / "out.jsonl", timeout=60)
+    assert done.returncode == 2 and "Traceback" not in done.stderr
+    assert "/dev/zero, line 1: more than" in done.stderr
+
+
+@pytest.mark.slow
+def test_a_million_lines_run_in_bounded_memory(tmp_path):
+    """The CLI on a million short lines: its memory stays far below the input's parsed size."""
+    import resource
+
+    source = tmp_path / "big.txt"
+    source.write_text("1 2/0 3\n" * 1_000_000)  # a 2x2 board one move from its goal
+    out = tmp_path / "out.jsonl"
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "slidelab", "batch", str(source), "-o", str(out), "--workers", "1"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        cwd=ROOT,
+    )
+    deadline = time.monotonic() + 300
+    while time.monotonic() < deadline and not (out.exists() and out.stat().st_size > 100_000):
+        time.sleep(0.2)
+    proc.send_signal(signal.SIGINT)
+    stdout, stderr = proc.communicate(timeout=120)
+    assert proc.returncode == 130, stderr
+    assert out.stat().st_size > 100_000
+    peak_mb = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
+    assert peak_mb < 400, peak_mb  # the lines parsed into Instances alone took over 1 GB

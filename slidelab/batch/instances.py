@@ -32,10 +32,11 @@ Examples
 
 from __future__ import annotations
 
+import itertools
 import json
 import math
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
 from .. import _args
@@ -44,6 +45,8 @@ from ..parse import parse_size
 #: the most characters read from a batch's input (256 Mi: about five million instances); a
 #: device or a pipe may never end (``/dev/zero``), so more is refused rather than read
 MAX_INPUT_CHARS = 256 * 2**20
+#: the most characters on one line of a batch's input (a 24-puzzle's line holds about a hundred)
+MAX_LINE_CHARS = 2**20
 
 #: the fields a ``key=value`` field or a JSON object may name
 KEYS = ("goal", "id", "known")
@@ -93,59 +96,132 @@ class Instance:
             raise _args.ArgumentError("an Instance needs a start board or an error")
 
 
-def read_lines(stream, name: str) -> list[str]:
-    """The lines of a text ``stream`` (a file, standard input) of at most :data:`MAX_INPUT_CHARS`
-    characters; a longer one is refused with a :class:`SlidelabError` naming ``name``."""
+def iter_lines(stream, name: str) -> Iterator[str]:
+    """The lines of a text ``stream`` (a file, standard input), read one at a time as they come.
+
+    At most :data:`MAX_INPUT_CHARS` characters in all and :data:`MAX_LINE_CHARS` on a line are
+    read: past either a :class:`SlidelabError` naming ``name`` is raised (a device or a pipe may
+    never end, or never end a line: ``/dev/zero``), after the lines before it were yielded.
+    Only a line is held at a time, so memory does not grow with the input.
+    """
     from ..errors import SlidelabError
 
-    text = stream.read(MAX_INPUT_CHARS + 1)
-    if len(text) > MAX_INPUT_CHARS:
-        raise SlidelabError(
-            f"{name} holds more than {MAX_INPUT_CHARS:,} characters (the most a"
-            " batch reads); split it into several batches"
-        )
-    return text.splitlines()
+    total = 0
+    for number in itertools.count(1):
+        try:
+            line = stream.readline(MAX_LINE_CHARS + 1)
+        except UnicodeDecodeError:
+            raise SlidelabError(f"{name}, line {number}: not text (UTF-8)") from None
+        if not line:
+            return
+        total += len(line)
+        if total > MAX_INPUT_CHARS:
+            raise SlidelabError(
+                f"{name} holds more than {MAX_INPUT_CHARS:,} characters (the most a"
+                " batch reads); split it into several batches"
+            )
+        if len(line) > MAX_LINE_CHARS and not line.endswith("\n"):
+            raise SlidelabError(
+                f"{name}, line {number}: more than {MAX_LINE_CHARS:,} characters on one line"
+                " (the most a batch reads); not a batch's input"
+            )
+        yield line.rstrip("\r\n")
+
+
+def read_lines(stream, name: str) -> list[str]:
+    """The lines of a text ``stream`` as a list (:func:`iter_lines`' limits), for a small input."""
+    return list(iter_lines(stream, name))
+
+
+def count_instances(path) -> int:
+    """How many lines of the file at ``path`` hold an instance (neither blank nor a comment).
+
+    A quick pass over the bytes, nothing parsed: the total of a batch's progress bar.
+    """
+    count = 0
+    with open(path, "rb") as f:
+        for line in f:
+            line = line.strip()
+            count += bool(line) and line[0] != 35  # not b"#"
+    return count
 
 
 def check_instances(instances, name: str = "instances") -> list[Instance]:
     """``instances`` as a list, each checked to be an :class:`Instance` (else an error naming it)."""
     out = list(_args.items(instances, name, what="a list of Instance (from read_instances)"))
     for i, instance in enumerate(out):
-        if not isinstance(instance, Instance):
-            raise _args.ArgumentError(
-                f"{name}[{i}] must be an Instance (from read_instances), got {_args.show(instance)}"
-            )
+        _check_instance(instance, i, name)
     return out
 
 
+def checked_instances(instances, name: str = "instances") -> Iterator[Instance]:
+    """``instances`` one at a time, each checked to be an :class:`Instance` when it comes.
+
+    A list or a tuple is checked whole at once (so a bad one is refused before anything runs);
+    another iterable (a generator from :func:`iter_instances`) only as it is consumed.
+    """
+    if isinstance(instances, (list, tuple)):
+        return iter(check_instances(instances, name))
+    values = _args.items(instances, name, what="a list of Instance (from read_instances)")
+    return (_check_instance(v, i, name) for i, v in enumerate(values))
+
+
+def _check_instance(instance, i: int, name: str) -> Instance:
+    if not isinstance(instance, Instance):
+        raise _args.ArgumentError(
+            f"{name}[{i}] must be an Instance (from read_instances), got {_args.show(instance)}"
+        )
+    return instance
+
+
+def instance_text(raw: str) -> str:
+    """A line's text as an :class:`Instance` keeps it: stripped, without its comment."""
+    text = raw.strip()
+    if not text.startswith("{"):  # a JSON line may hold '#' in its strings
+        text = text.split("#", 1)[0].strip()
+    return text
+
+
 def read_instances(lines: Iterable[str], size=None) -> list[Instance]:
-    """Every instance of ``lines`` (the text of a file, line by line).
+    """Every instance of ``lines`` (the text of a file, line by line), as a list.
 
     ``size`` (``"WxH"``) is the board size of lines in the benchmark layout
-    whose cell count is not a square.
+    whose cell count is not a square.  For a big input, :func:`iter_instances`
+    reads them one at a time instead.
+    """
+    return list(iter_instances(lines, size))
+
+
+def iter_instances(lines: Iterable[str], size=None) -> Iterator[Instance]:
+    """The instances of ``lines`` one at a time, each read when it is asked for.
+
+    As :func:`read_instances`, but nothing is held: a batch of millions of
+    lines goes through in the memory of one.  ``lines`` and ``size`` are
+    checked at the call.
     """
     cells = None
     if size is not None:
         width, height = parse_size(size)
         cells = width * height
-    out: list[Instance] = []
     what = "an iterable of lines of text (an open file, or text.splitlines())"
-    for number, raw in enumerate(_args.items(lines, "lines", what=what), start=1):
+    return _instances(_args.items(lines, "lines", what=what), cells)
+
+
+def _instances(lines: Iterator, cells: int | None) -> Iterator[Instance]:
+    ordinal = 0
+    for number, raw in enumerate(lines, start=1):
         if not isinstance(raw, str):
             raise _args.ArgumentError(f"lines: line {number} must be text, got {_args.show(raw)}")
-        text = raw.strip()
-        if not text.startswith("{"):  # a JSON line may hold '#' in its strings
-            text = text.split("#", 1)[0].strip()
+        text = instance_text(raw)
         if not text:
             continue
-        ordinal = str(len(out) + 1)
+        ordinal += 1
         try:
             fields = _read_json(text) if text.startswith("{") else _read_fields(text, cells)
         except ValueError as exc:
-            out.append(Instance(number, ordinal, text, error=str(exc)))
+            yield Instance(number, str(ordinal), text, error=str(exc))
             continue
-        out.append(Instance(number, fields.pop("id", None) or ordinal, text, **fields))
-    return out
+        yield Instance(number, fields.pop("id", None) or str(ordinal), text, **fields)
 
 
 def _read_fields(text: str, cells: int | None) -> dict:

@@ -14,13 +14,15 @@ import errno
 import json
 import os
 import stat
-from collections.abc import Iterable
+from array import array
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import NoReturn
 
 from .. import _args
 from ..errors import SlidelabError
-from .instances import Instance, check_instances
+from .instances import Instance, check_instances, checked_instances
 
 #: ``error_kind`` values and how the summary names them
 ERROR_KINDS = {
@@ -97,8 +99,74 @@ def _kind(path: Path) -> str:
 RECORD_START = '{"id": '
 
 
+class LineSet:
+    """Line numbers, a bit each (a batch's instances done): ``in``, ``len``, iteration in order.
+
+    Ten million lines take 1.25 MB, where a set of them took hundreds.
+    """
+
+    def __init__(self):
+        self._bits = bytearray()
+        self._count = 0
+
+    def add(self, line: int) -> bool:
+        """Add ``line``; whether it was not in yet."""
+        byte, bit = divmod(line, 8)
+        if byte >= len(self._bits):
+            self._bits.extend(bytes(max(byte + 1 - len(self._bits), len(self._bits))))
+        if self._bits[byte] >> bit & 1:
+            return False
+        self._bits[byte] |= 1 << bit
+        self._count += 1
+        return True
+
+    def __contains__(self, line) -> bool:
+        if not _args.is_integer(line) or line < 0:
+            return False
+        byte, bit = divmod(line, 8)
+        return byte < len(self._bits) and bool(self._bits[byte] >> bit & 1)
+
+    def __len__(self) -> int:
+        return self._count
+
+    def __iter__(self):
+        for byte, value in enumerate(self._bits):
+            if value:
+                for bit in range(8):
+                    if value >> bit & 1:
+                        yield byte * 8 + bit
+
+    def __eq__(self, other) -> bool:
+        """Equal to the same lines in any collection (a set, a dict's keys: ``done == {}``)."""
+        if isinstance(other, LineSet):
+            return self._count == other._count and list(self) == list(other)
+        try:
+            return len(other) == self._count and set(other) == set(self)
+        except TypeError:
+            return NotImplemented
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return f"LineSet({len(self)} lines)"
+
+
+#: bytes read from a results file at a time
+_CHUNK = 1 << 20
+
+#: no instances given: they are checked as they come through :meth:`ResultsFile.todo`
+_LATER = object()
+
+
 class ResultsFile:
     """The output file of a batch, opened for resuming and appending.
+
+    The file is read record by record, keeping only a bit and a hash of the input's text for
+    each instance done (:attr:`done`, and the :attr:`summary` of the records), so a resumed
+    batch of millions of instances takes little memory.  Without ``instances``, the input is
+    checked against the file while it streams through :meth:`todo`, which yields what is left
+    to solve; nothing is changed in the file (a ``--redo-failed`` rewrite, a cut-off last line
+    dropped) before the input is known to be this file's.
 
     Examples
     --------
@@ -110,16 +178,24 @@ class ResultsFile:
     ...     out.append({"line": 1, "input": "1 2 3/4 5 6/0 7 8", "length": 2})
     >>> sorted(ResultsFile(path, batch).done)
     [1]
+    >>> [i.line for i in ResultsFile(path).todo(batch)]
+    [2]
     """
 
-    def __init__(self, path, instances: Iterable[Instance], redo_failed: bool = False):
+    def __init__(self, path, instances=_LATER, redo_failed: bool = False):
         if not isinstance(path, (str, os.PathLike)) or not str(path):
             raise _args.ArgumentError(f"path must be a file name, got {_args.show(path)}")
         self.path = Path(path)
-        self.done: dict[int, dict] = {}
+        #: the lines of the instances in the file (read back, and appended)
+        self.done = LineSet()
+        #: the totals of the records in the file (read back, and appended)
+        self.summary = Summary()
         self._file = None
         self._fd: int | None = None
-        instances = check_instances(instances, "instances")
+        self._entered = False
+        self._pending: tuple | None = None  # (truncate at, temporary file) once the input agrees
+        self._checks = None  # (lines, hashes) of the records read back, sorted by line
+        given = None if instances is _LATER else check_instances(instances, "instances")
         redo_failed = _args.boolean(redo_failed, "redo_failed")
         #: whether the file is read back (a regular file) or only written (a device, a pipe)
         self.resumable = True
@@ -129,39 +205,148 @@ class ResultsFile:
         if kind not in ("missing", "regular"):
             self._open_unread(kind, redo_failed)
             return
-        by_line = {i.line: i for i in instances}
-        kept: list[str] = []
-        dropped = False
-        lines, end, cut_off = self._read()
-        for number, text in lines:
-            record = _result(text)
-            if record is None:
-                raise SlidelabError(
-                    f"{self.path}, line {number}: not a slidelab batch result;"
-                    " give another output file"
-                )
-            line, given = record["line"], record["input"]
-            instance = by_line.get(line)
-            if instance is None or instance.text != given:
-                raise SlidelabError(
-                    f"{self.path} holds results of another input (its line {line} was {given!r});"
-                    " give another output file or delete it"
-                )
-            if redo_failed and record.get("error"):
-                dropped = True
+        self._read_back(redo_failed)
+        if given is not None:
+            for _ in self.todo(given):
+                pass
+
+    def _read_back(self, redo_failed: bool) -> None:
+        """Read the file's records: :attr:`done`, :attr:`summary`, the hashes to check the input."""
+        lines, hashes = array("q"), array("q")
+        kept = None  # the records kept by --redo-failed, written to a temporary file
+        temporary = self.path.with_name(self.path.name + ".tmp")
+        end, cut_off = 0, None
+        try:
+            f = open(self.path, "rb")
+        except FileNotFoundError:
+            self._checks = (lines, hashes)
+            return
+        except OSError as exc:
+            raise SlidelabError(f"cannot read {self.path}: {exc.strerror}") from None
+        try:
+            for number, data in enumerate(_complete_lines(f), start=1):
+                if isinstance(data, _CutOff):
+                    cut_off = data.text
+                    break
+                end += len(data)
+                text = data.decode("utf-8", "replace")
+                if not text.strip():
+                    continue
+                record = _result(text)
+                if record is None:
+                    raise SlidelabError(
+                        f"{self.path}, line {number}: not a slidelab batch result;"
+                        " give another output file"
+                    )
+                if redo_failed and record.get("error"):
+                    if kept is None:
+                        kept = _copy_up_to(temporary, end - len(data), self.path)
+                    continue
+                if kept is not None:
+                    kept.write(data if data.endswith(b"\n") else data + b"\n")
+                if self.done.add(record["line"]):  # a line twice (two runs at once): the first
+                    lines.append(record["line"])
+                    hashes.append(hash(record["input"]))
+                    self.summary.add(record)
+        except OSError as exc:
+            raise SlidelabError(f"cannot read {self.path}: {exc.strerror}") from None
+        except BaseException:
+            if kept is not None:
+                kept.close()
+                temporary.unlink(missing_ok=True)
+            raise
+        finally:
+            f.close()
+        if cut_off is not None and not cut_off.startswith(RECORD_START):  # not ours: leave it
+            if kept is not None:
+                kept.close()
+                temporary.unlink(missing_ok=True)
+            raise SlidelabError(
+                f"{self.path}: its last line is not a slidelab batch result;"
+                " give another output file"
+            )
+        if kept is not None:
+            kept.close()
+        if cut_off is not None or kept is not None:
+            self._pending = (end if cut_off is not None else None, temporary if kept else None)
+        self._checks = _sorted_by_line(lines, hashes)
+
+    def todo(self, instances) -> Iterator[Instance]:
+        """The ``instances`` not in the file, one at a time, each checked against it as it comes.
+
+        An instance whose line is in the file must have the text the file names; a line in the
+        file that the input does not have means the file is another input's: a
+        :class:`SlidelabError` is raised.  Nothing is yielded before every line in the file is
+        checked, and then the file is made ready to append to (a cut-off last line dropped, the
+        failures removed for ``--redo-failed``).  The instances that come before the file's last
+        line and are not in it (those that were running when a batch stopped) wait meanwhile.
+        """
+        instances = checked_instances(instances, "instances")
+        if self._checks is None:  # checked already, or not read back (a device, a pipe)
+            yield from (i for i in instances if i.line not in self.done)
+            return
+        lines, hashes = self._checks
+        last = lines[-1] if lines else 0
+        waiting: list[Instance] = []
+        checking = True
+        at = 0
+        for instance in instances:
+            if not checking:
+                yield instance
                 continue
-            self.done[line] = record
-            kept.append(text)
-        if cut_off is not None:  # the last record was being written when the batch was killed
-            if not cut_off.startswith(RECORD_START):  # not ours: leave it alone
-                raise SlidelabError(
-                    f"{self.path}: its last line is not a slidelab batch result;"
-                    " give another output file"
-                )
+            line = instance.line
+            while at < len(lines) and lines[at] < line:
+                self._another_input(lines[at], None)
+            if at < len(lines) and lines[at] == line:
+                if hashes[at] != hash(instance.text):
+                    self._another_input(line, instance.text)
+                at += 1
+                continue
+            if line < last:
+                waiting.append(instance)
+                continue
+            checking = False  # every line of the file is checked
+            self._ready()
+            yield from waiting
+            waiting.clear()
+            yield instance
+        if checking:
+            if at < len(lines):
+                self._another_input(lines[at], None)
+            self._ready()
+            yield from waiting
+
+    def _another_input(self, line: int, text: str | None) -> NoReturn:
+        what = "has no instance there" if text is None else f"holds {text!r} there"
+        self._drop_pending()
+        raise SlidelabError(
+            f"{self.path} holds results of another input (a result for line {line};"
+            f" the input {what}); give another output file or delete it"
+        )
+
+    def _drop_pending(self) -> None:
+        if self._pending is not None:
+            temporary = self._pending[1]
+            if temporary is not None:
+                temporary.unlink(missing_ok=True)
+            self._pending = None
+
+    def _ready(self) -> None:
+        """The input agrees with the file: drop its cut-off last line, put the rewrite in place."""
+        self._checks = None
+        if self._pending is None:
+            return
+        end, temporary = self._pending
+        self._pending = None
+        if temporary is not None:
+            os.replace(temporary, self.path)
+        elif end is not None:
             with open(self.path, "r+b") as f:
                 f.truncate(end)
-        if dropped:
-            self._rewrite(kept)
+        if self._file is not None:  # opened before: open the file now in its place
+            self._file.close()
+            self._file = None
+            self._open()
 
     def _open_unread(self, kind: str, redo_failed: bool) -> None:
         """A device or a named pipe: written without resume, never read back (it may not end)."""
@@ -186,26 +371,11 @@ class ResultsFile:
                 raise SlidelabError(f"cannot write {self.path}: {exc.strerror}") from None
             os.set_blocking(self._fd, True)
 
-    def _read(self):
-        """``(complete lines as (number, text), their length in bytes, the cut-off rest or None)``."""
-        try:
-            data = self.path.read_bytes()
-        except FileNotFoundError:
-            return [], 0, None
-        except OSError as exc:
-            raise SlidelabError(f"cannot read {self.path}: {exc.strerror}") from None
-        end = data.rfind(b"\n") + 1
-        text = data[:end].decode("utf-8", "replace")
-        lines = [(n, t) for n, t in enumerate(text.splitlines(), start=1) if t.strip()]
-        return lines, end, (data[end:].decode("utf-8", "replace") if end < len(data) else None)
-
-    def _rewrite(self, lines: list[str]) -> None:
-        """Replace the file by ``lines`` at once (a temporary file renamed over it)."""
-        temporary = self.path.with_name(self.path.name + ".tmp")
-        temporary.write_text("".join(text + "\n" for text in lines), encoding="utf-8")
-        os.replace(temporary, self.path)
-
     def __enter__(self) -> ResultsFile:
+        self._open()
+        return self
+
+    def _open(self) -> None:
         try:
             if self._fd is not None:
                 self._file = os.fdopen(self._fd, "w", encoding="utf-8")
@@ -214,21 +384,26 @@ class ResultsFile:
                 self._file = open(self.path, "a", encoding="utf-8")
         except OSError as exc:
             raise SlidelabError(f"cannot write {self.path}: {exc.strerror}") from None
-        return self
 
     def append(self, record: dict) -> None:
         """Write one record and flush it to the operating system."""
         if self._file is None:
             raise SlidelabError(f"{self.path} is not open: use the ResultsFile in a with block")
+        if self._pending is not None:
+            raise SlidelabError(
+                f"{self.path}: the input is not checked against it yet (see ResultsFile.todo)"
+            )
         try:
             self._file.write(json.dumps(record) + "\n")
             self._file.flush()
         except OSError as exc:
             again = "; the next run solves again what is not written" if self.resumable else ""
             raise SlidelabError(f"cannot write {self.path}: {exc.strerror}{again}") from None
-        self.done[record["line"]] = record
+        if self.done.add(record["line"]):
+            self.summary.add(record)
 
     def __exit__(self, *exc) -> None:
+        self._drop_pending()
         if self._file is None:
             return
         file, self._file = self._file, None
@@ -245,6 +420,57 @@ class ResultsFile:
                 pass
 
 
+class _CutOff:
+    """The rest of a file after its last newline."""
+
+    def __init__(self, data: bytes):
+        self.text = data.decode("utf-8", "replace")
+
+
+def _complete_lines(f) -> Iterator:
+    """The lines of binary file ``f`` with their newlines, then a :class:`_CutOff` if it does not
+    end with one; a chunk at a time, so a file of millions of records is never held."""
+    rest = b""
+    while True:
+        chunk = f.read(_CHUNK)
+        if not chunk:
+            break
+        data = rest + chunk
+        end = data.rfind(b"\n") + 1
+        if end:
+            yield from data[:end].splitlines(keepends=True)
+        rest = data[end:]
+    if rest:
+        yield _CutOff(rest)
+
+
+def _copy_up_to(temporary: Path, end: int, path: Path):
+    """A temporary file open for writing, holding the first ``end`` bytes of ``path``."""
+    try:
+        out = open(temporary, "wb")
+        with open(path, "rb") as source:
+            left = end
+            while left:
+                chunk = source.read(min(left, _CHUNK))
+                if not chunk:
+                    break
+                out.write(chunk)
+                left -= len(chunk)
+    except OSError as exc:
+        raise SlidelabError(f"cannot write {temporary}: {exc.strerror}") from None
+    return out
+
+
+def _sorted_by_line(lines: array, hashes: array) -> tuple[array, array]:
+    import numpy as np
+
+    order = np.argsort(np.frombuffer(lines, dtype=np.int64), kind="stable")
+    return (
+        array("q", np.frombuffer(lines, dtype=np.int64)[order].tobytes()),
+        array("q", np.frombuffer(hashes, dtype=np.int64)[order].tobytes()),
+    )
+
+
 @dataclass
 class Summary:
     """Totals over a batch's records (see :func:`summarize`)."""
@@ -259,6 +485,25 @@ class Summary:
     seconds: float = 0.0
     checked: int = 0  #: solutions compared with a known optimal length
     mismatches: list = field(default_factory=list)  #: records that disagree with theirs
+
+    def add(self, r: dict) -> None:
+        """Count one record (a checked one: see :func:`record_problem`)."""
+        self.instances += 1
+        if r.get("error"):
+            kind = r.get("error_kind") or "internal"
+            self.failed[kind] = self.failed.get(kind, 0) + 1
+            return
+        self.solved += 1
+        self.total_length += r["length"]
+        self.optimal += bool(r.get("optimal"))
+        stats = r.get("stats") or {}
+        self.expanded += stats.get("expanded", 0)
+        self.generated += stats.get("generated", 0)
+        self.seconds += stats.get("seconds", 0.0)
+        if r.get("known") is not None:
+            self.checked += 1
+            if r.get("agrees") is False:
+                self.mismatches.append(r)
 
     @property
     def mean_length(self) -> float | None:
@@ -322,22 +567,7 @@ def summarize(records: Iterable[dict]) -> Summary:
         problem = record_problem(r)
         if problem is not None:
             raise SlidelabError(f"records[{i}] {problem}")
-        s.instances += 1
-        if r.get("error"):
-            kind = r.get("error_kind") or "internal"
-            s.failed[kind] = s.failed.get(kind, 0) + 1
-            continue
-        s.solved += 1
-        s.total_length += r["length"]
-        s.optimal += bool(r.get("optimal"))
-        stats = r.get("stats") or {}
-        s.expanded += stats.get("expanded", 0)
-        s.generated += stats.get("generated", 0)
-        s.seconds += stats.get("seconds", 0.0)
-        if r.get("known") is not None:
-            s.checked += 1
-            if r.get("agrees") is False:
-                s.mismatches.append(r)
+        s.add(r)
     return s
 
 

@@ -19,7 +19,11 @@ Results come back as they finish, in any order; each carries its ``line``.
 from __future__ import annotations
 
 import dataclasses
+import queue
 import secrets
+import threading
+import time
+from collections import OrderedDict
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import FIRST_COMPLETED, wait
 
@@ -31,7 +35,7 @@ from ..puzzle import Puzzle
 from ..search.options import SearchOptions, options_of
 from ..solvability import check
 from ..workers import DONE, FAILED, WorkerPool
-from .instances import Instance, check_instances
+from .instances import Instance, checked_instances
 from .results import agrees
 
 #: seconds to wait for a Dask scheduler to answer
@@ -103,7 +107,7 @@ def solve_batch(
     2 None unsolvable
     3 None input
     """
-    instances = check_instances(instances)
+    instances = checked_instances(instances)
     options = options_of(
         options,
         method=method,
@@ -133,27 +137,105 @@ def solve_batch(
 
 
 def _solve(instances, goal, blank_first, size, options, workers, scheduler, table_progress):
-    """:func:`solve_batch` once its arguments are checked: the records, as they are known."""
+    """:func:`solve_batch` once its arguments are checked: the records, as they are known.
+
+    The instances are read as the workers need them (a window ahead of them), so a batch of
+    millions of lines holds a few of them at a time and its first results come at once.
+    """
     client = _connect(scheduler) if scheduler is not None else None  # before any result
     try:
-        jobs: list[tuple[Instance, Puzzle]] = []
-        for instance in instances:
-            puzzle, failure = _puzzle(instance, goal, blank_first, size)
-            if failure is not None:
-                yield _record(instance, puzzle, FAILED, failure)
+        items = _ReadAhead(_item(instance, goal, blank_first, size) for instance in instances)
+        try:
+            if client is not None:
+                runs = _run_dask(items, options, client)
             else:
-                jobs.append((instance, puzzle))
-        if jobs and client is not None:
-            runs = _run_dask(jobs, options, client)
-        elif jobs:
-            runs = _run_local(jobs, options, workers or default_workers(), table_progress)
-        else:
-            runs = ()
-        for (instance, puzzle), status, payload in runs:
-            yield _record(instance, puzzle, status, payload)
+                runs = _run_local(items, options, workers or default_workers(), table_progress)
+            for (instance, puzzle), status, payload in runs:
+                yield _record(instance, puzzle, status, payload)
+        finally:
+            items.close()
     finally:
         if client is not None and client is not scheduler:
             client.close()
+
+
+#: instances read and checked ahead of the workers, at most
+READ_AHEAD = 256
+#: seconds the first instances are waited for before the local workers start (one per instance
+#: then, up to ``workers``: a batch of two starts two)
+FIRST_WAIT = 0.5
+#: seconds between looks at the input while instances are solved (a line that comes on a pipe
+#: is sent to a free worker this late at most)
+POLL = 0.05
+
+_END = object()  # the input has ended
+_NOTHING = object()  # nothing read yet
+
+
+class _ReadAhead:
+    """``(job, failure)`` items read and checked by a thread, up to :data:`READ_AHEAD` ahead.
+
+    Reading the input (a pipe that brings a line now and then) never holds up the results of
+    the instances already running; an error while reading (the input too long, a results file
+    of another input) is raised where the items are taken.
+    """
+
+    def __init__(self, items: Iterator):
+        self._queue: queue.Queue = queue.Queue(READ_AHEAD)
+        self._stop = threading.Event()
+        self.ended = False
+        self._thread = threading.Thread(
+            target=self._read, args=(items,), name="slidelab-batch-input", daemon=True
+        )
+        self._thread.start()
+
+    def _read(self, items: Iterator) -> None:
+        try:
+            for item in items:
+                if not self._put(item):
+                    return
+            self._put(_END)
+        except BaseException as exc:  # noqa: BLE001 - raised again in the batch's thread
+            self._put(_Raised(exc))
+
+    def _put(self, item) -> bool:
+        while not self._stop.is_set():
+            try:
+                self._queue.put(item, timeout=0.2)
+                return True
+            except queue.Full:
+                continue
+        return False
+
+    def get(self, timeout: float | None = None):
+        """The next item; :data:`_END` once the input ended; :data:`_NOTHING` after ``timeout``."""
+        if self.ended:
+            return _END
+        try:
+            item = self._queue.get(timeout=timeout) if timeout != 0 else self._queue.get_nowait()
+        except queue.Empty:
+            return _NOTHING
+        if isinstance(item, _Raised):
+            self.ended = True
+            raise item.exception
+        if item is _END:
+            self.ended = True
+        return item
+
+    def close(self) -> None:
+        """Stop reading (the thread ends at its next item; it is a daemon)."""
+        self._stop.set()
+
+
+class _Raised:
+    def __init__(self, exception: BaseException):
+        self.exception = exception
+
+
+def _item(instance: Instance, goal, blank_first, size):
+    """``(job, failure)``: the instance and its puzzle, and why it will not solve (or None)."""
+    puzzle, failure = _puzzle(instance, goal, blank_first, size)
+    return (instance, puzzle), failure
 
 
 def _puzzle(instance: Instance, goal, blank_first, size):
@@ -195,62 +277,93 @@ def _record(instance: Instance, puzzle: Puzzle | None, status: str, payload: dic
     return record
 
 
-def _prepare_tables(jobs, options, progress):
-    """Build or load each goal's tables here, once: ``(jobs kept, (job, FAILED, why) of the rest)``."""
-    from ..search.solve import prepare
+#: goals whose tables were made ready (or could not be) that a batch remembers: an input whose
+#: every line has its own goal keeps this many, and makes the tables of one seen again ready again
+GOALS_KEPT = 256
 
-    ready: dict = {}
-    kept, failures = [], []
-    for job in jobs:
-        goal = job[1].goal
-        if goal not in ready:
-            try:
-                prepare(
-                    job[1],
-                    options=dataclasses.replace(options, max_states=None, max_bytes=None),
-                    table_progress=progress,
-                )
-                ready[goal] = None
-            except SearchLimitError as exc:  # a build longer than an instance's time limit
-                ready[goal] = (str(exc), "limit")
-            except SlidelabError as exc:
-                ready[goal] = (str(exc), "input")
-        if ready[goal] is None:
-            kept.append(job)
+
+class _Tables:
+    """Each goal's tables built or loaded here, once (:func:`slidelab.search.solve.prepare`)."""
+
+    def __init__(self, options, progress):
+        self.options = dataclasses.replace(options, max_states=None, max_bytes=None)
+        self.progress = progress
+        self.ready: OrderedDict = OrderedDict()  # goal -> None, or (error, kind)
+
+    def failure(self, puzzle: Puzzle) -> dict | None:
+        """None when ``puzzle``'s goal has its tables ready, else why they cannot be made."""
+        from ..search.solve import prepare
+
+        goal = puzzle.goal
+        if goal in self.ready:
+            self.ready.move_to_end(goal)
         else:
-            error, kind = ready[goal]
-            failures.append((job, FAILED, {"error": error, "kind": kind}))
-    return kept, failures
+            try:
+                prepare(puzzle, options=self.options, table_progress=self.progress)
+                self.ready[goal] = None
+            except SearchLimitError as exc:  # a build longer than an instance's time limit
+                self.ready[goal] = (str(exc), "limit")
+            except SlidelabError as exc:
+                self.ready[goal] = (str(exc), "input")
+            if len(self.ready) > GOALS_KEPT:
+                self.ready.popitem(last=False)
+        verdict = self.ready[goal]
+        return None if verdict is None else {"error": verdict[0], "kind": verdict[1]}
 
 
 def _job_args(puzzle: Puzzle, options: SearchOptions) -> dict:
     return {"board": puzzle.start.format(), "goal": puzzle.goal.format(), "options": options}
 
 
-def _run_local(jobs, options, workers: int, table_progress):
-    """``(job, status, payload)`` for each job, solved by ``workers`` local processes.
+def _run_local(items, options, workers: int, table_progress):
+    """``(job, status, payload)`` for each of ``items``, solved by ``workers`` local processes.
 
-    Instances whose tables cannot be made (bad options) come back failed at once.
+    ``items`` are ``(job, failure)``: a failure (a bad line, an unsolvable board) comes back at
+    once, as do the instances whose tables cannot be made (bad options).  The rest are handed to
+    the workers with one more waiting behind each, taken from ``items`` as places free up.
     """
-    pool = WorkerPool(max(1, min(int(workers), len(jobs))))
+    first: list = []  # the first jobs, read before the workers start: no more workers than jobs
+    timeout = None
+    while len(first) < workers:
+        item = items.get(timeout)
+        if item is _END or item is _NOTHING:
+            break
+        job, failure = item
+        if failure is not None:
+            yield job, FAILED, failure
+            continue
+        first.append(job)
+        timeout = FIRST_WAIT
+    if not first:
+        return
+    pool = WorkerPool(max(1, min(int(workers), len(first))))
     pool.prestart()  # the workers start while the tables are made ready here
     try:
-        jobs, failures = _prepare_tables(jobs, options, table_progress)
-        yield from failures
+        tables = _Tables(options, table_progress)
         time_limit = options.time_limit
         hard_limit = time_limit if time_limit is not None else float("inf")
-        waiting = iter(jobs)
         running: dict = {}
         while True:
             while len(running) < 2 * pool.workers:  # a job queued behind each running one
-                job = next(waiting, None)
-                if job is None:
-                    break
+                if first:
+                    job, failure = first.pop(0), None
+                else:
+                    item = items.get(None if not running else 0)
+                    if item is _END or item is _NOTHING:
+                        break
+                    job, failure = item
+                if failure is None:
+                    failure = tables.failure(job[1])
+                if failure is not None:
+                    yield job, FAILED, failure
+                    continue
                 handle = pool.submit("solve", _job_args(job[1], options), hard_limit)
                 running[handle.future] = (job, handle)
             if not running:
                 return
-            finished, _ = wait(running, timeout=0.5, return_when=FIRST_COMPLETED)
+            finished, _ = wait(
+                running, timeout=0.5 if items.ended else POLL, return_when=FIRST_COMPLETED
+            )
             for future in finished:
                 job, handle = running.pop(future)
                 status = DONE if handle.status == DONE else FAILED
@@ -282,25 +395,54 @@ def _first_line(exc: BaseException) -> str:
     return text.splitlines()[0] if text else type(exc).__name__
 
 
-def _run_dask(jobs, options, client):
-    """``(job, status, payload)`` for each job, solved as tasks on a Dask cluster."""
+#: tasks a batch keeps on a Dask cluster at a time, per thread of its workers (and at least
+#: :data:`DASK_WINDOW_MIN`): the rest of the input is read as they finish
+DASK_PER_THREAD = 4
+DASK_WINDOW_MIN = 64
+
+
+def _run_dask(items, options, client):
+    """``(job, status, payload)`` for each of ``items``, solved as tasks on a Dask cluster.
+
+    A window of tasks is on the cluster at a time; another is read and sent as each finishes.
+    """
     from distributed import as_completed
 
     from ..workers import run_job
 
     tag = secrets.token_hex(4)
-    futures = {}
+    futures: dict = {}
     try:
-        for job in jobs:
-            future = client.submit(
-                run_job,
-                "solve",
-                _job_args(job[1], options),
-                pure=False,
-                key=f"slidelab-solve-{tag}-{job[0].line}",
-            )
-            futures[future] = job
-        for future in as_completed(futures):
+        threads = sum(client.nthreads().values())
+    except Exception:  # noqa: BLE001 - the window is a guess anyway
+        threads = 0
+    window = max(DASK_WINDOW_MIN, DASK_PER_THREAD * threads)
+    finished = as_completed()
+    try:
+        while True:
+            while len(futures) < window:
+                item = items.get(None if not futures else 0)
+                if item is _END or item is _NOTHING:
+                    break
+                job, failure = item
+                if failure is not None:
+                    yield job, FAILED, failure
+                    continue
+                future = client.submit(
+                    run_job,
+                    "solve",
+                    _job_args(job[1], options),
+                    pure=False,
+                    key=f"slidelab-solve-{tag}-{job[0].line}",
+                )
+                futures[future] = job
+                finished.add(future)
+            if not futures:
+                return
+            if not items.ended and not finished.has_ready():
+                time.sleep(POLL)  # look at the input again soon
+                continue
+            future = next(finished)
             job = futures.pop(future)
             try:
                 status, payload = future.result()

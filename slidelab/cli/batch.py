@@ -89,20 +89,24 @@ def batch_command(
     known optimal length, which is then checked.  Blank lines and # comments
     are skipped.  A summary table follows the results.
     """
-    from ..batch import ResultsFile, read_instances, solve_batch, summarize
+    from ..batch import ResultsFile, Summary, solve_batch
+    from ..batch.instances import count_instances, iter_instances
     from ..batch.run import default_workers
 
+    source = None
     try:
         if redo_failed and output is None:
             raise SlidelabError("--redo-failed goes with -o (an output file to read back)")
         if scheduler is not None and workers is not None:
             raise SlidelabError("--workers is for local processes; a Dask cluster has its own")
         options = _check_search_options(click.get_current_context().params)
-        instances = read_instances(_batch_lines(input_file), size)
+        source = _open_input(input_file)
         if output is not None and input_file != "-" and _same_file(input_file, output):
             raise SlidelabError("the output file is the input file")
-        results = ResultsFile(output, instances, redo_failed) if output is not None else None
+        results = ResultsFile(output, redo_failed=redo_failed) if output is not None else None
     except SlidelabError as exc:
+        if source is not None and source is not sys.stdin:
+            source.close()
         _fail(str(exc))
     if results is not None and not results.resumable:
         click.echo(
@@ -110,26 +114,41 @@ def batch_command(
             " without resume (nothing is read back)",
             err=True,
         )
-    done = results.done if results is not None else {}
-    todo = [i for i in instances if i.line not in done]
+    done = len(results.done) if results is not None else 0
     workers = None if scheduler is not None else (workers or default_workers())
     show = sys.stderr.isatty() if progress is None else progress
-    where = (
-        f"the Dask cluster at {scheduler}"
-        if scheduler
-        else f"{min(workers, len(todo)) or workers} worker process{'es' if workers != 1 else ''}"
-    )
+    # the input is read as the workers go: a regular file is counted first (a quick pass over
+    # its bytes) for the progress bar's total; standard input is not (the bar shows no total)
+    total = None
+    if show and source is not sys.stdin and os.path.isfile(input_file):
+        try:
+            total = count_instances(input_file)
+        except OSError:
+            total = None
+    where = _where(scheduler, workers, None)
     if show:
-        earlier = f", {len(done):,} done in an earlier run" if done else ""
-        doing = f"solving {len(todo):,} on {where}" if todo else "nothing left to solve"
-        click.echo(f"{len(instances):,} instances{earlier}; {doing}", err=True)
-    bar = _BatchBar(len(instances), len(done), show and bool(todo))
-    this_run: list[dict] = []
+        earlier = f", {done:,} done in an earlier run" if done else ""
+        if total is None:
+            click.echo(
+                f"reading instances from {_name(input_file)}{earlier}; solving on {where}", err=True
+            )
+        else:
+            left = total - done
+            doing = (
+                f"solving {left:,} on {_where(scheduler, workers, left)}"
+                if left > 0
+                else "nothing left to solve"
+            )
+            click.echo(f"{total:,} instances{earlier}; {doing}", err=True)
+    bar = _BatchBar(total, done, show and (total is None or total > done))
+    this_run = Summary()
     interrupted = False
     previous = signal.signal(signal.SIGTERM, _interrupted)  # kill: stop as cleanly as Ctrl-C
     began = time.perf_counter()
     records = None
     try:
+        instances = iter_instances(_lines(source, input_file), size)
+        todo = results.todo(instances) if results is not None else instances
         records = solve_batch(
             todo,
             goal=goal,
@@ -147,12 +166,12 @@ def batch_command(
                 results.append(record)
             else:
                 click.echo(json.dumps(record))
-            this_run.append(record)
+            this_run.add(record)
             bar.update(record)
     except KeyboardInterrupt:
         interrupted = True
-    except SlidelabError as exc:  # the cluster cannot be reached, the output cannot be written
-        bar.close()
+    except SlidelabError as exc:  # the cluster cannot be reached, the output cannot be written,
+        bar.close()  # the input is another's or too long
         _fail(str(exc))
     finally:
         if records is not None:
@@ -160,39 +179,62 @@ def batch_command(
         bar.close()
         if results is not None:
             results.__exit__(None, None, None)
+        if source is not sys.stdin:
+            source.close()
         signal.signal(signal.SIGTERM, previous)
     seconds = time.perf_counter() - began
-    summary = summarize(done.values() if results is not None else this_run)
+    summary = results.summary if results is not None else this_run
     echo = functools.partial(click.echo, err=results is None)
     echo(summary.table())
-    rate = f", {len(this_run) / seconds:.2f} per second" if seconds > 0 and this_run else ""
-    if todo:
-        echo(f"this run: {len(this_run):,} instances in {seconds:.1f} s on {where}{rate}")
-    if interrupted:
-        left = len(instances) - summary.instances
+    count = this_run.instances
+    rate = f", {count / seconds:.2f} per second" if seconds > 0 and count else ""
+    if count or interrupted:
         echo(
-            f"interrupted with {left:,} instances left"
-            + ("; run the same command again to go on" if results is not None else "")
+            f"this run: {count:,} instances in {seconds:.1f} s on {_where(scheduler, workers, count)}{rate}"
         )
+    if interrupted:
+        again = "; run the same command again to go on" if results is not None else ""
+        if total is not None:
+            echo(f"interrupted with {max(0, total - summary.instances):,} instances left{again}")
+        else:
+            echo(f"interrupted{again}")
         sys.exit(130)
     sys.exit(FAILED if summary.failed or summary.mismatches else OK)
 
 
-def _batch_lines(input_file: str) -> list[str]:
-    """The lines of INPUT, or of standard input for ``-`` (up to a stated size: see read_lines)."""
-    from ..batch.instances import read_lines
+def _where(scheduler, workers, count) -> str:
+    """Where a batch runs: the cluster, or its worker processes (no more than ``count``)."""
+    if scheduler:
+        return f"the Dask cluster at {scheduler}"
+    if count:
+        workers = min(workers, count)
+    return f"{workers} worker process{'es' if workers != 1 else ''}"
 
+
+def _name(input_file: str) -> str:
+    return "standard input" if input_file == "-" else input_file
+
+
+def _open_input(input_file: str):
+    """INPUT open for reading (standard input for ``-``): read a line at a time, as solved."""
     if input_file == "-":
         if sys.stdin is None or sys.stdin.isatty():
             raise SlidelabError("INPUT is - but nothing is on standard input")
-        return read_lines(sys.stdin, "standard input")
+        return sys.stdin
     try:
-        with open(input_file, encoding="utf-8") as f:
-            return read_lines(f, input_file)
+        return open(input_file, encoding="utf-8")
     except OSError as exc:
         raise SlidelabError(f"cannot read {input_file}: {exc.strerror}") from None
-    except UnicodeDecodeError as exc:
-        raise SlidelabError(f"{input_file} is not text (UTF-8): byte {exc.start}") from None
+
+
+def _lines(source, input_file: str):
+    """The lines of INPUT, as they are read (up to stated sizes: see iter_lines)."""
+    from ..batch.instances import iter_lines
+
+    try:
+        yield from iter_lines(source, _name(input_file))
+    except OSError as exc:
+        raise SlidelabError(f"cannot read {input_file}: {exc.strerror}") from None
 
 
 def _same_file(a: str, b: str) -> bool:
