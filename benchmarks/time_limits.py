@@ -66,7 +66,7 @@ def run(argv: list[str], stdin: str | None = None) -> tuple[float, int, int, str
         wall = time.perf_counter() - began
     lines = [line for line in done.stderr.strip().splitlines() if line.strip()]
     peak = int(lines[-1]) // 1024 if lines and lines[-1].isdigit() else -1
-    said = [line for line in lines[:-1] if not line.startswith("\r")]
+    said = [line for line in lines[:-1] if not line.startswith(("\r", "Command exited"))]
     return wall, done.returncode, peak, (said[-1] if said else "")[:110]
 
 

@@ -12,6 +12,7 @@ import time
 import click
 
 from ..errors import SlidelabError
+from ..units import counted
 from .options import (
     FAILED,
     OK,
@@ -190,7 +191,8 @@ def batch_command(
     rate = f", {count / seconds:.2f} per second" if seconds > 0 and count else ""
     if count or interrupted:
         echo(
-            f"this run: {count:,} instances in {seconds:.1f} s on {_where(scheduler, workers, count)}{rate}"
+            f"this run: {counted(count, 'instance')} in {seconds:.1f} s on"
+            f" {_where(scheduler, workers, count)}{rate}"
         )
     if interrupted:
         again = "; run the same command again to go on" if results is not None else ""
