@@ -6,9 +6,9 @@ import sys
 
 import click
 
-from ..errors import SlidelabError
+from ..errors import SearchLimitError, SlidelabError
 from ..parse import BLANK_TOKENS, MAX_BOARD_CELLS, STYLES
-from .options import _fail, _metric_option
+from .options import FAILED, _fail, _metric_option
 from .program import needs
 
 
@@ -137,6 +137,8 @@ def generate_command(
             )
         for b in boards:  # each printed as soon as it is made
             click.echo(b.format(style, blank if blank is not None else "0"))
+    except SearchLimitError as exc:  # the time limit: no answer in time, not bad input
+        _fail(str(exc), FAILED)
     except SlidelabError as exc:
         _fail(str(exc))
 

@@ -1,0 +1,77 @@
+"""One clock for the whole answer: a time limit bounds table builds, searches and fallbacks, from
+the call (getting kernels ready excepted); a build that would outlast it is not started."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import time
+
+import pytest
+
+from slidelab import solve
+from slidelab._clock import Clock, compile_seconds, compiling_ended, compiling_started
+from slidelab.errors import SearchLimitError
+from slidelab.search._common import Limits
+
+
+def test_the_clock_leaves_out_getting_kernels_ready():
+    clock = Clock(10)
+    before = compile_seconds()
+    compiling_started()
+    compiling_started()  # nested (a kernel compiled while another is)
+    time.sleep(0.2)
+    compiling_ended()
+    compiling_ended()
+    assert compile_seconds() - before >= 0.2
+    assert clock.elapsed() < 0.1 and clock.left() > 9.9
+
+
+def test_limits_share_the_answers_clock():
+    clock = Clock(5)
+    first, second = Limits(clock=clock), Limits(clock=clock)
+    assert first.time_limit == second.time_limit == 5
+    assert first.left() is not None and abs(first.left() - second.left()) < 0.1
+    assert Limits().left() is None and Limits(time_limit=3).time_limit == 3
+
+
+def test_a_spent_clock_stops_a_search_at_once():
+    from slidelab import Puzzle
+    from slidelab.search.idastar import idastar
+
+    clock = Clock(0.05)
+    time.sleep(0.1)
+    with pytest.raises(SearchLimitError, match="0.05 s time limit"):
+        idastar(Puzzle("8 6 7/2 5 4/3 0 1"), heuristic="manhattan", limits=Limits(clock=clock))
+
+
+def test_solve_counts_the_tables_it_builds(tmp_path, monkeypatch):
+    monkeypatch.setenv("SLIDELAB_CACHE", str(tmp_path))
+    with pytest.raises(SearchLimitError, match="time limit"):
+        solve("8 6 7/2 5 4/3 0 1", method="table", time_limit=0.001)
+
+
+def _slidelab(*args, cache):
+    env = dict(os.environ, SLIDELAB_CACHE=str(cache))
+    run = [sys.executable, "-m", "slidelab", *map(str, args)]
+    return subprocess.run(run, capture_output=True, text=True, env=env, timeout=600)
+
+
+def test_a_build_longer_than_the_limit_is_refused_and_the_answer_says_how_to_build_it(tmp_path):
+    board = "1 2 3 4 5/6 7 8 9 10/11 12 13 14 15/16 17 18 19 20/21 22 0 23 24"
+    done = _slidelab(
+        "solve", board, "--method", "idastar", "--heuristic", "pdb", "--time-limit", 5,
+        cache=tmp_path,
+    )  # fmt: skip
+    assert done.returncode == 1, done.stderr
+    error = done.stderr.strip().splitlines()[-1]
+    assert error.startswith("error: limit reached: the pattern databases (486 MiB) take about")
+    assert "left of the 5 s time limit; build them once with: slidelab tables build 5x5" in error
+    assert list(tmp_path.iterdir()) == []  # nothing was built
+
+
+def test_generate_at_a_distance_past_its_limit_exits_1_not_2(tmp_path):
+    done = _slidelab("generate", "5x5", "-d", 90, "--time-limit", 1, cache=tmp_path)
+    assert done.returncode == 1, done.stderr
+    assert "give a longer --time-limit" in done.stderr
