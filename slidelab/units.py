@@ -59,6 +59,8 @@ def format_bytes(amount: float) -> str:
 
     >>> format_bytes(2 * 1024 ** 3), format_bytes(90720), format_bytes(500)
     ('2 GiB', '88.6 KiB', '500 bytes')
+    >>> format_bytes(1023 * 1024)
+    '1023 KiB'
     >>> format_bytes(10 ** 400)
     '1.00e+400 bytes'
     """
@@ -68,7 +70,8 @@ def format_bytes(amount: float) -> str:
         if abs(amount) < 1024 or unit == _BYTE_UNITS[-1]:
             if unit == "bytes":
                 return f"{int(amount)} bytes"
-            return f"{amount:.3g} {unit}"
+            text = f"{amount:.3g}"
+            return f"{text if 'e' not in text else f'{amount:.0f}'} {unit}"  # 1023 KiB
         amount /= 1024
     raise AssertionError("unreachable")
 
