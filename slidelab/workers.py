@@ -35,6 +35,7 @@ import multiprocessing
 import os
 import secrets
 import signal
+import sys
 import threading
 import time
 from collections import OrderedDict, deque
@@ -94,6 +95,7 @@ def _worker_main(
         if message is None:
             return False
         kind, args = message
+        _let_go()
         # during the warm-up, the warm-up jobs like this one go first: its kernels are
         # compiled (or loaded) and its tables built before its clock starts
         for job in [job for job in warm if _alike(job, (kind, args))]:
@@ -139,6 +141,17 @@ def _method_of(args: dict) -> tuple:
     method = getattr(options, "method", None) or args.get("method") or "auto"
     heuristic = getattr(options, "heuristic", None) or args.get("heuristic")
     return method, heuristic
+
+
+def _let_go() -> None:  # pragma: no cover - runs in a child
+    """Let go of the loaded tables whose files were deleted from the cache meanwhile (the
+    server's size limit, :meth:`WorkerPool.trim`): their memory and disk space are freed."""
+    pdb = sys.modules.get("slidelab.heuristics.pdb")
+    if pdb is not None:
+        try:
+            pdb.forget_deleted()
+        except Exception:  # noqa: BLE001 - kept, as before
+            pass
 
 
 def _sender(conn):
@@ -351,7 +364,8 @@ class WorkerPool:
     ``grace``: seconds a job may run past its time limit before its worker is
     killed.  ``nice``: how much lower the workers' priority is than ours.
     ``warm_up``: the ``(kind, args)`` jobs each worker runs when it starts,
-    before it says it is ready.
+    before it says it is ready.  ``cache_limit``: bytes of tables the table cache
+    keeps at most (:meth:`trim`, after each job); None: no limit.
     """
 
     def __init__(
@@ -361,12 +375,15 @@ class WorkerPool:
         cache_dir: str | None = None,
         nice: int = 0,
         warm_up=WARM_UP,
+        cache_limit: int | None = None,
     ):
         self.workers = max(1, int(workers))
         self.grace = grace
         self.cache_dir = cache_dir if cache_dir is not None else os.environ.get("SLIDELAB_CACHE")
         self.nice = int(nice)
         self.warm_up = tuple(warm_up)
+        self.cache_limit = cache_limit
+        self._trimming = threading.Lock()
         self._ctx = multiprocessing.get_context("spawn")
         self._lock = threading.Lock()
         self._turn = threading.Condition(self._lock)  # a job's turn to run, or a cancel
@@ -562,6 +579,23 @@ class WorkerPool:
             with self._turn:
                 self._running -= 1
                 self._turn.notify_all()
+        self.trim()
+
+    def trim(self) -> list:
+        """Keep the table cache within ``cache_limit`` bytes (if set): the least recently used
+        tables are deleted (:func:`slidelab.cache.trim_tables`); done after each job.  A
+        worker lets go of a deleted table it had loaded when it starts its next job."""
+        if self.cache_limit is None or not self._trimming.acquire(blocking=False):
+            return []  # no limit, or another job's thread is at it
+        try:
+            from .cache import trim_tables
+
+            return trim_tables(self.cache_limit, self.cache_dir or None)
+        except Exception:  # noqa: BLE001 - the cache is left as it is; the next job tries again
+            return []
+        finally:
+            self._trimming.release()
+
     def _run_in_slot(self, job: Job) -> None:
         if job.cancel_requested.is_set():
             self._finish(job, CANCELLED, error={"error": "cancelled", "kind": "cancelled"})

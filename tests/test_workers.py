@@ -244,3 +244,43 @@ def test_which_warm_up_jobs_are_like_a_job():
     assert _alike(solve("auto"), ("solve", {"board": "1 2 3/4 5 6/0 7 8"}))
     assert _alike(("analyze", {"goal": "2x2"}), ("analyze", {"goal": "1 2 3/4 5 6/7 8 0"}))
     assert not _alike(("analyze", {"goal": "2x2"}), solve("auto"))
+
+
+def test_a_pool_with_a_cache_limit_trims_the_table_cache_after_each_job(tmp_path):
+    """Real files: the 8-puzzle's pattern databases are built and saved by a job, then deleted
+    by the pool's size limit; the worker lets go of them and builds them again for the next."""
+    pool = WorkerPool(1, cache_dir=str(tmp_path), cache_limit=1, warm_up=())
+    solve = {"board": "8 6 7/2 5 4/3 0 1", "method": "astar", "heuristic": "pdb"}
+    try:
+        for _ in range(2):
+            job = pool.submit("solve", solve, 30)
+            assert job.future.result(timeout=120).status == DONE, job.error
+            assert job.result["length"] == 31
+            _wait_until(lambda: not list(tmp_path.glob("*.slt")), 10, "trimmed")
+    finally:
+        pool.close(wait=5)
+    # without a limit, the tables stay
+    pool = WorkerPool(1, cache_dir=str(tmp_path), warm_up=())
+    try:
+        assert pool.submit("solve", solve, 30).future.result(timeout=120).status == DONE
+        assert pool.trim() == [] and list(tmp_path.glob("*.slt"))
+    finally:
+        pool.close(wait=5)
+
+
+def test_a_process_lets_go_of_pattern_databases_deleted_from_the_cache(tmp_path, monkeypatch):
+    from slidelab.heuristics import pdb
+    from slidelab.puzzle import Puzzle
+
+    monkeypatch.setenv("SLIDELAB_CACHE", str(tmp_path))
+    puzzle = Puzzle("8 6 7/2 5 4/3 0 1")
+    first = pdb.pattern_database(puzzle)
+    assert pdb.pattern_database(puzzle) is first and pdb.forget_deleted() == 0  # still there
+    for path in tmp_path.glob("*.slt"):
+        path.unlink()
+    assert pdb.forget_deleted() == 1
+    again = pdb.pattern_database(puzzle)  # built and saved again
+    assert again is not first and list(tmp_path.glob("*.slt"))
+    for path in tmp_path.glob("*.slt"):
+        path.unlink()
+    assert pdb.pattern_database(puzzle) is not again  # a reuse checks its files too

@@ -56,6 +56,7 @@ from . import errors
 from .bodylimit import BodyLimit
 from .errors import ApiError, input_error, job_error, one_line
 from .lanes import (
+    CACHE_LIMIT,
     CHEAP,
     CHEAP_MAX_STEPS,
     CHEAP_WARM_UP,
@@ -146,6 +147,7 @@ def create_app(
     prestart: bool = True,
     cheap: Lane = CHEAP,
     hard: Lane = HARD,
+    cache_limit: int | None = CACHE_LIMIT,
 ) -> FastAPI:
     """The application.
 
@@ -153,7 +155,8 @@ def create_app(
     :data:`~.lanes.HARD`); ``grace``: both lanes' grace; ``cheap``, ``hard``: the lanes.  With
     ``prestart``, the workers start and warm up in the background at start-up
     (``GET /api/status`` says when they are ready); without, each starts on its lane's
-    first job.
+    first job.  ``cache_limit``: bytes of tables the table cache keeps at most (the least
+    recently used deleted after each job; None: no limit).
     """
     hard = dataclasses.replace(
         hard,
@@ -167,6 +170,7 @@ def create_app(
         {"cheap": CHEAP_WARM_UP, "hard": HARD_WARM_UP}
         if prestart
         else {"cheap": WARM_UP, "hard": WARM_UP},
+        cache_limit,
     )
     analyses: dict = {}  # (goal, metric) -> its analysis (each is analysed once)
 

@@ -64,6 +64,10 @@ DEFAULT_TIME_LIMIT = 10.0
 MAX_TIME_LIMIT = HARD.time_limit
 #: memory a solve may use (the searches that store states refuse to go past it)
 MAX_SOLVE_BYTES = 2 * 1024**3
+#: bytes of tables the server keeps in its table cache at most (``slidelab serve --cache-limit``):
+#: after each job the least recently used are deleted (:func:`slidelab.cache.trim_tables`).  The
+#: 15-puzzle's 7-8 tables are 577 MB, its 6-6-3 11.5 MB, the 24-puzzle's 6-6-6-6 510 MB a goal
+CACHE_LIMIT = 2 * 1024**3
 
 
 def is_cheap(cells: int, method: str | None = "auto", heuristic: str | None = None) -> bool:
@@ -129,11 +133,12 @@ class Lanes:
     """An application's lanes (``{"cheap": Lane, "hard": Lane}``) and their worker pools.
 
     The pools live on ``app.state.pools`` (made by the lifespan, or by the first request
-    if it did not run); ``warm_ups`` are the jobs each lane's workers run when they start.
+    if it did not run); ``warm_ups`` are the jobs each lane's workers run when they start;
+    ``cache_limit`` the bytes of tables the table cache keeps (None: no limit).
     """
 
-    def __init__(self, lanes: dict, warm_ups: dict):
-        self.lanes, self.warm_ups = lanes, warm_ups
+    def __init__(self, lanes: dict, warm_ups: dict, cache_limit: int | None = CACHE_LIMIT):
+        self.lanes, self.warm_ups, self.cache_limit = lanes, warm_ups, cache_limit
         #: whether the server's first warm-up is under way (:meth:`warm_up`)
         self.warming = False
 
@@ -150,6 +155,7 @@ class Lanes:
                     grace=lane.grace,
                     nice=lane.nice,
                     warm_up=self.warm_ups[name],
+                    cache_limit=self.cache_limit,
                 )
                 for name, lane in self.lanes.items()
             }
