@@ -103,6 +103,8 @@ __all__ = [
     "load_or_build",
     "table_key",
     "table_path",
+    "touch",
+    "trim_tables",
     "verify_file",
 ]
 
@@ -605,10 +607,14 @@ def load_or_build(
     path = table_path(spec)
     key, directory = path.stem, path.parent
     with suppress(_Invalid):  # most calls end here, with no lock taken
-        return _load(path, want, mmap=mmap, trust_checked=True)
+        table = _load(path, want, mmap=mmap, trust_checked=True)
+        touch(path)
+        return table
     with _locked(directory / (key + ".lock")):
         try:  # built by another process while we waited?
-            return _load(path, want, mmap=mmap, trust_checked=True)
+            table = _load(path, want, mmap=mmap, trust_checked=True)
+            touch(path)
+            return table
         except _Invalid as e:
             if path.exists():
                 log.warning("ignoring the cached table %s (%s); building it again", path, e)
@@ -791,3 +797,90 @@ def clear_tables(
             if fd is not None:
                 _release(fd, lock_path)
     return removed
+
+
+# --------------------------------------------------------------------------- a size limit
+
+
+def touch(path) -> None:
+    """Record a use of the table file ``path``: its access time set to now (its modification
+    time, part of what a checked file's mark records, is left alone).
+
+    :func:`load_or_build` calls it on each load from the cache, so that
+    :func:`trim_tables` can tell the tables used least recently, whatever the file
+    system's own access-time updates (``relatime``, ``noatime``).  A file that cannot
+    be touched (a cache of another user) is left as it is.
+    """
+    with suppress(OSError):
+        os.utime(path, ns=(time.time_ns(), os.stat(path).st_mtime_ns))
+
+
+def trim_tables(limit: int, directory=None) -> list[Path]:
+    """Delete the least recently used tables until the cache holds at most ``limit`` bytes.
+
+    A table's last use is the later of its access time (:func:`touch`, at each load)
+    and its modification time (when it was written).  Tables are deleted oldest use
+    first, except a table being written (its lock held by a builder): it is left,
+    with its temporary file.  A table that a process has memory-mapped may be
+    deleted: that process goes on reading it, and its disk space is freed when the
+    process lets go of it.
+
+    Parameters
+    ----------
+    limit : int
+        Bytes of table files (``.slt``) to keep at most.
+    directory : path, optional
+        The cache directory (default :func:`cache_dir`).
+
+    Returns
+    -------
+    list of pathlib.Path
+        The files deleted, oldest use first.
+
+    Examples
+    --------
+    >>> import os, tempfile
+    >>> from unittest import mock
+    >>> import numpy as np
+    >>> with tempfile.TemporaryDirectory() as tmp, mock.patch.dict(os.environ, SLIDELAB_CACHE=tmp):
+    ...     for n in (1, 2, 3):
+    ...         _ = load_or_build({"kind": "demo", "n": n}, lambda p: np.zeros(1000, np.uint8))
+    ...     _ = load_or_build({"kind": "demo", "n": 1}, lambda p: None)  # used again: the newest
+    ...     sizes = [t["bytes"] for t in list_tables()]
+    ...     gone = trim_tables(2 * sizes[0])                    # room for two of the three
+    ...     print(sizes, len(gone), sorted(t["spec"]["n"] for t in list_tables()))
+    [1256, 1256, 1256] 1 [1, 3]
+    """
+    directory = Path(directory) if directory is not None else cache_dir()
+    files = []
+    for entry in directory.glob("*" + SUFFIX):
+        if entry.name.startswith("."):
+            continue
+        try:
+            st = entry.stat()
+        except OSError:  # deleted meanwhile
+            continue
+        files.append((max(st.st_atime_ns, st.st_mtime_ns), entry.name, entry, st.st_size))
+    total = sum(size for *_, size in files)
+    deleted = []
+    for _, _, path, size in sorted(files):
+        if total <= limit:
+            break
+        lock_path = directory / (path.stem + ".lock")
+        fd = _acquire(lock_path, blocking=False) if fcntl is not None else None
+        if fcntl is not None and fd is None:
+            continue  # being built or rebuilt: its builder's
+        try:
+            path.unlink()
+        except FileNotFoundError:  # another process trimmed it first
+            total -= size
+            continue
+        except OSError as e:
+            log.warning("could not delete the table %s (%s)", path, e.strerror or e)
+            continue
+        finally:
+            if fd is not None:
+                _release(fd, lock_path)
+        total -= size
+        deleted.append(path)
+    return deleted

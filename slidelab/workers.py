@@ -35,6 +35,7 @@ import multiprocessing
 import os
 import secrets
 import signal
+import sys
 import threading
 import time
 from collections import OrderedDict, deque
@@ -50,6 +51,8 @@ GRACE = 20.0
 KEEP_FINISHED = 200
 #: seconds a job waits at most for a worker still warming up (its limits start when the worker starts it)
 WARM_UP_LIMIT = 600.0
+#: what a job waiting for a worker's warm-up, and a pool warming up, say (:attr:`Job.warm_up`)
+WARMING_UP = "compiling, first start"
 
 QUEUED, RUNNING, DONE, FAILED, CANCELLED = "queued", "running", "done", "failed", "cancelled"
 
@@ -81,6 +84,8 @@ def _worker_main(
         except (AttributeError, OSError):
             pass
 
+    warm = list(warm_up)
+
     def serve() -> bool:
         """Serve the next job; False when we are to stop (or the parent is gone)."""
         try:
@@ -90,6 +95,12 @@ def _worker_main(
         if message is None:
             return False
         kind, args = message
+        _let_go()
+        # during the warm-up, the warm-up jobs like this one go first: its kernels are
+        # compiled (or loaded) and its tables built before its clock starts
+        for job in [job for job in warm if _alike(job, (kind, args))]:
+            warm.remove(job)
+            run_job(*job)
         try:
             conn.send(("start", None))
             conn.send(run_job(kind, args, _sender(conn)))
@@ -97,9 +108,8 @@ def _worker_main(
             return False  # the parent is gone (killed): nobody to report to
         return True
 
-    warm = list(warm_up)
     while warm:
-        if conn.poll():  # a job first: the warm-up goes on after it
+        if conn.poll():  # a job first: the rest of the warm-up goes on after it
             if not serve():
                 return
         else:
@@ -111,6 +121,37 @@ def _worker_main(
         return
     while serve():
         pass
+
+
+def _alike(warm_up: tuple, job: tuple) -> bool:
+    """Whether the warm-up job ``warm_up`` loads what ``job`` needs: the same kind and, for
+    a solve, the same method and heuristic (any heuristic of the method when ``job``
+    names none)."""
+    if warm_up[0] != job[0]:
+        return False
+    if job[0] != "solve":
+        return True
+    mine, theirs = _method_of(warm_up[1]), _method_of(job[1])
+    return mine[0] == theirs[0] and theirs[1] in (None, mine[1])
+
+
+def _method_of(args: dict) -> tuple:
+    """``(method, heuristic)`` of a solve's arguments, as given (``auto`` when none)."""
+    options = args.get("options")
+    method = getattr(options, "method", None) or args.get("method") or "auto"
+    heuristic = getattr(options, "heuristic", None) or args.get("heuristic")
+    return method, heuristic
+
+
+def _let_go() -> None:  # pragma: no cover - runs in a child
+    """Let go of the loaded tables whose files were deleted from the cache meanwhile (the
+    server's size limit, :meth:`WorkerPool.trim`): their memory and disk space are freed."""
+    pdb = sys.modules.get("slidelab.heuristics.pdb")
+    if pdb is not None:
+        try:
+            pdb.forget_deleted()
+        except Exception:  # noqa: BLE001 - kept, as before
+            pass
 
 
 def _sender(conn):
@@ -246,6 +287,8 @@ class Job:
     error: dict | None = None
     started: float | None = None
     finished: float | None = None
+    #: while the job waits for its worker to warm up (still queued): :data:`WARMING_UP`
+    warm_up: str | None = None
     future: Future = field(default_factory=Future)
     cancel_requested: threading.Event = field(default_factory=threading.Event)
 
@@ -263,6 +306,8 @@ class Job:
         if self.error is not None:
             out["error"] = self.error["error"]
             out["error_kind"] = self.error.get("kind")
+        if self.warm_up is not None:
+            out["warm_up"] = self.warm_up
         return out
 
 
@@ -319,7 +364,8 @@ class WorkerPool:
     ``grace``: seconds a job may run past its time limit before its worker is
     killed.  ``nice``: how much lower the workers' priority is than ours.
     ``warm_up``: the ``(kind, args)`` jobs each worker runs when it starts,
-    before it says it is ready.
+    before it says it is ready.  ``cache_limit``: bytes of tables the table cache
+    keeps at most (:meth:`trim`, after each job); None: no limit.
     """
 
     def __init__(
@@ -329,12 +375,15 @@ class WorkerPool:
         cache_dir: str | None = None,
         nice: int = 0,
         warm_up=WARM_UP,
+        cache_limit: int | None = None,
     ):
         self.workers = max(1, int(workers))
         self.grace = grace
         self.cache_dir = cache_dir if cache_dir is not None else os.environ.get("SLIDELAB_CACHE")
         self.nice = int(nice)
         self.warm_up = tuple(warm_up)
+        self.cache_limit = cache_limit
+        self._trimming = threading.Lock()
         self._ctx = multiprocessing.get_context("spawn")
         self._lock = threading.Lock()
         self._turn = threading.Condition(self._lock)  # a job's turn to run, or a cancel
@@ -348,25 +397,28 @@ class WorkerPool:
 
     # -- life cycle ------------------------------------------------------------------------
 
-    def prestart(self) -> None:
-        """Start the workers now, so the first job does not wait for one.
+    def prestart(self, count: int | None = None) -> None:
+        """Start the workers now (``count`` of them in all, default ``workers``), so the
+        first job does not wait for one.
 
         Starting a process takes a few milliseconds (it loads slidelab and warms
         up on its own, in the background: see :meth:`ready`); they are started
         here and not in a thread, so that jobs submitted right after find them
         instead of starting more.
         """
-        while self._start_one():
+        while self._start_one(count):
             pass
 
-    def _start_one(self) -> bool:
-        """Start a worker if the pool has fewer than ``workers``; whether one was started."""
+    def _start_one(self, count: int | None = None) -> bool:
+        """Start a worker if the pool has fewer than ``count`` (default ``workers``); whether
+        one was started."""
+        most = self.workers if count is None else min(count, self.workers)
         with self._lock:
-            if self._closed or len(self._idle) + len(self._busy) >= self.workers:
+            if self._closed or len(self._idle) + len(self._busy) >= most:
                 return False
         proc = self._new_process()
         with self._lock:
-            if not self._closed and len(self._idle) + len(self._busy) < self.workers:
+            if not self._closed and len(self._idle) + len(self._busy) < most:
                 self._idle.append(proc)
                 return True
         proc.kill()
@@ -375,15 +427,16 @@ class WorkerPool:
     def _new_process(self) -> _Process:
         return _Process(self._ctx, self.cache_dir, self.nice, self.warm_up)
 
-    def ready(self) -> bool:
-        """Whether all ``workers`` processes have started and warmed up (after :meth:`prestart`)."""
+    def ready(self, count: int | None = None) -> bool:
+        """Whether ``count`` worker processes (default: all ``workers``) have started and
+        warmed up (after :meth:`prestart`)."""
         with self._lock:
-            if self._closed or len(self._idle) + len(self._busy) < self.workers:
+            if self._closed:
                 return False
             # the idle workers' pipes are ours to read: no job thread holds them
-            return all(p.ready or p.wait_ready(0) for p in self._idle) and all(
-                p.ready for p in self._busy
-            )
+            warm = sum(1 for p in self._idle if p.ready or p.wait_ready(0))
+            warm += sum(1 for p in self._busy if p.ready)
+            return warm >= (self.workers if count is None else min(count, self.workers))
 
     def pids(self) -> list:
         """Process ids of the live workers, idle and busy."""
@@ -526,16 +579,36 @@ class WorkerPool:
             with self._turn:
                 self._running -= 1
                 self._turn.notify_all()
+        self.trim()
+
+    def trim(self) -> list:
+        """Keep the table cache within ``cache_limit`` bytes (if set): the least recently used
+        tables are deleted (:func:`slidelab.cache.trim_tables`); done after each job.  A
+        worker lets go of a deleted table it had loaded when it starts its next job."""
+        if self.cache_limit is None or not self._trimming.acquire(blocking=False):
+            return []  # no limit, or another job's thread is at it
+        try:
+            from .cache import trim_tables
+
+            return trim_tables(self.cache_limit, self.cache_dir or None)
+        except Exception:  # noqa: BLE001 - the cache is left as it is; the next job tries again
+            return []
+        finally:
+            self._trimming.release()
 
     def _run_in_slot(self, job: Job) -> None:
         if job.cancel_requested.is_set():
             self._finish(job, CANCELLED, error={"error": "cancelled", "kind": "cancelled"})
             return
-        job.status, job.started = RUNNING, time.monotonic()
         proc = self._take()
-        # a worker still warming up takes the job after its current warm-up job: the
-        # deadline starts when the worker starts the job
-        deadline = job.started + job.hard_limit + (0.0 if proc.ready else WARM_UP_LIMIT)
+        # a worker still warming up takes the job after its current warm-up job and those
+        # like the job (its kernels, its tables): the job stays queued meanwhile, and its
+        # deadline starts when the worker starts it
+        if proc.ready:
+            job.status, job.started = RUNNING, time.monotonic()
+        else:
+            job.warm_up = WARMING_UP
+        deadline = time.monotonic() + job.hard_limit + (0.0 if proc.ready else WARM_UP_LIMIT)
         try:
             proc.conn.send((job.kind, job.args))
         except (OSError, ValueError):
@@ -570,7 +643,8 @@ class WorkerPool:
                 continue
             tag, payload = message
             if tag == "start":
-                deadline = time.monotonic() + job.hard_limit
+                job.status, job.started, job.warm_up = RUNNING, time.monotonic(), None
+                deadline = job.started + job.hard_limit
             elif tag == "ready":
                 proc.ready = True
             elif tag == "progress":

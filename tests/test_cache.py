@@ -568,3 +568,71 @@ def test_read_only_cache_dir_is_a_slidelab_error(tables):
         assert build.calls == 0
     finally:
         tables.chmod(0o755)
+
+
+# -- a size limit: the least recently used tables go first ----------------------------------------
+
+
+def _lru_spec(n: int) -> dict:
+    return {"kind": "lru", "n": n}
+
+
+def _table(n: int, size: int = 4096):
+    return load_or_build(_lru_spec(n), lambda p: np.full(size, n, np.uint8))
+
+
+def _kept() -> list:
+    """The tables left (by file name: reading them may count as a use, as the file system
+    updates access times)."""
+    return [n for n in range(10) if cache.table_path(_lru_spec(n)).exists()]
+
+
+def test_trim_deletes_the_least_recently_used_tables_first(tables):
+    for n in range(4):  # written in this order (a second apart)...
+        _table(n)
+        os.utime(cache.table_path(_lru_spec(n)), (1_000_000 + n, 1_000_000 + n))
+    _table(0)  # ...then table 0 used again: the most recently used
+    each = cache.table_path(_lru_spec(0)).stat().st_size
+    assert cache.trim_tables(4 * each) == []  # within the limit: nothing to do
+    deleted = cache.trim_tables(2 * each + 10)
+    assert [p.name for p in deleted] == [table_key(_lru_spec(n)) + ".slt" for n in (1, 2)]
+    assert _kept() == [0, 3]
+    os.utime(cache.table_path(_lru_spec(0)), (2_000_000, 1_000_000))
+    _table(3)  # used after table 0
+    assert cache.trim_tables(each) == [tables / (table_key(_lru_spec(0)) + ".slt")]
+    assert _kept() == [3]
+    assert cache.trim_tables(1) and _kept() == []  # under one table: none kept
+
+
+def test_a_load_marks_the_use_and_the_file_stays_checked(tables):
+    _table(7)
+    path = cache.table_path(_lru_spec(7))
+    old = path.stat().st_mtime_ns - 10**9
+    os.utime(path, ns=(old, path.stat().st_mtime_ns))  # an access time a second before
+    _table(7)
+    stat = path.stat()
+    # the modification time, part of a checked file's mark, is kept
+    assert stat.st_atime_ns > old and stat.st_mtime_ns == old + 10**9
+    assert verify_file(path) == (True, "ok")
+
+
+def test_trim_leaves_a_table_being_built(tables):
+    for n in range(3):
+        _table(n)
+    lock = tables / (table_key(_lru_spec(0)) + ".lock")
+    fd = cache._acquire(lock)  # table 0, the oldest, is being built again elsewhere
+    try:
+        deleted = cache.trim_tables(1)
+    finally:
+        cache._release(fd, lock)
+    assert len(deleted) == 2 and _kept() == [0]
+
+
+def test_trim_in_another_directory_and_a_missing_one(tables, tmp_path):
+    other = tmp_path / "other"
+    other.mkdir()
+    _table(1)
+    (other / "junk.slt").write_bytes(b"x" * 100)  # not a table: counted and deleted all the same
+    assert cache.trim_tables(10, other) == [other / "junk.slt"]
+    assert _kept() == [1]
+    assert cache.trim_tables(10, tmp_path / "nowhere") == []

@@ -831,11 +831,14 @@ def test_status_says_warming_up_until_the_workers_are_ready(tmp_path, monkeypatc
     with TestClient(create_app(workers=1)) as c:
         status = c.get("/api/status")
         assert status.status_code == 200 and status.json()["ready"] is False
+        assert status.json()["warm_up"] == "compiling, first start"
         assert set(status.json()["lanes"]) == {"cheap", "hard"}
         began = time.monotonic()
-        while not c.get("/api/status").json()["ready"]:
+        while not (status := c.get("/api/status").json())["ready"]:
             assert time.monotonic() - began < 300
             time.sleep(0.2)
+        time.sleep(0.3)  # the warm-up says it is over at its next look at the workers
+        assert c.get("/api/status").json()["warm_up"] is None
         # the first 15-puzzle solve after start-up needs no tables built
         began = time.monotonic()
         body = c.post("/api/solve", json={"board": "5 1 3 4/2 6 7 8/9 10 11 12/13 14 15 0"}).json()
@@ -867,6 +870,26 @@ def test_serve_command_help():
 
     result = CliRunner().invoke(main, ["serve", "--help"])
     assert result.exit_code == 0 and "--port" in result.output and "127.0.0.1" in result.output
+    assert "--cache-limit" in result.output and "2G" in result.output
+
+
+@pytest.mark.parametrize(
+    "given, limit", [(None, 2 * 1024**3), ("500M", 500 * 1024**2), ("none", None)]
+)
+def test_serve_command_passes_the_cache_limit(monkeypatch, given, limit):
+    from click.testing import CliRunner
+
+    import slidelab.web
+    from slidelab.cli import main
+
+    calls = []
+    monkeypatch.setattr(slidelab.web, "serve", lambda *a, **k: calls.append(k))
+    result = CliRunner().invoke(main, ["serve"] + (["--cache-limit", given] if given else []))
+    assert result.exit_code == 0, result.output
+    assert calls == [{"workers": 2, "cache_limit": limit}]
+    bad = CliRunner().invoke(main, ["serve", "--cache-limit", "lots"])
+    assert bad.exit_code == 2 and "--cache-limit" in bad.output
+    assert len(bad.output.strip().splitlines()) == 1
 
 
 # -- the multi-tile metric ----------------------------------------------------------------------
@@ -897,3 +920,16 @@ def test_solve_and_analyze_in_mtm(client):
     assert "unknown metric" in error_of(
         client.post("/api/analyze", json={"goal": "3x3", "metric": "x"}), 400
     )
+
+
+def test_the_app_s_worker_pools_keep_the_cache_limit():
+    from slidelab.web.lanes import CACHE_LIMIT
+
+    for given, limit in (
+        ({}, CACHE_LIMIT),
+        ({"cache_limit": 123}, 123),
+        ({"cache_limit": None}, None),
+    ):
+        with TestClient(create_app(prestart=False, **given)) as c:
+            assert c.get("/api/status").json()["warm_up"] is None  # no warm-up without prestart
+            assert {pool.cache_limit for pool in c.app.state.pools.values()} == {limit}

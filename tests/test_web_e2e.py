@@ -8,6 +8,7 @@ A screenshot of each step is saved under ``test-artifacts/web/``; with
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import socket
@@ -60,8 +61,9 @@ def _free_port() -> int:
         return s.getsockname()[1]
 
 
-def _serve(tmp_path_factory, cache=None):
-    """Start ``slidelab serve`` on a free port; yields its URL, stops it afterwards."""
+def _serve(tmp_path_factory, cache=None, warm=False):
+    """Start ``slidelab serve`` on a free port; yields its URL (with ``warm``, once its warm-up
+    is over), stops it afterwards."""
     port = _free_port()
     env = {**os.environ}
     if cache is not None:
@@ -88,6 +90,13 @@ def _serve(tmp_path_factory, cache=None):
             log.seek(0)
             pytest.fail(f"slidelab serve did not start:\n{log.read()}")
         time.sleep(0.2)
+    deadline = time.monotonic() + 600  # compiling every kernel on a fresh checkout: minutes
+    while warm and _status(url)["warm_up"] is not None:
+        if proc.poll() is not None or time.monotonic() > deadline:
+            proc.kill()
+            log.seek(0)
+            pytest.fail(f"slidelab serve did not warm up:\n{log.read()}")
+        time.sleep(0.5)
     yield url
     proc.terminate()
     try:
@@ -97,9 +106,16 @@ def _serve(tmp_path_factory, cache=None):
     log.close()
 
 
+def _status(url: str) -> dict:
+    with urllib.request.urlopen(url + "api/status", timeout=5) as response:
+        return json.loads(response.read())
+
+
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
-    yield from _serve(tmp_path_factory)
+    """A server warmed up: the page's tests expect answers within 5 s (the warm-up has tests
+    of its own)."""
+    yield from _serve(tmp_path_factory, warm=True)
 
 
 @pytest.fixture(scope="module")
@@ -437,3 +453,74 @@ def test_the_metric_menu_solves_in_mtm(page, server):
     page.select_option("#metric", "stm")
     page.click("#solve-btn")
     expect(page.locator("#solution-info")).to_contain_text("31 moves (20 MTM), optimal")
+
+
+# -- issue 25: the server's first minute -------------------------------------------------------
+
+#: axe-core's script, where one is installed (``SLIDELAB_AXE``: the path of axe.min.js)
+AXE = os.environ.get("SLIDELAB_AXE", "")
+
+
+#: the contrast of an element's text with the background it is drawn on (its own, or the first
+#: ancestor's that is not transparent)
+STATUS_CONTRAST = CONTRAST.replace(
+    "const s = getComputedStyle(el);",
+    "const s = getComputedStyle(el); let bg = 'rgb(255, 255, 255)';"
+    " for (let e = el; e; e = e.parentElement) { const c = getComputedStyle(e).backgroundColor;"
+    " if (c !== 'transparent' && !/rgba\\(.*, 0\\)$/.test(c)) { bg = c; break; } }",
+).replace("lum(rgb(s.backgroundColor))", "lum(rgb(bg))")
+
+
+def _check_accessible(pg) -> None:
+    """The warm-up and solve status lines are live regions (role=status) with readable text;
+    axe-core's checks too, where it is installed (``SLIDELAB_AXE``)."""
+    for selector in ("#server-status", "#solve-status"):
+        el = pg.locator(selector)
+        assert el.get_attribute("role") == "status" or el.get_attribute("aria-live"), selector
+        if el.is_visible() and el.text_content():
+            ratio = el.evaluate(STATUS_CONTRAST)
+            assert ratio >= 4.5, (selector, el.text_content(), ratio)  # WCAG AA
+    if AXE and os.path.exists(AXE):
+        pg.add_script_tag(path=AXE)
+        violations = pg.evaluate("async () => (await axe.run()).violations.map(v => v.id)")
+        assert violations == [], violations
+
+
+def test_a_fresh_server_answers_a_3x3_within_30_s_and_shows_its_warm_up(
+    browser, server, tmp_path_factory
+):
+    """A freshly started server, with the kernels cached (by the module's server, warmed up)
+    and an empty table cache, says it is warming up, answers a 3x3 solve within 30 s of its
+    start, and says when the warm-up is over."""
+    fresh = _serve(tmp_path_factory, cache=str(tmp_path_factory.mktemp("fresh-cache")))
+    began = time.monotonic()
+    url = next(fresh)
+    pg = browser.new_context(viewport=VIEWPORTS["desktop"]).new_page()
+    pg.set_default_timeout(TIMEOUT_MS)
+    errors: list = []
+    pg.on("pageerror", lambda e: errors.append(str(e)))
+    try:
+        pg.goto(url)
+        warm_up = pg.locator("#server-status")
+        expect(warm_up).to_be_visible()
+        expect(warm_up).to_contain_text("compiling, first start")
+        _check_accessible(pg)
+        shot(pg, "17-first-start")
+        pg.fill("#board-input", "8 6 7/2 5 4/3 0 1")
+        expect(pg.locator("#board")).to_have_attribute("data-board", "8 6 7/2 5 4/3 0 1")
+        pg.click("#solve-btn")
+        left_ms = max(1.0, 30 - (time.monotonic() - began)) * 1000
+        expect(pg.locator("#solve-status")).to_have_text("solved: 31 moves", timeout=left_ms)
+        answered = time.monotonic() - began
+        assert answered < 30, answered
+        shot(pg, "18-first-answer")
+        # the warm-up ends and says so, then the line goes
+        expect(warm_up).to_contain_text("warmed up", timeout=300_000)
+        _check_accessible(pg)
+        expect(warm_up).to_be_hidden()
+        status = _status(url)
+        assert status["warm_up"] is None and status["ready"], status
+        assert not errors, errors
+    finally:
+        pg.context.close()
+        next(fresh, None)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import time
 
-from slidelab.workers import CANCELLED, DONE, FAILED, WorkerPool, run_job
+from slidelab.workers import CANCELLED, DONE, FAILED, WARMING_UP, WorkerPool, run_job
 
 GOAL_3X4 = "1 2 3 4/5 6 7 8/9 10 11 0"  # 239,500,800 positions: about 15 s to analyse
 
@@ -204,3 +204,83 @@ def test_a_job_goes_before_the_rest_of_the_warm_up():
         _wait_until(pool.ready, 120, "ready")
     finally:
         pool.close(wait=5)
+
+
+def test_a_job_waits_for_the_warm_up_jobs_like_it_and_its_clock_starts_after_them():
+    """A job handed to a worker still warming up is queued, saying so, while the worker runs
+    the warm-up jobs like it (its kernels, its tables); its limits start after them."""
+    slow_alike = [("analyze", {"goal": "1 2 3 4 5/6 7 8 9 0"})] * 4  # a second or more each
+    others = [("generate", {"goal": "1 2 3/4 5 6/7 8 0", "n": 1, "moves": 10})] * 2
+    pool = WorkerPool(1, grace=0.5, warm_up=[*others, *slow_alike])
+    try:
+        job = pool.submit("analyze", {"goal": "1 2 3/4 5 6/7 8 0"}, 0.5)  # starts the worker
+        _wait_until(lambda: job.warm_up is not None, 10, "waiting for the warm-up")
+        view = job.view()
+        assert (view["status"], view["warm_up"]) == ("queued", WARMING_UP)
+        assert job.future.result(timeout=120).status == DONE, job.error
+        assert job.result["states"] == 181_440 and job.warm_up is None
+        assert "warm_up" not in job.view()
+    finally:
+        pool.close(wait=5)
+
+
+def test_which_warm_up_jobs_are_like_a_job():
+    from slidelab.search.options import check_options
+    from slidelab.workers import _alike
+
+    def solve(method, heuristic=None):
+        return (
+            "solve",
+            {
+                "board": "1 2 3/4 5 6/0 7 8",
+                "options": check_options(method=method, heuristic=heuristic),
+            },
+        )
+
+    assert _alike(solve("astar", "pdb"), solve("A*", "pdb"))
+    assert _alike(solve("astar", "pdb"), solve("astar"))  # no heuristic named: any of A*'s
+    assert not _alike(solve("astar", "pdb"), solve("astar", "manhattan"))
+    assert not _alike(solve("auto"), solve("bfs"))
+    assert _alike(solve("auto"), ("solve", {"board": "1 2 3/4 5 6/0 7 8"}))
+    assert _alike(("analyze", {"goal": "2x2"}), ("analyze", {"goal": "1 2 3/4 5 6/7 8 0"}))
+    assert not _alike(("analyze", {"goal": "2x2"}), solve("auto"))
+
+
+def test_a_pool_with_a_cache_limit_trims_the_table_cache_after_each_job(tmp_path):
+    """Real files: the 8-puzzle's pattern databases are built and saved by a job, then deleted
+    by the pool's size limit; the worker lets go of them and builds them again for the next."""
+    pool = WorkerPool(1, cache_dir=str(tmp_path), cache_limit=1, warm_up=())
+    solve = {"board": "8 6 7/2 5 4/3 0 1", "method": "astar", "heuristic": "pdb"}
+    try:
+        for _ in range(2):
+            job = pool.submit("solve", solve, 30)
+            assert job.future.result(timeout=120).status == DONE, job.error
+            assert job.result["length"] == 31
+            _wait_until(lambda: not list(tmp_path.glob("*.slt")), 10, "trimmed")
+    finally:
+        pool.close(wait=5)
+    # without a limit, the tables stay
+    pool = WorkerPool(1, cache_dir=str(tmp_path), warm_up=())
+    try:
+        assert pool.submit("solve", solve, 30).future.result(timeout=120).status == DONE
+        assert pool.trim() == [] and list(tmp_path.glob("*.slt"))
+    finally:
+        pool.close(wait=5)
+
+
+def test_a_process_lets_go_of_pattern_databases_deleted_from_the_cache(tmp_path, monkeypatch):
+    from slidelab.heuristics import pdb
+    from slidelab.puzzle import Puzzle
+
+    monkeypatch.setenv("SLIDELAB_CACHE", str(tmp_path))
+    puzzle = Puzzle("8 6 7/2 5 4/3 0 1")
+    first = pdb.pattern_database(puzzle)
+    assert pdb.pattern_database(puzzle) is first and pdb.forget_deleted() == 0  # still there
+    for path in tmp_path.glob("*.slt"):
+        path.unlink()
+    assert pdb.forget_deleted() == 1
+    again = pdb.pattern_database(puzzle)  # built and saved again
+    assert again is not first and list(tmp_path.glob("*.slt"))
+    for path in tmp_path.glob("*.slt"):
+        path.unlink()
+    assert pdb.pattern_database(puzzle) is not again  # a reuse checks its files too

@@ -29,10 +29,23 @@ def _web_missing(exc: ImportError):
     show_default=True,
     help="Solves that run at once (one process each).",
 )
+@click.option(
+    "--cache-limit",
+    default="2G",
+    show_default=True,
+    help="Table cache size kept at most (e.g. 500M, 10G; 'none': no limit): after each"
+    " solve, the tables used least recently are deleted.",
+)
 @needs("fastapi", "uvicorn", "slidelab.web", missing=_web_missing)
-def serve_command(host, port, workers):
+def serve_command(host, port, workers, cache_limit):
     """Serve the web page (play, set up, solve, replay) and its JSON API."""
+    from ..errors import SlidelabError
+    from ..units import parse_bytes
     from ..web import serve
 
+    try:
+        limit = None if cache_limit.strip().lower() == "none" else parse_bytes(cache_limit)
+    except SlidelabError as exc:
+        _fail(f"--cache-limit: {exc}")
     click.echo(f"slidelab: serving http://{host}:{port}/ (Ctrl-C to stop)", err=True)
-    serve(host, port, workers=workers)
+    serve(host, port, workers=workers, cache_limit=limit)

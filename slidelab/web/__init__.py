@@ -15,12 +15,18 @@ def create_app(**kwargs):
 
 
 def serve(
-    host: str = "127.0.0.1", port: int = 8000, workers: int = 2, log_level: str = "warning"
+    host: str = "127.0.0.1",
+    port: int = 8000,
+    workers: int = 2,
+    log_level: str = "warning",
+    cache_limit: int | None = 2 * 1024**3,
 ) -> None:
-    """Run the page and its API on ``host:port`` until interrupted."""
+    """Run the page and its API on ``host:port`` until interrupted; ``cache_limit``: bytes of
+    tables the table cache keeps at most (None: no limit)."""
     import uvicorn
 
-    uvicorn.run(create_app(workers=workers), host=host, port=port, log_level=log_level)
+    app = create_app(workers=workers, cache_limit=cache_limit)
+    uvicorn.run(app, host=host, port=port, log_level=log_level)
 
 
 __all__ = ["create_app", "serve"]

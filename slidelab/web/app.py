@@ -17,7 +17,10 @@ the CLI's ``--json``):
 - ``GET /api/methods``: ``{"methods": [{"name", "summary", "aliases", "optimal", "options",
   "metrics"}], "heuristics": [{"name", "summary", "aliases", "admissible"}], "metrics"}``, from
   the registries (the page's menus).
-- ``GET /api/status``: ``{"ready", "version", "lanes"}``: whether the workers have warmed up.
+- ``GET /api/status``: ``{"ready", "warm_up", "version", "lanes"}``: whether the workers have
+  warmed up; ``warm_up`` is ``"compiling, first start"`` while the server's first warm-up lasts
+  (a request meanwhile waits, ``queued`` with the same ``warm_up``, and its time limit starts
+  when its search does), then null.
 
 Goals and sizes are read by :func:`slidelab.puzzle.goal_board` (a board, or a size ``WxH``
 in any spelling), as every front end reads them.
@@ -48,11 +51,12 @@ from ..errors import SlidelabError
 from ..moves import metric_name
 from ..parse import is_size, parse_size
 from ..search.options import check_options
-from ..workers import DONE, WARM_UP
+from ..workers import DONE, WARM_UP, WARMING_UP
 from . import errors
 from .bodylimit import BodyLimit
 from .errors import ApiError, input_error, job_error, one_line
 from .lanes import (
+    CACHE_LIMIT,
     CHEAP,
     CHEAP_MAX_STEPS,
     CHEAP_WARM_UP,
@@ -143,6 +147,7 @@ def create_app(
     prestart: bool = True,
     cheap: Lane = CHEAP,
     hard: Lane = HARD,
+    cache_limit: int | None = CACHE_LIMIT,
 ) -> FastAPI:
     """The application.
 
@@ -150,7 +155,8 @@ def create_app(
     :data:`~.lanes.HARD`); ``grace``: both lanes' grace; ``cheap``, ``hard``: the lanes.  With
     ``prestart``, the workers start and warm up in the background at start-up
     (``GET /api/status`` says when they are ready); without, each starts on its lane's
-    first job.
+    first job.  ``cache_limit``: bytes of tables the table cache keeps at most (the least
+    recently used deleted after each job; None: no limit).
     """
     hard = dataclasses.replace(
         hard,
@@ -164,12 +170,14 @@ def create_app(
         {"cheap": CHEAP_WARM_UP, "hard": HARD_WARM_UP}
         if prestart
         else {"cheap": WARM_UP, "hard": WARM_UP},
+        cache_limit,
     )
     analyses: dict = {}  # (goal, metric) -> its analysis (each is analysed once)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI):
         pools = lanes.pools(app)
+        lanes.warming = prestart
         warming = asyncio.ensure_future(lanes.warm_up(pools)) if prestart else None
         try:
             yield
@@ -199,10 +207,12 @@ def create_app(
 
     @app.get("/api/status", response_model=StatusOut)
     async def status_endpoint(request: Request):
-        """Whether the workers have started and warmed up (``ready``), and each lane's load."""
+        """Whether the workers have started and warmed up (``ready``), the server's first
+        warm-up while it lasts (``warm_up``), and each lane's load."""
         out = lanes.status(request.app)
         return {
             "ready": all(lane["ready"] for lane in out.values()),
+            "warm_up": WARMING_UP if lanes.warming else None,
             "version": __version__,
             "lanes": out,
         }

@@ -21,7 +21,7 @@ from ..errors import SlidelabError
 from ..heuristics.registry import HEURISTICS, heuristic_name
 from ..search.options import check_options
 from ..search.registry import METHODS, method_name
-from ..workers import QUEUED, WorkerPool
+from ..workers import QUEUED, WARM_UP_LIMIT, WorkerPool
 from .errors import ApiError
 
 
@@ -64,6 +64,10 @@ DEFAULT_TIME_LIMIT = 10.0
 MAX_TIME_LIMIT = HARD.time_limit
 #: memory a solve may use (the searches that store states refuse to go past it)
 MAX_SOLVE_BYTES = 2 * 1024**3
+#: bytes of tables the server keeps in its table cache at most (``slidelab serve --cache-limit``):
+#: after each job the least recently used are deleted (:func:`slidelab.cache.trim_tables`).  The
+#: 15-puzzle's 7-8 tables are 577 MB, its 6-6-3 11.5 MB, the 24-puzzle's 6-6-6-6 510 MB a goal
+CACHE_LIMIT = 2 * 1024**3
 
 
 def is_cheap(cells: int, method: str | None = "auto", heuristic: str | None = None) -> bool:
@@ -104,14 +108,15 @@ def _warm_up_solves(board: str = _SMALL) -> tuple:
 
 #: what the cheap lane's workers do when they start, before they say they are ready: load the
 #: kernels of every method on the 8-puzzle, of the analysis and of the generator, the most
-#: used first (a job that comes meanwhile is served before the next warm-up job)
+#: used first (a job that comes meanwhile is served after the warm-up jobs like it: its kernels
+#: are loaded before its clock starts, the rest of the warm-up after it)
 CHEAP_WARM_UP = (
     *_warm_up_solves(),
     ("analyze", {"goal": "1 2/3 0"}),
     ("generate", {"goal": _SMALL, "n": 1, "moves": 10, "seed": 0}),
 )
 #: the hard lane's: the 15-puzzle's tables (built once, then loaded from the cache), then the same
-#: (a job that comes meanwhile is served before the next warm-up job)
+#: (a job that comes meanwhile is served after the warm-up jobs like it)
 HARD_WARM_UP = (("solve", {"board": "1 2 3 4/5 6 7 8/9 10 11 12/13 14 0 15"}), *CHEAP_WARM_UP)
 
 
@@ -128,11 +133,14 @@ class Lanes:
     """An application's lanes (``{"cheap": Lane, "hard": Lane}``) and their worker pools.
 
     The pools live on ``app.state.pools`` (made by the lifespan, or by the first request
-    if it did not run); ``warm_ups`` are the jobs each lane's workers run when they start.
+    if it did not run); ``warm_ups`` are the jobs each lane's workers run when they start;
+    ``cache_limit`` the bytes of tables the table cache keeps (None: no limit).
     """
 
-    def __init__(self, lanes: dict, warm_ups: dict):
-        self.lanes, self.warm_ups = lanes, warm_ups
+    def __init__(self, lanes: dict, warm_ups: dict, cache_limit: int | None = CACHE_LIMIT):
+        self.lanes, self.warm_ups, self.cache_limit = lanes, warm_ups, cache_limit
+        #: whether the server's first warm-up is under way (:meth:`warm_up`)
+        self.warming = False
 
     def __getitem__(self, name: str) -> Lane:
         return self.lanes[name]
@@ -143,7 +151,11 @@ class Lanes:
         if pools is None:
             pools = app.state.pools = {
                 name: WorkerPool(
-                    lane.workers, grace=lane.grace, nice=lane.nice, warm_up=self.warm_ups[name]
+                    lane.workers,
+                    grace=lane.grace,
+                    nice=lane.nice,
+                    warm_up=self.warm_ups[name],
+                    cache_limit=self.cache_limit,
                 )
                 for name, lane in self.lanes.items()
             }
@@ -184,8 +196,8 @@ class Lanes:
     async def wait(self, job, request: Request, pool: WorkerPool, lane: str):
         """``job`` once finished.  If the client goes away first, nobody waits for the job any
         more: it is cancelled (ApiError 409), and its worker freed for others; except that a
-        cheap job already running is left to finish (within its 2 s, sooner than a fresh
-        worker would warm up in place of a killed one)."""
+        cheap job already running, or handed to a worker still warming up, is left to finish
+        (within its 2 s, sooner than a fresh worker would warm up in place of a killed one)."""
         finished = asyncio.wrap_future(job.future)
         gone = asyncio.ensure_future(_client_gone(request))
         try:
@@ -193,7 +205,7 @@ class Lanes:
         finally:
             gone.cancel()
         if not finished.done():
-            if lane != "cheap" or job.status == QUEUED:
+            if lane != "cheap" or (job.status == QUEUED and job.warm_up is None):
                 pool.cancel(job.id)
             raise ApiError(409, "cancelled: the client went away", kind="cancelled", id=job.id)
         return job
@@ -214,17 +226,34 @@ class Lanes:
             }
         return out
 
-    @staticmethod
-    async def warm_up(pools: dict) -> None:
-        """Start the workers: they import slidelab and warm up in the background, the cheap
-        lane's first (a page's first requests are cheap), the hard lane's when those are
-        ready (or after 30 s), so that they do not share the CPU at first."""
-        pools["cheap"].prestart()
-        for _ in range(300):
-            if pools["cheap"].ready():
-                break
-            await asyncio.sleep(0.1)
-        pools["hard"].prestart()
+    async def warm_up(self, pools: dict) -> None:
+        """Start the workers and let them warm up, one at a time at first: a first worker
+        of the cheap lane (a page's first requests are cheap), then the cheap lane's others
+        and a first of the hard lane, then the hard lane's others.  The first ones compile
+        the kernels on a first start and cache them (tens of seconds each); the later ones
+        load them from numba's cache instead of compiling them too, on the same cores.
+        ``self.warming`` is true until they are all warm (``GET /api/status``'s
+        ``warm_up``), and stays false afterwards (a worker replaced later warms up in a
+        few seconds)."""
+        cheap, hard = pools["cheap"], pools["hard"]
+
+        async def ready(pool: WorkerPool, count: int | None = None) -> None:
+            for _ in range(int(WARM_UP_LIMIT * 10)):
+                if pool.ready(count):
+                    return
+                await asyncio.sleep(0.1)
+
+        try:
+            cheap.prestart(1)
+            await ready(cheap, 1)
+            cheap.prestart()
+            hard.prestart(1)
+            await ready(hard, 1)
+            hard.prestart()
+            await ready(cheap)
+            await ready(hard)
+        finally:
+            self.warming = False
 
     @staticmethod
     async def close(pools: dict) -> None:

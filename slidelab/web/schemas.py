@@ -185,6 +185,11 @@ class SolveView(BaseModel):
     result: SolveRecord | None = None
     error: str | None = None
     error_kind: str | None = None
+    warm_up: str | None = Field(
+        None,
+        description="While the solve waits (queued) for its worker to warm up: what it does"
+        " (compiling, first start); its time limit starts when its search does.",
+    )
 
 
 class AnalyzeOut(BaseModel):
@@ -209,6 +214,10 @@ class LaneStatus(BaseModel):
 
 class StatusOut(BaseModel):
     ready: bool = Field(description="Whether the workers have started and warmed up.")
+    warm_up: str | None = Field(
+        description="While the server's first warm-up lasts: what it does (compiling, first"
+        " start); null once it is over."
+    )
     version: str
     lanes: dict[str, LaneStatus]
 

@@ -63,6 +63,7 @@ __all__ = [
     "build_group_table",
     "build_estimate",
     "check_build_size",
+    "forget_deleted",
     "group_goal_text",
     "is_ready",
     "parse_partition",
@@ -95,7 +96,9 @@ def pattern_database(
     groups = parse_partition(puzzle, partition)
     key = (puzzle.goal, tuple(map(tuple, groups)), reflect)
     if cache and key in _LOADED:
-        return _LOADED[key]
+        if _still_cached(_LOADED[key]):
+            return _LOADED[key]
+        del _LOADED[key]  # a file deleted from the cache (its size limit): load or build again
     for codes in groups:  # refuse an oversized group before building any table
         check_build_size(puzzle, codes)
     if cache:
@@ -105,8 +108,49 @@ def pattern_database(
         tables.append(_group_table(puzzle, codes, i, len(groups), progress, cache))
     db = PatternDatabase(puzzle, groups, tables, reflect)
     if cache:
+        from ...cache import table_path
+
+        db.cache_files = [_file_id(table_path(_spec(puzzle, codes))) for codes in groups]
         _LOADED[key] = db
     return db
+
+
+def _file_id(path):
+    """``(path, inode)`` of a table file, or None where there is none (a table unsaved)."""
+    try:
+        return path, path.stat().st_ino
+    except OSError:
+        return None
+
+
+def _files_there(db: PatternDatabase) -> bool:
+    """Whether the cache files a loaded database was read from are all still there (the
+    same files: not deleted, nor deleted and written again)."""
+    return all(f is None or _file_id(f[0]) == f for f in getattr(db, "cache_files", ()))
+
+
+def _still_cached(db: PatternDatabase) -> bool:
+    """Whether every table file of a loaded database is still in the cache; each is marked
+    used now (:func:`slidelab.cache.touch`: the cache's size limit deletes the least recently
+    used first)."""
+    from ...cache import touch
+
+    if not _files_there(db):
+        return False
+    for f in getattr(db, "cache_files", ()):
+        if f is not None:
+            touch(f[0])
+    return True
+
+
+def forget_deleted() -> int:
+    """Let go of the loaded databases a table file of which was deleted from the cache
+    (:func:`slidelab.cache.trim_tables`): their memory, and the disk space of the mapped
+    files, are freed.  Returns how many were let go."""
+    gone = [key for key, db in _LOADED.items() if not _files_there(db)]
+    for key in gone:
+        del _LOADED[key]
+    return len(gone)
 
 
 def _spec(puzzle: Puzzle, codes) -> dict:

@@ -448,7 +448,9 @@ function pollSolve(from) {
     }
     if (S.solveId !== id) return;
     if (data.status === "queued" || data.status === "running") {
-      setSolveStatus(data.status === "queued" ? "waiting for a worker..." : describeProgress(data.progress), "");
+      const waiting = data.warm_up ? `waiting: ${data.warm_up} (its time starts after)...`
+        : "waiting for a worker...";
+      setSolveStatus(data.status === "queued" ? waiting : describeProgress(data.progress), "");
       pollSolve(from);
       return;
     }
@@ -733,16 +735,24 @@ function updateHeuristicMenu() {
 
 // ---------------------------------------------------------------------------------------- server
 
-/** Say "warming up" until the server's workers are ready (GET /api/status). */
-async function watchServer() {
+/** Say "warming up" while the server's first warm-up lasts (GET /api/status: warm_up), and
+ * say when it is over. */
+async function watchServer(warming = false) {
   const el = $("server-status");
   let status = null;
   try { status = await api("GET", "/api/status"); } catch (e) { status = null; }
-  if (status && status.ready) { el.hidden = true; return; }
+  if (status && !status.warm_up) {
+    if (!warming) { el.hidden = true; return; }
+    el.textContent = "warmed up: ready";         // said once, then the line goes
+    el.className = "status ok";
+    setTimeout(() => { el.hidden = true; }, 3000);
+    return;
+  }
   el.hidden = false;
-  el.textContent = status ? "warming up the solvers: the first solve may take longer..."
+  el.className = "status warn";
+  el.textContent = status ? `warming up: ${status.warm_up}; solves wait for it...`
     : "server unreachable";
-  setTimeout(watchServer, 500);
+  setTimeout(() => watchServer(warming || !!status), 500);
 }
 
 // ---------------------------------------------------------------------------------------- start
