@@ -63,7 +63,9 @@ def test_past_the_diameter_is_an_error_naming_it():
 
 
 def test_the_15_puzzle_by_walks_and_optimal_solves():
-    boards = positions_at_distance(14, 3, "4x4", seed=3)
+    # no time limit: the default 60 s included compiling the kernels and building the pattern
+    # databases, which a cold cache on a busy machine did not finish in time
+    boards = positions_at_distance(14, 3, "4x4", seed=3, time_limit=None)
     assert len(boards) == 3 and all(b.size == "4x4" for b in boards)
     assert all(solve(b).length == 14 for b in boards)
 
