@@ -335,8 +335,8 @@ def _instances(tmp_path):
 def test_a_device_is_written_without_resume(tmp_path, device):
     if not os.path.exists(device):
         pytest.skip(f"no {device}")
-    with quickly(60.0):
-        done = program("batch", _instances(tmp_path), "-o", device, "--workers", "1", timeout=120)
+    # no time asserted: the batch compiles its kernels (a cold cache); the timeout is for a hang
+    done = program("batch", _instances(tmp_path), "-o", device, "--workers", "1", timeout=300)
     assert done.returncode == 0, done.stderr
     assert "Traceback" not in done.stderr
     assert "not a regular file" in done.stderr and "without resume" in done.stderr
@@ -346,10 +346,7 @@ def test_a_device_is_written_without_resume(tmp_path, device):
 def test_a_full_device_is_a_clear_error(tmp_path):
     if not os.path.exists("/dev/full"):
         pytest.skip("no /dev/full")
-    with quickly(60.0):
-        done = program(
-            "batch", _instances(tmp_path), "-o", "/dev/full", "--workers", "1", timeout=120
-        )
+    done = program("batch", _instances(tmp_path), "-o", "/dev/full", "--workers", "1", timeout=300)
     assert done.returncode != 0 and "Traceback" not in done.stderr, done.stderr
     assert "cannot write /dev/full" in done.stderr
 
