@@ -260,3 +260,24 @@ def test_the_python_examples_give_what_their_comments_say(page, tmp_path, monkey
             else:
                 exec(compile(ast.Module([node], []), page, "exec"), scope)
     assert checked, f"{page}: no example line with a value in its comment"
+
+
+def test_solves_docstring_names_every_method_and_heuristic():
+    from slidelab.heuristics.registry import HEURISTICS
+    from slidelab.search.registry import METHODS
+    from slidelab.search.solve import solve
+
+    doc = solve.__doc__ or ""
+    missing = [name for name in [*METHODS, *HEURISTICS] if f"``{name}``" not in doc]
+    assert not missing, missing
+
+
+def test_no_star_of_a_name_becomes_emphasis(site):
+    """``IDA*, A*`` unescaped in Markdown renders as "IDA, *A*": an emphasis that starts inside a
+    word is a star that was meant as a character (write ``A\\*``)."""
+    glued = []
+    for page in site.rglob("*.html"):
+        for match in re.finditer(r"\w<em>[^<]{0,40}", page.read_text()):
+            glued.append((page.relative_to(site).as_posix(), match.group(0)))
+    assert not glued, glued[:5]
+
