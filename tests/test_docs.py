@@ -281,3 +281,16 @@ def test_no_star_of_a_name_becomes_emphasis(site):
             glued.append((page.relative_to(site).as_posix(), match.group(0)))
     assert not glued, glued[:5]
 
+
+def test_the_weighted_example_states_what_it_gives():
+    """docs/how-to/solve.md's ``--weight 1.5`` line gives that board's lengths, not an average."""
+    from slidelab import solve
+
+    page = (ROOT / "docs" / "how-to" / "solve.md").read_text().splitlines()
+    line = next(x for x in page if x.startswith("slidelab solve") and "--weight 1.5" in x)
+    board = re.search(r'solve "([^"]+)"', line).group(1)
+    weighted = solve(board, blank_first=True, weight=1.5)
+    optimal = solve(board, blank_first=True, method="idastar", heuristic="pdb", partition="6-6-3")
+    over = round(100 * (weighted.length - optimal.length) / optimal.length)
+    said = f"{weighted.length} moves, the optimum is {optimal.length} ({over}% over"
+    assert said in line, (said, line)
