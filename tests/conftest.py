@@ -24,7 +24,7 @@ def pytest_addoption(parser):
 
 
 def pytest_collection_modifyitems(config, items):
-    """Tests marked ``slow`` (minutes) run with ``--runslow`` only."""
+    """Tests marked ``slow`` (over about 20 s on 2 cores) run with ``--runslow`` only."""
     if config.getoption("--runslow"):
         return
     skip = pytest.mark.skip(reason="slow: run with --runslow")

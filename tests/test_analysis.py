@@ -115,6 +115,7 @@ def test_a_wide_board_is_searched_on_its_side_with_the_same_answers():
 ROOT = Path(__file__).resolve().parents[1]
 
 
+@pytest.mark.slow  # 23-30 s on the busy 2-core machine; the block walk's fast tests: 3x3, 5x2, 2x5
 def test_6x2_matches_oeis_a090167():
     # 239.5 million positions (a few seconds): searched on its side, by suffix blocks with four
     # places fixed per block, pushed and pulled on both cores; the published terms, total and

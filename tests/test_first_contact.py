@@ -271,6 +271,7 @@ def test_huge_or_odd_numbers_are_parse_errors(text):
 # -- 8. compiling prints nothing but the notice ------------------------------------------------
 
 
+@pytest.mark.slow  # compiles A* with pattern databases into an empty cache: 60-200 s on 2 cores
 def test_compiling_a_search_kernel_warns_nothing(tmp_path):
     """Inlining a heuristic's move into A*'s kernel makes numba's SSA pass raise pedantic
     'not in scope' warnings (NumbaIRAssumptionWarning, ten of them here); slidelab ignores that
@@ -283,6 +284,10 @@ def test_compiling_a_search_kernel_warns_nothing(tmp_path):
     assert first.returncode == 0, first.stderr
     assert "not in scope" not in first.stderr and "Warning" not in first.stderr, first.stderr
     assert first.stderr.count("compiling kernels for first use") == 1
+
+
+def test_numbas_not_in_scope_warnings_are_ignored_wherever_reported():
+    """The filter the slow test above relies on, without compiling anything."""
     # numba reports some at the kernel's line (MM's: search/_mm.py), not in its own module;
     # pytest's own warning filters stand in front in this process: ask a fresh one
     check = (
