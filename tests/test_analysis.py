@@ -10,7 +10,6 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from click.testing import CliRunner
 
 from reference import exact_distances
 from slidelab import (
@@ -29,7 +28,6 @@ from slidelab.analysis import estimate
 from slidelab.analysis.index import SUFFIX, Space, space_of, suffix_tables
 from slidelab.analysis.layers import search_layers
 from slidelab.cache import list_tables
-from slidelab.cli import main
 
 solve_module = importlib.import_module("slidelab.search.solve")
 
@@ -77,11 +75,6 @@ def cache(tmp_path, monkeypatch):
     return tmp_path / "cache"
 
 
-def run(*args):
-    result = CliRunner().invoke(main, list(args))
-    return result.exit_code, result.output
-
-
 # ------------------------------------------------------------------------- the facts
 
 
@@ -122,6 +115,7 @@ def test_a_wide_board_is_searched_on_its_side_with_the_same_answers():
 ROOT = Path(__file__).resolve().parents[1]
 
 
+@pytest.mark.slow  # 23-30 s on the busy 2-core machine; the block walk's fast tests: 3x3, 5x2, 2x5
 def test_6x2_matches_oeis_a090167():
     # 239.5 million positions (a few seconds): searched on its side, by suffix blocks with four
     # places fixed per block, pushed and pulled on both cores; the published terms, total and
@@ -399,7 +393,7 @@ def test_a_cached_table_is_read_without_compiled_code(cache):
         "import sys\n"
         "from click.testing import CliRunner\n"
         "from slidelab.cli import main\n"
-        "r = CliRunner().invoke(main, ['solve', '8 6 7/2 5 4/3 0 1', '--json'])\n"
+        "r = CliRunner().invoke(main, ['solve', '8 6 7/2 5 4/3 0 1', '--json'], catch_exceptions=False)\n"
         "assert r.exit_code == 0, r.output\n"
         "print(r.output.count('\"length\": 31'), 'numba' in sys.modules)\n"
     )
@@ -411,10 +405,10 @@ def test_a_cached_table_is_read_without_compiled_code(cache):
 # ------------------------------------------------------------------------ the command
 
 
-def test_cli_json(cache):
-    code, out = run("analyze", "2x3", "--json")
-    assert code == 0
-    data = json.loads(out)
+def test_cli_json(cli, cache):
+    r = cli("analyze", "2x3", "--json")
+    assert r.exit_code == 0
+    data = json.loads(r.output)
     assert set(data) == {
         "goal",
         "size",
@@ -433,32 +427,35 @@ def test_cli_json(cache):
     assert data["hardest"] == ["2 1/4 3/0 5"] and sum(data["counts"]) == 360
 
 
-def test_cli_human_and_hardest_limit(cache):
-    code, out = run("analyze", "3x3", "--hardest", "1")
-    assert code == 0
-    assert "181,440 positions, diameter 31" in out
-    assert "2 hardest positions (31 moves, first 1 listed)" in out
+def test_cli_human_and_hardest_limit(cli, cache):
+    r = cli("analyze", "3x3", "--hardest", "1")
+    assert r.exit_code == 0
+    assert "181,440 positions, diameter 31" in r.output
+    assert "2 hardest positions (31 moves, first 1 listed)" in r.output
     assert (
-        sum(line.strip() in {"8 6 7/2 5 4/3 0 1", "6 4 7/8 5 0/3 2 1"} for line in out.splitlines())
+        sum(
+            line.strip() in {"8 6 7/2 5 4/3 0 1", "6 4 7/8 5 0/3 2 1"}
+            for line in r.output.splitlines()
+        )
         == 1
     )
 
 
 @pytest.mark.parametrize("suffix,magic", [(".png", b"\x89PNG\r\n\x1a\n"), (".svg", b"<?xml")])
-def test_cli_plot(tmp_path, cache, suffix, magic):
+def test_cli_plot(cli, tmp_path, cache, suffix, magic):
     pytest.importorskip("matplotlib")
     path = tmp_path / ("dist" + suffix)
-    code, out = run("analyze", "3x3", "--plot", str(path), "--log")
-    assert code == 0 and f"plot written to {path}" in out
+    r = cli("analyze", "3x3", "--plot", str(path), "--log")
+    assert r.exit_code == 0 and f"plot written to {path}" in r.output
     assert path.read_bytes().startswith(magic)
 
 
-def test_cli_save(cache):
-    code, out = run("analyze", "3x3", "--save", "--json")
-    assert code == 0 and json.loads(out)["states"] == 181_440
+def test_cli_save(cli, cache):
+    r = cli("analyze", "3x3", "--save", "--json")
+    assert r.exit_code == 0 and json.loads(r.output)["states"] == 181_440
     assert [t["spec"]["kind"] for t in list_tables()] == ["distance"]
-    code, out = run("solve", "8 6 7/2 5 4/3 0 1", "--method", "table", "--json")
-    assert code == 0 and json.loads(out)["length"] == 31
+    r = cli("solve", "8 6 7/2 5 4/3 0 1", "--method", "table", "--json")
+    assert r.exit_code == 0 and json.loads(r.output)["length"] == 31
 
 
 @pytest.mark.parametrize(
@@ -474,8 +471,8 @@ def test_cli_save(cache):
         (["3x3", "--max-memory", "lots"], "memory size"),
     ],
 )
-def test_cli_bad_input(cache, args, message):
-    result = CliRunner().invoke(main, ["analyze", *args])
+def test_cli_bad_input(cli, cache, args, message):
+    result = cli("analyze", *args)
     assert result.exit_code == 2
     lines = result.output.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("error: ") and message in lines[0]

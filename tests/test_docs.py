@@ -260,3 +260,37 @@ def test_the_python_examples_give_what_their_comments_say(page, tmp_path, monkey
             else:
                 exec(compile(ast.Module([node], []), page, "exec"), scope)
     assert checked, f"{page}: no example line with a value in its comment"
+
+
+def test_solves_docstring_names_every_method_and_heuristic():
+    from slidelab.heuristics.registry import HEURISTICS
+    from slidelab.search.registry import METHODS
+    from slidelab.search.solve import solve
+
+    doc = solve.__doc__ or ""
+    missing = [name for name in [*METHODS, *HEURISTICS] if f"``{name}``" not in doc]
+    assert not missing, missing
+
+
+def test_no_star_of_a_name_becomes_emphasis(site):
+    """``IDA*, A*`` unescaped in Markdown renders as "IDA, *A*": an emphasis that starts inside a
+    word is a star that was meant as a character (write ``A\\*``)."""
+    glued = []
+    for page in site.rglob("*.html"):
+        for match in re.finditer(r"\w<em>[^<]{0,40}", page.read_text()):
+            glued.append((page.relative_to(site).as_posix(), match.group(0)))
+    assert not glued, glued[:5]
+
+
+def test_the_weighted_example_states_what_it_gives():
+    """docs/how-to/solve.md's ``--weight 1.5`` line gives that board's lengths, not an average."""
+    from slidelab import solve
+
+    page = (ROOT / "docs" / "how-to" / "solve.md").read_text().splitlines()
+    line = next(x for x in page if x.startswith("slidelab solve") and "--weight 1.5" in x)
+    board = re.search(r'solve "([^"]+)"', line).group(1)
+    weighted = solve(board, blank_first=True, weight=1.5)
+    optimal = solve(board, blank_first=True, method="idastar", heuristic="pdb", partition="6-6-3")
+    over = round(100 * (weighted.length - optimal.length) / optimal.length)
+    said = f"{weighted.length} moves, the optimum is {optimal.length} ({over}% over"
+    assert said in line, (said, line)

@@ -186,12 +186,8 @@ def test_killed_solve_says_what_it_knew(tmp_path):
 # -- 4. a Korf line without --blank-first ---------------------------------------------------
 
 
-def test_unsolvable_to_one_ordered_goal_names_the_other():
-    from click.testing import CliRunner
-
-    from slidelab.cli import main
-
-    result = CliRunner().invoke(main, ["solve", "14 13 15 7 11 12 9 5 6 0 2 1 4 8 10 3"])
+def test_unsolvable_to_one_ordered_goal_names_the_other(cli):
+    result = cli("solve", "14 13 15 7 11 12 9 5 6 0 2 1 4 8 10 3")
     assert result.exit_code == 1
     assert "solvable to the ordered goal with the blank first" in result.output
     reason = check("1 2 3 4/5 6 7 8/9 10 11 12/13 14 15 0", blank_first=True).reason
@@ -202,23 +198,19 @@ def test_unsolvable_to_one_ordered_goal_names_the_other():
 # -- 5. tables clear asks first ---------------------------------------------------------------
 
 
-def test_tables_clear_asks_and_says_what_it_removed(tmp_path, monkeypatch):
-    from click.testing import CliRunner
-
+def test_tables_clear_asks_and_says_what_it_removed(cli, tmp_path, monkeypatch):
     from slidelab.cache import list_tables
-    from slidelab.cli import main
 
     monkeypatch.setenv("SLIDELAB_CACHE", str(tmp_path))
-    runner = CliRunner()
-    assert runner.invoke(main, ["analyze", "2x3", "--save"]).exit_code == 0
+    assert cli("analyze", "2x3", "--save").exit_code == 0
     assert len(list_tables()) == 1
-    refused = runner.invoke(main, ["tables", "clear"])  # no terminal to ask on
+    refused = cli("tables", "clear")  # no terminal to ask on
     assert refused.exit_code == 2 and "--yes" in refused.output and len(list_tables()) == 1
     monkeypatch.setattr("slidelab.cli.tables._can_ask", lambda: True)
-    kept = runner.invoke(main, ["tables", "clear"], input="n\n")
+    kept = cli("tables", "clear", input="n\n")
     assert "distance 2x3" in kept.output and "nothing deleted" in kept.output
     assert len(list_tables()) == 1
-    done = runner.invoke(main, ["tables", "clear", "--yes"])
+    done = cli("tables", "clear", "--yes")
     assert (
         done.exit_code == 0 and "deleted 1 table" in done.output and "distance 2x3" in done.output
     )
@@ -236,15 +228,11 @@ def test_tables_clear_asks_and_says_what_it_removed(tmp_path, monkeypatch):
         ("1 2 3/4 5 6/7 9 0", "8 is missing and 9 is too large"),
     ],
 )
-def test_a_repeated_or_foreign_number_without_a_goal_is_refused(board, message):
-    from click.testing import CliRunner
-
-    from slidelab.cli import main
-
+def test_a_repeated_or_foreign_number_without_a_goal_is_refused(cli, board, message):
     with pytest.raises(BoardError, match=message.replace("(", r"\(").replace(")", r"\)")):
         Puzzle(board)
     for command in ("solve", "check"):
-        result = CliRunner().invoke(main, [command, board])
+        result = cli(command, board)
         assert result.exit_code == 2 and message in result.output
     goal = "1 2 3/4 5 6/7 8 0"
     assert Puzzle(board, board).goal == Board(board)  # with the goal given, labels may repeat
@@ -283,6 +271,7 @@ def test_huge_or_odd_numbers_are_parse_errors(text):
 # -- 8. compiling prints nothing but the notice ------------------------------------------------
 
 
+@pytest.mark.slow  # compiles A* with pattern databases into an empty cache: 60-200 s on 2 cores
 def test_compiling_a_search_kernel_warns_nothing(tmp_path):
     """Inlining a heuristic's move into A*'s kernel makes numba's SSA pass raise pedantic
     'not in scope' warnings (NumbaIRAssumptionWarning, ten of them here); slidelab ignores that
@@ -295,6 +284,10 @@ def test_compiling_a_search_kernel_warns_nothing(tmp_path):
     assert first.returncode == 0, first.stderr
     assert "not in scope" not in first.stderr and "Warning" not in first.stderr, first.stderr
     assert first.stderr.count("compiling kernels for first use") == 1
+
+
+def test_numbas_not_in_scope_warnings_are_ignored_wherever_reported():
+    """The filter the slow test above relies on, without compiling anything."""
     # numba reports some at the kernel's line (MM's: search/_mm.py), not in its own module;
     # pytest's own warning filters stand in front in this process: ask a fresh one
     check = (

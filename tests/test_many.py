@@ -59,9 +59,9 @@ def test_a_consumer_that_stops_early_stops_the_searches():
     """Leaving the stream after the first answer must not wait for the long searches behind."""
     items = [Puzzle("1 2 3/4 5 6/0 7 8")] + [Puzzle(b, blank_first=True) for b in HARD * 2]
     opts = check_options(method="idastar", heuristic="manhattan")
-    t0 = time.perf_counter()
     stream = solve_many(items, options=opts, workers=2)
-    assert next(stream).length == 2
+    assert next(stream).length == 2  # kernels compiled by now: the time below is the closing's
+    t0 = time.perf_counter()
     stream.close()
     assert time.perf_counter() - t0 < 20
 

@@ -169,44 +169,39 @@ def test_metric_is_checked_at_the_door():
 # ---------------------------------------------------------------------------- the command line
 
 
-def run(*args, input=None):
-    from click.testing import CliRunner
-
-    from slidelab.cli import main
-
-    result = CliRunner().invoke(main, list(args), input=input)
-    return result.exit_code, result.stdout, result.stderr
-
-
-def test_cli_solve_analyze_generate_in_mtm(tmp_path):
+def test_cli_solve_analyze_generate_in_mtm(cli, tmp_path):
     import json
 
-    code, out, _ = run("solve", "8 6 7/2 5 4/3 0 1", "--metric", "mtm", "--json")
-    data = json.loads(out)
-    assert code == 0 and (data["length"], data["metric"], data["length_stm"]) == (20, "mtm", 31)
-    code, out, _ = run("solve", "8 6 7/2 5 4/3 0 1", "--metric", "mtm")
-    assert code == 0 and "solution: 20 MTM moves (31 STM), optimal" in out
-    code, out, _ = run("analyze", "3x3", "--metric", "mtm", "--json")
-    data = json.loads(out)
-    assert code == 0 and (data["diameter"], data["metric"]) == (24, "mtm")
+    r = cli("solve", "8 6 7/2 5 4/3 0 1", "--metric", "mtm", "--json")
+    data = json.loads(r.stdout)
+    assert r.exit_code == 0 and (data["length"], data["metric"], data["length_stm"]) == (
+        20,
+        "mtm",
+        31,
+    )
+    r = cli("solve", "8 6 7/2 5 4/3 0 1", "--metric", "mtm")
+    assert r.exit_code == 0 and "solution: 20 MTM moves (31 STM), optimal" in r.stdout
+    r = cli("analyze", "3x3", "--metric", "mtm", "--json")
+    data = json.loads(r.stdout)
+    assert r.exit_code == 0 and (data["diameter"], data["metric"]) == (24, "mtm")
     assert data["hardest"] == ["1 4 7/2 0 8/3 6 5"]
-    code, out, _ = run("generate", "3x3", "-d", "23", "-n", "3", "--metric", "mtm", "--seed", "2")
-    assert code == 0
-    boards = out.strip().splitlines()
+    r = cli("generate", "3x3", "-d", "23", "-n", "3", "--metric", "mtm", "--seed", "2")
+    assert r.exit_code == 0
+    boards = r.stdout.strip().splitlines()
     assert len(boards) == 3
     assert all(exact("1 2 3/4 5 6/7 8 0")[Board(b).cells] == 23 for b in boards)
-    code, _, err = run("generate", "3x3", "-d", "25", "--metric", "mtm")
-    assert code == 2 and "farthest positions are 24 MTM moves away" in err
-    code, out, _ = run(
+    r = cli("generate", "3x3", "-d", "25", "--metric", "mtm")
+    assert r.exit_code == 2 and "farthest positions are 24 MTM moves away" in r.stderr
+    r = cli(
         "solve", "ABA_/CDCD/ABAB/CDCD", "--goal", "ABA_/CABD/ACDB/CDCD", "--all", "--metric", "mtm"
     )
-    assert code == 0 and "8 optimal solutions of 13 MTM moves" in out
-    code, _, err = run("solve", "1 2 3/4 5 6/0 7 8", "--metric", "htm")
-    assert code == 2 and "htm" in err
+    assert r.exit_code == 0 and "8 optimal solutions of 13 MTM moves" in r.stdout
+    r = cli("solve", "1 2 3/4 5 6/0 7 8", "--metric", "htm")
+    assert r.exit_code == 2 and "htm" in r.stderr
     path = tmp_path / "in.txt"
     path.write_text("8 6 7/2 5 4/3 0 1\n1 2 3/4 5 6/0 7 8\n")
     out_path = tmp_path / "out.jsonl"
-    code, _, err = run("batch", str(path), "-o", str(out_path), "--metric", "mtm", "--workers", "1")
-    assert code == 0, err
+    r = cli("batch", str(path), "-o", str(out_path), "--metric", "mtm", "--workers", "1")
+    assert r.exit_code == 0, r.stderr
     records = [json.loads(line) for line in out_path.read_text().splitlines()]
-    assert sorted((r["length"], r["metric"]) for r in records) == [(1, "mtm"), (20, "mtm")]
+    assert sorted((rec["length"], rec["metric"]) for rec in records) == [(1, "mtm"), (20, "mtm")]

@@ -5,7 +5,6 @@ import re
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -19,7 +18,6 @@ from slidelab import (
     random_board,
     solve,
 )
-from slidelab.cli import main
 from slidelab.draw import FRAME, PALETTE, TILE, TILE_INK
 from slidelab.moves import expand, mtm, stm
 
@@ -160,14 +158,14 @@ def test_a_solution_as_a_gif(tmp_path):
         (["R2", "--expand", "--to", "numbers", "--board", "1 2 3/4 5 6/7 8 0"], "8 7"),
     ],
 )
-def test_moves_convert_expands_and_compacts(args, out):
-    result = CliRunner().invoke(main, ["moves", "convert", *args])
+def test_moves_convert_expands_and_compacts(cli, args, out):
+    result = cli("moves", "convert", *args)
     assert result.exit_code == 0, result.output
     assert result.stdout.strip() == out
 
 
-def test_moves_convert_refuses_both():
-    result = CliRunner().invoke(main, ["moves", "convert", "R3", "--expand", "--compact"])
+def test_moves_convert_refuses_both(cli):
+    result = cli("moves", "convert", "R3", "--expand", "--compact")
     assert result.exit_code == 2 and "exclude each other" in result.stderr
 
 

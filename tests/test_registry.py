@@ -16,7 +16,6 @@ from __future__ import annotations
 import dataclasses
 
 import pytest
-from click.testing import CliRunner
 
 import slidelab
 import slidelab.cli
@@ -149,8 +148,8 @@ def test_idastar_with_heuristic_is_exact(name, metric, tables):
 # ---------------------------------------------------------------------------- front ends
 
 
-def solve_help() -> str:
-    result = CliRunner().invoke(slidelab.cli.main, ["solve", "--help"])
+def solve_help(cli) -> str:
+    result = cli("solve", "--help")
     assert result.exit_code == 0, result.output
     return result.output
 
@@ -169,30 +168,27 @@ def demo_heuristic(monkeypatch):
     return "demo"
 
 
-def test_an_added_method_is_accepted_and_listed(demo_method):
+def test_an_added_method_is_accepted_and_listed(cli, demo_method):
     assert check_options(method=demo_method).method == demo_method
     board = random_board("3x3", seed=11)
     s = slidelab.solve(board, method=demo_method)
     assert apply_moves(s.start, s.moves) == s.goal and s.length == slidelab.solve(board).length
-    assert demo_method in solve_help().replace(",", " ").replace(".", " ").split()
-    result = CliRunner().invoke(slidelab.cli.main, ["solve", str(board), "--method", demo_method])
+    assert demo_method in solve_help(cli).replace(",", " ").replace(".", " ").split()
+    result = cli("solve", board, "--method", demo_method)
     assert result.exit_code == 0, result.output
 
 
-def test_an_added_heuristic_is_accepted_and_listed(demo_heuristic):
+def test_an_added_heuristic_is_accepted_and_listed(cli, demo_heuristic):
     assert check_options(method="idastar", heuristic=demo_heuristic).heuristic == demo_heuristic
     board = random_board("3x3", seed=12)
     s = slidelab.solve(board, method="idastar", heuristic=demo_heuristic)
     assert apply_moves(s.start, s.moves) == s.goal and s.length == slidelab.solve(board).length
-    assert demo_heuristic in solve_help()
-    result = CliRunner().invoke(
-        slidelab.cli.main,
-        ["solve", str(board), "--method", "idastar", "--heuristic", demo_heuristic],
-    )
+    assert demo_heuristic in solve_help(cli)
+    result = cli("solve", board, "--method", "idastar", "--heuristic", demo_heuristic)
     assert result.exit_code == 0, result.output
 
 
-def test_the_help_lists_every_entry():
-    text = solve_help()
+def test_the_help_lists_every_entry(cli):
+    text = solve_help(cli)
     for name in [*METHODS, *HEURISTICS]:
         assert name in text, name

@@ -68,9 +68,10 @@ def test_unsolvable(board, size):
         solve(board, size=size)
 
 
-def test_five_searches_agree_on_200_random_3x3():
+@pytest.mark.parametrize("count", [30, pytest.param(200, marks=pytest.mark.slow)])  # 200: 21 s
+def test_five_searches_agree_on_random_3x3(count):
     rng = random.Random(2026)
-    for _ in range(200):
+    for _ in range(count):
         board = random_board("3x3", seed=rng)
         lengths = set()
         for method in OPTIMAL:

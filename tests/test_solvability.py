@@ -25,7 +25,9 @@ def test_korf_instances_need_blank_first():
     assert not is_solvable(korf1)
 
 
-@pytest.mark.parametrize("size", ["2x2", "3x2", "2x3", "3x3", "4x2"])
+@pytest.mark.parametrize(
+    "size", ["2x2", "3x2", "2x3", pytest.param("3x3", marks=pytest.mark.slow), "4x2"]
+)  # 3x3: 362,880 boards one by one in Python, 20 s
 def test_parity_rule_matches_reachability(size):
     """On small boards, the parity rule agrees with exhaustive search."""
     goal = Board.solved(*map(int, size.split("x")))

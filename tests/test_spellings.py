@@ -4,22 +4,13 @@
 import json
 
 import pytest
-from click.testing import CliRunner
 
 import slidelab
-from slidelab.cli import main
 from slidelab.puzzle import goal_board
 from slidelab.units import format_bytes, parse_bytes
 
 SPELLINGS = ["2x3", "2X3", "2\u00d73", " 2 x 3 "]
 ORDERED = "1 2/3 4/5 0"
-
-
-def cli(*args, input=None):
-    result = CliRunner().invoke(main, [str(a) for a in args], input=input)
-    if result.exception is not None and not isinstance(result.exception, SystemExit):
-        raise result.exception
-    return result.exit_code, result.stdout, result.stderr
 
 
 @pytest.fixture(scope="module")
@@ -34,20 +25,20 @@ def web():
 
 
 @pytest.mark.parametrize("spelling", SPELLINGS)
-def test_every_front_end_reads_the_same_size_spellings(spelling, web, tmp_path):
+def test_every_front_end_reads_the_same_size_spellings(cli, spelling, web, tmp_path):
     assert goal_board(spelling).format() == ORDERED
     # the library: analyze, generate, solve with a size as its goal
     assert slidelab.analyze(spelling).diameter == 21
     assert slidelab.random_board(spelling, seed=1).size == "2x3"
     assert slidelab.solve("1 2/3 4/0 5", spelling).length == 1
     # the command line: analyze, generate, solve --goal
-    code, out, err = cli("analyze", spelling, "--json")
-    assert code == 0, err
-    assert json.loads(out)["goal"] == ORDERED
-    code, out, err = cli("generate", spelling, "--seed", "1")
-    assert code == 0 and slidelab.Board(out.strip()).size == "2x3", err
-    code, out, err = cli("solve", "1 2/3 4/0 5", "--goal", spelling, "--json")
-    assert code == 0 and json.loads(out)["length"] == 1, err
+    r = cli("analyze", spelling, "--json")
+    assert r.exit_code == 0, r.stderr
+    assert json.loads(r.stdout)["goal"] == ORDERED
+    r = cli("generate", spelling, "--seed", "1")
+    assert r.exit_code == 0 and slidelab.Board(r.stdout.strip()).size == "2x3", r.stderr
+    r = cli("solve", "1 2/3 4/0 5", "--goal", spelling, "--json")
+    assert r.exit_code == 0 and json.loads(r.stdout)["length"] == 1, r.stderr
     # the web API: analyze and generate
     response = web.post("/api/analyze", json={"goal": spelling})
     assert response.status_code == 200, response.text
@@ -73,8 +64,8 @@ def test_byte_sizes_print_as_given(given, shown):
     assert format_bytes(parse_bytes(given)) == shown
 
 
-def test_a_memory_limit_is_echoed_as_given():
-    code, out, err = cli("analyze", "4x4", "--max-memory", "2G")
-    assert code == 2 and "memory limit of 2 GiB" in err, err
+def test_a_memory_limit_is_echoed_as_given(cli):
+    r = cli("analyze", "4x4", "--max-memory", "2G")
+    assert r.exit_code == 2 and "memory limit of 2 GiB" in r.stderr, r.stderr
     with pytest.raises(slidelab.SearchLimitError, match="memory limit of 1 KiB"):
         slidelab.solve("8 6 7/2 5 4/3 0 1", method="bfs", max_bytes=parse_bytes("1K"))

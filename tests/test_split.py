@@ -49,6 +49,7 @@ def test_small_boards_and_goal_on_the_frontier(monkeypatch):
 
 
 def test_a_time_limit_stops_a_split_iteration(monkeypatch):
+    _solve(random_board("3x3", seed=1), 2, monkeypatch)  # the kernels compiled before the clock
     monkeypatch.setattr(ida, "cores_for_this_thread", lambda: 2)
     monkeypatch.setattr(ida, "SPLIT_AFTER", 0.0)
     hard = Puzzle("14 7 8 2/13 11 10 4/9 12 5 0/3 6 1 15", blank_first=True)  # Korf's #3

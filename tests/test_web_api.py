@@ -849,26 +849,18 @@ def test_status_says_warming_up_until_the_workers_are_ready(tmp_path, monkeypatc
 # -- the command ---------------------------------------------------------------------------------
 
 
-def test_serve_command_names_the_missing_extra(monkeypatch):
+def test_serve_command_names_the_missing_extra(cli, monkeypatch):
     import sys
 
-    from click.testing import CliRunner
-
-    from slidelab.cli import main
-
     monkeypatch.setitem(sys.modules, "uvicorn", None)  # as if it were not installed
-    result = CliRunner().invoke(main, ["serve"])
+    result = cli("serve")
     assert result.exit_code == 2
     assert 'pip install "slidelab[web]"' in result.output and "uvicorn" in result.output
     assert len(result.output.strip().splitlines()) == 1
 
 
-def test_serve_command_help():
-    from click.testing import CliRunner
-
-    from slidelab.cli import main
-
-    result = CliRunner().invoke(main, ["serve", "--help"])
+def test_serve_command_help(cli):
+    result = cli("serve", "--help")
     assert result.exit_code == 0 and "--port" in result.output and "127.0.0.1" in result.output
     assert "--cache-limit" in result.output and "2G" in result.output
 

@@ -145,10 +145,7 @@ class DistanceTable:
 
     Examples
     --------
-    >>> import os, tempfile
-    >>> from unittest import mock
-    >>> with tempfile.TemporaryDirectory() as tmp, mock.patch.dict(os.environ, SLIDELAB_CACHE=tmp):
-    ...     table = DistanceTable.build("3x3")
+    >>> table = DistanceTable.build("3x3")
     >>> table
     DistanceTable('1 2 3/4 5 6/7 8 0', states=181440, encoding='4-bit', nbytes=90720)
     >>> table.distance("8 6 7/2 5 4/3 0 1")

@@ -66,18 +66,19 @@ def solve(
     method : str
         A name of :data:`~slidelab.search.registry.METHODS` (aliases such as
         ``ida*`` accepted): ``auto``, ``bfs``, ``bidirectional``, ``astar``,
-        ``weighted-astar``, ``idastar``, ``constructive`` or ``table`` (the goal's
-        distance table, built and cached if missing: see :class:`slidelab.DistanceTable`).
+        ``bidirectional-astar``, ``weighted-astar``, ``idastar``, ``constructive`` or
+        ``table`` (the goal's distance table, built and cached if missing: see
+        :class:`slidelab.DistanceTable`).
     heuristic : str, optional
         For A* and IDA*: a name of :data:`~slidelab.heuristics.registry.HEURISTICS`:
         ``manhattan`` (the default, except that ``auto`` on a 15-puzzle uses
         ``pdb``), ``linear-conflict``, ``pdb`` (pattern databases, built once and
-        cached) or ``zero``.
+        cached), ``walking-distance`` or ``zero``.
     weight : float, optional
-        For weighted A* and weighted IDA*: ``f = g + weight * h``; the length is
+        For ``weighted-astar`` and ``idastar``: ``f = g + weight * h``; the length is
         at most ``weight`` times optimal.  Default 1 (optimal), or
         :data:`DEFAULT_WEIGHT` for ``weighted-astar``.  With ``astar`` or
-        ``auto`` and a weight above 1, weighted A* is used (``auto``: with the
+        ``auto`` and a weight above 1, ``weighted-astar`` is used (``auto``: with the
         pattern databases on the 15-puzzle), its path polished by optimal
         re-solving of stretches; ``idastar`` with a weight is weighted IDA*.
     partition : str or list, optional
