@@ -15,7 +15,19 @@ import pytest
 import slidelab
 from slidelab.errors import SearchLimitError, SlidelabError
 from slidelab.units import counted, format_bytes
-from test_validation import cli, one_line_error, quickly
+from test_validation import one_line_error, quickly
+
+
+@pytest.fixture
+def run(cli):
+    """``(exit code, stdout, stderr)`` of ``slidelab ARGS`` in this process (conftest's ``cli``)."""
+
+    def go(*args, input=None):
+        result = cli(*args, input=input)
+        return result.exit_code, result.stdout, result.stderr
+
+    return go
+
 
 BIG = "14x14"  # its visited table: 196!/2 bytes, past any unit of format_bytes and any float
 
@@ -24,18 +36,18 @@ BIG = "14x14"  # its visited table: 196!/2 bytes, past any unit of format_bytes 
 
 
 def test_sizes_past_the_largest_unit_are_written_as_a_power_of_ten():
-    assert format_bytes(1024**7 - 1) == "1.02e+03 EiB"
+    assert format_bytes(1024**7 - 1) == "1024 EiB"
     assert format_bytes(1024**7) == "1.18e+21 bytes"
     assert format_bytes(10**400) == "1.00e+400 bytes"  # a float holds at most about 1.8e308
 
 
 @pytest.mark.parametrize("method", ["bfs", "bidirectional"])
-def test_breadth_first_search_of_a_huge_board_is_a_limit_reached(method):
+def test_breadth_first_search_of_a_huge_board_is_a_limit_reached(method, run):
     board = slidelab.random_board(BIG, seed=1)
     with quickly(), pytest.raises(SearchLimitError, match=r"needs \d\.\d\de\+\d+ bytes"):
         slidelab.solve(board, method=method)
     with quickly():
-        code, out, err = cli("solve", board.format(), "--method", method)
+        code, out, err = run("solve", board.format(), "--method", method)
     one_line_error(code, err, "limit reached", "bytes for a visited table", exit_code=code)
     assert code != 0 and out == ""
 
@@ -62,16 +74,16 @@ def test_the_web_answers_a_limit_reached_not_500(tmp_path_factory):
 # ------------------------------------------------------ runs longer than the longest move
 
 
-def test_a_run_longer_than_any_board_stays_several_moves():
+def test_a_run_longer_than_any_board_stays_several_moves(run):
     text = "R " * 40_000
     assert slidelab.moves.runs(text) == (slidelab.Move("R", 32_768), slidelab.Move("R", 7_232))
     assert (slidelab.moves.stm(text), slidelab.moves.mtm(text)) == (40_000, 2)
     assert slidelab.moves.simplify(text + "L " * 7_233) == (slidelab.Move("R", 32_767),)
-    code, out, err = cli("moves", "length", text)
+    code, out, err = run("moves", "length", text)
     assert (code, out, err) == (0, "40000 STM, 2 MTM\n", "")
-    code, out, err = cli("moves", "convert", "--compact", text)
+    code, out, err = run("moves", "convert", "--compact", text)
     assert (code, out, err) == (0, "R32768 R7232\n", "")
-    code, out, err = cli("moves", "simplify", text)
+    code, out, err = run("moves", "simplify", text)
     assert (code, out, err) == (0, "R32768 R7232\n", "")
 
 
@@ -83,8 +95,8 @@ def test_counts_of_one_are_singular():
     assert counted(0, "move") == "0 moves" and counted(10_000, "board") == "10,000 boards"
 
 
-def test_check_says_one_move():
-    code, out, _ = cli("check", "1 2 3/4 5 6/7 0 8")
+def test_check_says_one_move(run):
+    code, out, _ = run("check", "1 2 3/4 5 6/7 0 8")
     assert code == 0 and "the blank is 1 move from its goal cell" in out
     assert "1 moves" not in slidelab.check("1 2 3/4 5 6/7 0 8").reason
     assert "is 2 moves from" in slidelab.check("1 2 3/4 5 6/0 7 8").reason
@@ -93,12 +105,12 @@ def test_check_says_one_move():
 # ------------------------------------------------------------- tables too large to build
 
 
-def test_tables_of_a_huge_board_are_refused_at_once(tmp_path, monkeypatch):
+def test_tables_of_a_huge_board_are_refused_at_once(tmp_path, monkeypatch, run):
     from slidelab.heuristics.pdb import MAX_BUILD_BYTES, pattern_database  # noqa: F401
 
     monkeypatch.setenv("SLIDELAB_CACHE", str(tmp_path))
     with quickly(5):
-        code, out, err = cli("tables", "build", "100x100")
+        code, out, err = run("tables", "build", "100x100")
     one_line_error(code, err, "too large to build here", "198 moves", "125 moves")
     assert out == "" and not list(tmp_path.iterdir())
     puzzle = slidelab.Puzzle(slidelab.Board.solved(100, 100))
@@ -136,30 +148,30 @@ def test_tables_build_says_what_it_builds_before_it_starts(tmp_path):
         ("3x3", 25, "mtm", "no 3x3 position is 25 MTM moves from its goal: the 8-puzzle's diameter is 24"),
     ],
 )  # fmt: skip
-def test_a_distance_past_the_known_diameter_names_it(size, distance, metric, words):
+def test_a_distance_past_the_known_diameter_names_it(size, distance, metric, words, run):
     with quickly(), pytest.raises(SlidelabError) as caught:
         slidelab.positions_at_distance(distance, 1, size, metric=metric, time_limit=5)
     assert str(caught.value) == words
     with quickly():
-        code, out, err = cli(
+        code, out, err = run(
             "generate", size, "-d", distance, "--metric", metric, "--time-limit", 5
         )
     one_line_error(code, err, words)
     assert out == ""
 
 
-def test_boards_at_a_distance_are_distinct():
+def test_boards_at_a_distance_are_distinct(run):
     boards = slidelab.positions_at_distance(30, 200, "3x3", seed=1)  # 272 positions are 30 away
     assert len(set(boards)) == 200
-    code, out, err = cli("generate", "3x3", "-d", "31", "-n", "2")
+    code, out, err = run("generate", "3x3", "-d", "31", "-n", "2")
     assert code == 0 and len(set(out.split("\n")) - {""}) == 2, err
 
 
-def test_more_boards_than_there_are_at_a_distance_says_how_many():
+def test_more_boards_than_there_are_at_a_distance_says_how_many(run):
     message = "asked for 3 boards, but only 2 of the 3x3 positions are 31 moves from the goal"
     with pytest.raises(SlidelabError, match=message):
         slidelab.positions_at_distance(31, 3, "3x3")
-    code, out, err = cli("generate", "3x3", "-d", "31", "-n", "3")
+    code, out, err = run("generate", "3x3", "-d", "31", "-n", "3")
     one_line_error(code, err, message)
     assert out == ""
 
