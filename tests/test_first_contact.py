@@ -300,3 +300,18 @@ def test_numbas_not_in_scope_warnings_are_ignored_wherever_reported():
     )
     shown = subprocess.run([sys.executable, "-c", check], capture_output=True, text=True)
     assert shown.stdout.strip() == "0", shown.stderr
+
+
+def test_the_kernel_cache_is_keyed_by_content_and_package_layout(tmp_path):
+    """Another checkout or a reinstall of the same sources finds the kernels compiled before:
+    the cache's folders follow the package's layout and its stamp the files' contents."""
+
+    from slidelab import _jit
+
+    ida = Path(_jit.__file__).resolve().parent / "search" / "_ida.py"
+    assert _jit._KernelLocator.package_subpath(ida) == "slidelab_search"
+    assert _jit._KernelLocator.package_subpath(Path(_jit.__file__)) == "slidelab"
+    (tmp_path / "a.py").write_text("x = 1")
+    before = _jit.package_stamp(tmp_path, ["a.py"])
+    os.utime(tmp_path / "a.py", (1, 1))  # written at another time: the same code
+    assert _jit.package_stamp(tmp_path, ["a.py"]) == before
