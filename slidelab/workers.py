@@ -12,8 +12,9 @@ A job is watched by a thread of the server: it waits its turn (jobs start in
 the order they were submitted), hands the job to an idle worker, collects its
 progress messages, and enforces two limits: the search's own ``time_limit``
 (``SearchLimitError``, raised inside the worker) and a hard deadline a little
-later, past which the worker is killed; while the job reports building tables
-the deadline moves on with each report (building is not search time).
+later, past which the worker is killed.  A solve's time limit bounds its whole
+answer, tables built for it included (a build that would not be done in time is
+not started), so the hard deadline needs no allowance for building.
 Cancelling a job kills its worker too (a compiled kernel cannot be interrupted
 from outside); a fresh worker is started at once in its place and warms up
 while it waits for the next job.
@@ -30,7 +31,9 @@ the kernels, and the worker processes never load the web framework.
 
 from __future__ import annotations
 
+import contextlib
 import itertools
+import logging
 import multiprocessing
 import os
 import secrets
@@ -214,25 +217,64 @@ def _solve(args: dict, report=None) -> dict:
             last[0] = now
             report({k: v for k, v in info.items() if isinstance(v, (int, float, str))})
 
+    notice = {}
+
     def table_progress(fraction: float, message: str) -> None:
         now = time.monotonic()
         if now - last[0] >= PROGRESS_EVERY:
             last[0] = now
-            report({"tables": round(float(fraction), 4), "message": str(message)})
+            report({"tables": round(float(fraction), 4), "message": str(message), **notice})
+
+    def said(text: str) -> None:  # what auto does, and a build announced before it starts
+        notice["notice"] = text
+        report({"notice": text})
 
     options = options_of(
         args.get("options"), **{key: args[key] for key in OPTION_NAMES if args.get(key) is not None}
     )
-    solution = solve(
-        args["board"],
-        args.get("goal"),
-        blank_first=bool(args.get("blank_first")),
-        size=args.get("size"),
-        options=options,
-        progress=progress if report else None,
-        table_progress=table_progress if report else None,
-    )
+    with _notices(said if report else None):
+        solution = solve(
+            args["board"],
+            args.get("goal"),
+            blank_first=bool(args.get("blank_first")),
+            size=args.get("size"),
+            options=options,
+            progress=progress if report else None,
+            table_progress=table_progress if report else None,
+        )
     return solution.as_dict()
+
+
+class _Notices(logging.Handler):
+    """The library's notices for people (INFO on the ``slidelab`` log: a table build announced
+    before it starts, what ``auto`` does next) passed to a job's reports."""
+
+    def __init__(self, said):
+        super().__init__(logging.INFO)
+        self.said = said
+
+    def emit(self, record):
+        try:
+            self.said(record.getMessage())
+        except Exception:  # noqa: BLE001 - a report that cannot be sent must not end the job
+            pass
+
+
+@contextlib.contextmanager
+def _notices(said):
+    """While a job runs, its notices go to ``said`` (nothing when None)."""
+    if said is None:
+        yield
+        return
+    logger = logging.getLogger("slidelab")
+    handler, level = _Notices(said), logger.level
+    logger.addHandler(handler)
+    logger.setLevel(logging.INFO)
+    try:
+        yield
+    finally:
+        logger.removeHandler(handler)
+        logger.setLevel(level)
 
 
 def _analyze(args: dict) -> dict:
@@ -649,10 +691,6 @@ class WorkerPool:
                 proc.ready = True
             elif tag == "progress":
                 job.progress = payload
-                if isinstance(payload, dict) and "tables" in payload:
-                    # building tables is not search time: the hard limit counts from the last
-                    # report of the build (a 24-puzzle's first solve builds for minutes)
-                    deadline = max(deadline, time.monotonic() + job.hard_limit)
             elif tag == "lost":
                 self._kill(
                     proc,

@@ -49,32 +49,53 @@ def test_hard_deadline_kills_the_worker_and_the_pool_goes_on():
         pool.close(wait=5)
 
 
-def test_building_tables_does_not_count_against_the_hard_deadline(tmp_path):
-    """A first solve that builds its pattern databases for longer than time limit + grace is not
-    killed while it reports the build (a 24-puzzle's first ``auto`` solve builds for minutes)."""
+def test_a_jobs_time_limit_counts_the_tables_it_builds(tmp_path):
+    """One clock: a solve whose pattern databases cannot be built within its time limit is
+    refused at once, saying how to build them ahead (the worker lives on); with the time, they
+    are built and the search runs, and the hard deadline does not kill the build."""
     warm = [("solve", {"board": "1 2 3/4 5 6/0 7 8", "method": "idastar"})]  # kernels loaded
     pool = WorkerPool(1, grace=0.5, cache_dir=str(tmp_path), warm_up=warm)
+    korf_1 = {
+        "board": "14 13 15 7/11 12 9 5/6 0 2 1/4 8 10 3",
+        "blank_first": True,
+        "method": "idastar",
+        "heuristic": "pdb",
+        "partition": "6-6-3",  # about 3-5 s to build into the empty cache
+    }
     try:
         pool.prestart()
         began = time.monotonic()
         while not pool.ready() and time.monotonic() - began < 120:
             time.sleep(0.1)
-        job = pool.submit(
-            "solve",
-            {
-                "board": "14 13 15 7/11 12 9 5/6 0 2 1/4 8 10 3",
-                "blank_first": True,
-                "method": "idastar",
-                "heuristic": "pdb",
-                "partition": "6-6-3",  # about 3 s to build into the empty cache
-            },
-            0.5,
-        )
+        job = pool.submit("solve", {**korf_1, "time_limit": 0.5}, 0.5)
         job.future.result(timeout=120)
+        assert job.status == FAILED and job.error["kind"] == "limit"
+        assert "slidelab tables build 4x4 --blank-first --partition 6-6-3" in job.error["error"]
+        job = pool.submit("solve", {**korf_1, "time_limit": 120}, 120)
+        job.future.result(timeout=300)
         assert job.status == DONE, job.error
         assert job.result["length"] == 57
     finally:
         pool.close(wait=5)
+
+
+def test_a_build_is_announced_in_the_jobs_reports_before_it_starts(tmp_path, monkeypatch):
+    import importlib
+
+    monkeypatch.setenv("SLIDELAB_CACHE", str(tmp_path))
+    monkeypatch.setattr(importlib.import_module("slidelab.heuristics.pdb"), "_LOADED", {})
+    reports = []
+    fours = "1,2,3,4/5,6,7,8/9,10,11,12/13,14,15"
+    args = {"board": "5 1 2 3/9 6 7 4/13 10 11 8/0 14 15 12", "method": "idastar"}
+    status, result = run_job(
+        "solve", {**args, "heuristic": "pdb", "partition": fours}, reports.append
+    )
+    assert status == DONE and result["length"] == 9
+    notices = [i for i, r in enumerate(reports) if "notice" in r]
+    assert notices and reports[notices[0]]["notice"].startswith(
+        f"building the {fours} pattern databases for the 4x4 goal"
+    )
+    assert all("tables" not in r for r in reports[: notices[0]])
 
 
 def test_cancel_kills_a_running_job():

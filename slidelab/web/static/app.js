@@ -404,7 +404,9 @@ function setSolveStatus(text, kind) {
 
 function describeProgress(p) {
   if (!p || !Object.keys(p).length) return "starting...";
-  if (p.tables !== undefined) return `building tables ${Math.round(p.tables * 100)}% ${p.message || ""}`;
+  const said = p.notice ? `${p.notice}. ` : "";
+  if (p.tables !== undefined) return `${said}building tables ${Math.round(p.tables * 100)}% ${p.message || ""}`;
+  if (p.method === undefined) return said || "starting...";
   const where = p.bound !== undefined ? `bound ${p.bound}` : `depth ${p.depth ?? "?"}`;
   return `${p.method}: ${where}, ${Number(p.generated || 0).toLocaleString("en")} nodes,`
     + ` ${Number(p.seconds || 0).toFixed(1)} s`;
