@@ -6,9 +6,10 @@ batch instance): choosing a method, building or loading tables, searching,
 falling back.  Every part of one answer reads the same :class:`Clock`, started
 when the answer was asked for.  The one thing it does not count is getting
 slidelab's kernels ready: compiling them, once per install (announced on the
-command line), and loading them from the kernel cache, once per process:
-:mod:`slidelab._jit` adds the seconds numba spends doing either to
-:func:`compile_seconds`, and a clock leaves out what was spent so while it ran.
+command line), and loading them, once per process (importing numba, and reading
+each kernel from the kernel cache): :mod:`slidelab._jit` adds the seconds numba
+holds its compiler lock to :func:`compile_seconds`, this module the seconds numba
+takes to import, and a clock leaves out what was spent so while it ran.
 
 This module imports no numba, so front ends can make clocks at start-up.
 
@@ -23,7 +24,9 @@ True
 
 from __future__ import annotations
 
+import importlib.abc
 import math
+import sys
 import threading
 import time
 
@@ -56,6 +59,50 @@ def compiling_ended() -> None:
         _compiling["depth"] = max(0, _compiling["depth"] - 1)
         if _compiling["depth"] == 0:
             _compiling["seconds"] += time.perf_counter() - _compiling["began"]
+
+
+class _TimedLoader(importlib.abc.Loader):
+    """numba's own loader, its import counted as getting kernels ready (every other attribute
+    is the wrapped loader's: resources, source, ...)."""
+
+    def __init__(self, loader):
+        self._loader = loader
+
+    def __getattr__(self, name):
+        return getattr(self._loader, name)
+
+    def create_module(self, spec):
+        return self._loader.create_module(spec)
+
+    def exec_module(self, module):
+        compiling_started()
+        try:
+            self._loader.exec_module(module)
+        finally:
+            compiling_ended()
+
+
+class _NumbaImportClock(importlib.abc.MetaPathFinder):
+    """Times the import of numba (about half a second, once per process, wherever it first
+    happens: a method's module, a heuristic's) as getting kernels ready: a first answer in a
+    fresh process (a batch or web worker) is not charged for it."""
+
+    def find_spec(self, fullname, path, target=None):
+        if fullname != "numba":
+            return None
+        for finder in sys.meta_path:
+            if finder is self or not hasattr(finder, "find_spec"):
+                continue
+            spec = finder.find_spec(fullname, path, target)
+            if spec is not None:
+                if spec.loader is not None:
+                    spec.loader = _TimedLoader(spec.loader)
+                return spec
+        return None
+
+
+if "numba" not in sys.modules and not any(isinstance(f, _NumbaImportClock) for f in sys.meta_path):
+    sys.meta_path.insert(0, _NumbaImportClock())
 
 
 class Clock:

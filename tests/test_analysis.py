@@ -29,7 +29,7 @@ from slidelab.analysis.index import SUFFIX, Space, space_of, suffix_tables
 from slidelab.analysis.layers import search_layers
 from slidelab.cache import list_tables
 
-solve_module = importlib.import_module("slidelab.search.solve")
+plan_module = importlib.import_module("slidelab.search.plan")  # auto chooses the method there
 
 COUNTS_3X3 = [
     1,
@@ -378,7 +378,7 @@ def test_solve_uses_the_table(cache, monkeypatch):
     with pytest.raises(UnsolvableError):
         solve("1 2 3/4 5 6/8 7 0", method="table")
     # past the size auto builds, a table is used once it is cached, and built only when asked for
-    monkeypatch.setattr(solve_module, "AUTO_BUILD_TABLE_STATES", 1000)
+    monkeypatch.setattr(plan_module, "AUTO_BUILD_TABLE_STATES", 1000)
     other = "4 0 5/1 8 2/6 7 3"
     assert solve("0 1 2/3 4 5/6 7 8", other).method == "bidirectional"
     s = solve("0 1 2/3 4 5/6 7 8", other, method="table")

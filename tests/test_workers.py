@@ -294,6 +294,7 @@ def test_a_process_lets_go_of_pattern_databases_deleted_from_the_cache(tmp_path,
     from slidelab.puzzle import Puzzle
 
     monkeypatch.setenv("SLIDELAB_CACHE", str(tmp_path))
+    monkeypatch.setattr(pdb, "_LOADED", {})  # none loaded by earlier tests, from their caches
     puzzle = Puzzle("8 6 7/2 5 4/3 0 1")
     first = pdb.pattern_database(puzzle)
     assert pdb.pattern_database(puzzle) is first and pdb.forget_deleted() == 0  # still there

@@ -12,7 +12,6 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from .. import _args
-from .. import _jit as _jit  # numba and its compile clock, imported before any answer's clock
 from .._clock import Clock
 from ..errors import UnsolvableError
 from ..puzzle import Puzzle
