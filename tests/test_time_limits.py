@@ -75,3 +75,19 @@ def test_generate_at_a_distance_past_its_limit_exits_1_not_2(tmp_path):
     done = _slidelab("generate", "5x5", "-d", 90, "--time-limit", 1, cache=tmp_path)
     assert done.returncode == 1, done.stderr
     assert "give a longer --time-limit" in done.stderr
+
+
+def test_a_build_past_the_limit_stops_at_its_next_report_and_says_how_to_build_it_ahead():
+    from slidelab.search.plan import on_clock
+
+    clock = Clock(0.01)
+    time.sleep(0.02)
+    report = on_clock(
+        None, Limits(clock=clock), "; build them once with: slidelab tables build 4x4"
+    )
+    with pytest.raises(SearchLimitError) as info:
+        report(0.5, "table 2/3: depth 16")
+    assert str(info.value) == (
+        "limit reached: stopped building tables at the 0.01 s time limit (table 2/3: depth 16);"
+        " build them once with: slidelab tables build 4x4"
+    )

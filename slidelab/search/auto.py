@@ -137,7 +137,7 @@ def solve_auto(puzzle: Puzzle, plan: Plan, options: SearchOptions, clock, progre
             )
             return _constructive(puzzle, options, progress)
         return _optimal_or_bounded(puzzle, options, clock, progress, heur, PROBE_NO_TABLES)
-    seconds, size = build_estimate(puzzle, rungs[0])
+    seconds, _ = build_estimate(puzzle, rungs[0])
     left = clock.left()
     if left is not None and seconds > left:
         # the build would not be done in time: the cheap search is the only optimal one

@@ -167,14 +167,16 @@ def search_heuristic(
     from ..heuristics import make_heuristic
     from ..heuristics.pdb import stronger_partition
 
+    hint = ""
     if heuristic == "pdb":
         check_build_time(puzzle, partition, limits)
         limits.context["stronger_partition"] = stronger_partition(puzzle, partition)
+        hint = f"; build them once with: {build_hint(puzzle, partition)}"
     heur = make_heuristic(
         puzzle,
         heuristic,
         partition=partition,
-        progress=on_clock(table_progress, limits),
+        progress=on_clock(table_progress, limits, hint),
         metric=metric,
     )
     limits.restart()  # building tables is not search time (it is answer time)
@@ -239,8 +241,9 @@ def check_table_time(puzzle: Puzzle, metric: str, limits: Limits) -> None:
         )
 
 
-def on_clock(table_progress: Callable | None, limits: Limits) -> Callable | None:
-    """``table_progress`` that also stops a build past the answer's time limit."""
+def on_clock(table_progress: Callable | None, limits: Limits, hint: str = "") -> Callable | None:
+    """``table_progress`` that also stops a build past the answer's time limit (the error ends
+    with ``hint``: how to build the tables ahead)."""
     if limits.left() is None:
         return table_progress
 
@@ -248,7 +251,7 @@ def on_clock(table_progress: Callable | None, limits: Limits) -> Callable | None
         if limits.clock is not None and limits.clock.over():
             raise SearchLimitError(
                 f"limit reached: stopped building tables at the {limits.time_limit:g} s time"
-                f" limit ({message})",
+                f" limit ({message}){hint}",
                 Stats(),
             )
         if table_progress is not None:
