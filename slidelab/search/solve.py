@@ -1,7 +1,7 @@
 """``solve``: the front door to every search method.
 
-A request is read once into a :class:`~slidelab.puzzle.Puzzle` and checked
-:class:`~slidelab.search.options.SearchOptions`; its time limit starts one
+:func:`solve` reads its request once, into a :class:`~slidelab.puzzle.Puzzle` and checked
+:class:`~slidelab.search.options.SearchOptions`; the time limit starts one
 :class:`~slidelab._clock.Clock` that bounds the whole answer (tables built for it
 included); :mod:`.plan` resolves the method and makes its tables ready, and
 :mod:`.auto` runs ``auto``'s cheapest-first policy where it searches.
