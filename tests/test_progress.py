@@ -34,7 +34,11 @@ def test_the_bar_shows_each_table_whole_and_leaves_no_line_behind(monkeypatch):
 
 
 def test_a_build_is_announced_with_its_size_and_time(monkeypatch, tmp_path, caplog):
+    import importlib
+
     monkeypatch.setenv("SLIDELAB_CACHE", str(tmp_path))
+    # none loaded by earlier tests (a group loaded is not built again, nor announced)
+    monkeypatch.setattr(importlib.import_module("slidelab.heuristics.pdb"), "_LOADED", {})
     fifteen = Puzzle("1 2 3 4/5 6 7 8/9 10 11 12/13 14 15 0")
     with caplog.at_level(logging.INFO, logger="slidelab"):
         announce_build(fifteen, "7-8")
