@@ -28,6 +28,7 @@ A time limit bounds all of it: every step reads the answer's clock
 
 from __future__ import annotations
 
+import functools
 import logging
 
 from ..errors import SearchInterrupted, SearchLimitError, SearchTooLong, SlidelabError
@@ -77,6 +78,15 @@ def ladder(puzzle: Puzzle, options: SearchOptions) -> list:
     default), each buildable here: the board's named ladder in STM (its first rung in MTM), or
     the automatic partition on boards up to :data:`AUTO_OPTIMAL_CELLS`; empty past them without
     named tables (the 24-puzzle with its blank in a corner has them)."""
+    if options.partition is not None:
+        return [options.partition]
+    return list(_ladder(puzzle.goal, options.metric, small(puzzle)))
+
+
+@functools.lru_cache(maxsize=64)
+def _ladder(goal, metric: str, few_cells: bool) -> tuple:
+    """:func:`ladder` of a goal with no partition asked for: the same for every board of a
+    stream, so worked out once (checking each rung's size takes a few milliseconds)."""
     from ..heuristics.pdb import (
         DEFAULT_PARTITION,
         check_build_size,
@@ -85,12 +95,11 @@ def ladder(puzzle: Puzzle, options: SearchOptions) -> list:
         stronger_partitions,
     )
 
-    if options.partition is not None:
-        return [options.partition]
-    if not small(puzzle) and partition_name(puzzle, None) not in DEFAULT_PARTITION.values():
-        return []  # no named tables for this board and goal
+    puzzle = Puzzle(goal, goal)
+    if not few_cells and partition_name(puzzle, None) not in DEFAULT_PARTITION.values():
+        return ()  # no named tables for this board and goal
     rungs: list = [None]
-    if options.metric == "stm":
+    if metric == "stm":
         rungs += stronger_partitions(puzzle, None)
     buildable = []
     for name in rungs:
@@ -100,7 +109,7 @@ def ladder(puzzle: Puzzle, options: SearchOptions) -> list:
         except SlidelabError:
             break  # too large to build here (and so is every rung above), or no named groups
         buildable.append(name)
-    return buildable
+    return tuple(buildable)
 
 
 def solve_auto(puzzle: Puzzle, plan: Plan, options: SearchOptions, clock, progress, table_progress):
