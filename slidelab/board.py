@@ -131,6 +131,17 @@ class Board:
     def __setattr__(self, name, value):
         raise AttributeError("Board is immutable")
 
+    # -- pickling: a board goes to worker processes as it is, never read again from text
+    def __getstate__(self):
+        return (self.width, self.height, self.cells)
+
+    def __setstate__(self, state):
+        width, height, cells = state
+        object.__setattr__(self, "width", width)
+        object.__setattr__(self, "height", height)
+        object.__setattr__(self, "cells", cells)
+        object.__setattr__(self, "_hash", None)
+
     # -- value semantics ---------------------------------------------------
     def __eq__(self, other):
         if not isinstance(other, Board):

@@ -18,7 +18,6 @@ from . import _args
 from .board import Board
 from .errors import ArgumentError, SlidelabError
 from .geometry import neighbour_table
-from .parse import parse_size
 from .puzzle import Puzzle, goal_board
 from .solvability import check
 
@@ -47,18 +46,9 @@ def _rng(seed):
 
 
 def _goal(size, goal, blank_first) -> Board:
-    """The goal of ``size`` and ``goal`` (a board, board text, or a size WxH: see
-    :func:`slidelab.puzzle.goal_board`), which must agree when both are given."""
-    blank_first = _args.boolean(blank_first, "blank_first")
-    if goal is not None:
-        goal = goal_board(goal, blank_first=blank_first)
-        if size is not None and parse_size(size) != (goal.width, goal.height):
-            raise SlidelabError(f"size {size} does not match the {goal.size} goal")
-        return goal
-    if size is None:
-        raise SlidelabError("give a size (WxH) or a goal")
-    width, height = parse_size(size)
-    return Board.solved(width, height, blank_first)
+    """The goal of ``size`` and ``goal`` (a board, board text, or a size WxH), which must agree
+    when both are given: :func:`slidelab.puzzle.goal_board` reads them, as everywhere."""
+    return goal_board(goal, size=size, blank_first=blank_first)
 
 
 def _walk_length(moves) -> int:

@@ -23,14 +23,16 @@ def as_board(value, size=None) -> Board:
     return value if isinstance(value, Board) else Board(value, size)
 
 
-def goal_board(spec, *, size=None, blank_first: bool = False) -> Board:
+def goal_board(spec=None, *, size=None, blank_first: bool = False) -> Board:
     """A goal as every front end reads it: a :class:`Board`, board text, or a size ``WxH``.
 
     A size stands for its ordered goal, the blank last or, with ``blank_first``,
-    first (Korf's convention); ``blank_first`` goes with a size only.  ``size``
-    is the board size of one-line board text.  The command line (``analyze``,
-    ``generate``, ``tables build``, ``--goal``), the web API, batch files and
-    the Python functions all read goals here, so they accept the same spellings.
+    first (Korf's convention); ``blank_first`` goes with a size only, never with a goal
+    board.  ``size`` is the board's size: the goal's when no goal is given, the size
+    of one-line board text, and it must agree with a goal given as a size.  The
+    command line (``analyze``, ``generate``, ``tables build``, ``--goal``), the web
+    API, batch files and the Python functions all read goals here, so they accept
+    the same spellings and refuse the same mistakes.
 
     Examples
     --------
@@ -38,16 +40,29 @@ def goal_board(spec, *, size=None, blank_first: bool = False) -> Board:
     (Board('1 2 3/4 5 0'), Board('0 1/2 3'))
     >>> goal_board("AB/BA/A_")
     Board('A B/B A/A 0')
+    >>> goal_board(size="2x2")
+    Board('1 2/3 0')
+    >>> goal_board("1 2/3 0", blank_first=True)
+    Traceback (most recent call last):
+    ...
+    slidelab.errors.BoardError: blank first goes with a size (WxH), not with a goal board: give one or ...
     """
     from . import _args
 
     blank_first = _args.boolean(blank_first, "blank_first")
+    if spec is None:
+        if size is None:
+            raise BoardError("give a size (WxH) or a goal")
+        spec, size = size, None
     if is_size(spec):
         width, height = parse_size(spec)
+        if size is not None and parse_size(size) != (width, height):
+            raise BoardError(f"size {size} does not match the {width}x{height} goal")
         return Board.solved(width, height, blank_first)
     if blank_first:
         raise BoardError(
-            "blank first goes with a size (WxH), not with a goal board: give one or the other"
+            "blank first goes with a size (WxH), not with a goal board: give one or the other,"
+            " not both"
         )
     return as_board(spec, size)
 
@@ -124,6 +139,8 @@ class Puzzle:
         Default: the start's tiles in order with the blank last, or first when
         ``blank_first`` is set (Korf's benchmark convention).
     blank_first : bool
+        With no goal or a size for a goal: the ordered goal with the blank first.  With
+        a goal board, refused (:class:`~slidelab.errors.BoardError`): give one or the other.
     size : str, optional
         ``"WxH"`` for one-line text boards.
 
@@ -131,6 +148,8 @@ class Puzzle:
     ------
     MismatchError
         When start and goal differ in size or hold different tiles.
+    BoardError
+        A board that cannot be read, or a goal board given with ``blank_first``.
 
     Examples
     --------
@@ -150,8 +169,17 @@ class Puzzle:
         else:
             one_line = isinstance(goal, str) and not any(ch in goal.strip() for ch in "/\n[")
             size = size if size is not None or not one_line else self.start.size
-            self.goal = goal_board(goal, size=size, blank_first=blank_first and is_size(goal))
+            size = None if is_size(goal) else size  # the start's size: the goal is checked below
+            self.goal = goal_board(goal, size=size, blank_first=blank_first)
         check_compatible(self.start, self.goal)
+
+    # pickling: a puzzle goes to worker processes as it is (its boards, not their text), and is
+    # neither read nor checked again there
+    def __getstate__(self):
+        return (self.start, self.goal)
+
+    def __setstate__(self, state):
+        self.start, self.goal = state
 
     def __repr__(self):
         return f"Puzzle({self.start.format()!r}, {self.goal.format()!r})"
