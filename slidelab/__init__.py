@@ -50,9 +50,11 @@ _EXPORTS = {
     "puzzle": ["Puzzle"],
     "search": [
         "METHODS",
+        "Request",
         "SearchOptions",
         "positions_at_distance",
         "prepare",
+        "read_request",
         "solve",
         "solve_all",
         "solve_many",
@@ -135,9 +137,11 @@ if TYPE_CHECKING:  # the public names, for type checkers and IDEs
     from .puzzle import Puzzle
     from .search import (
         METHODS,
+        Request,
         SearchOptions,
         positions_at_distance,
         prepare,
+        read_request,
         solve,
         solve_all,
         solve_many,

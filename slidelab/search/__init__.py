@@ -29,8 +29,9 @@ _EXPORTS = {
     "idastar": ["idastar", "idastar_all"],
     "many": ["solve_many"],
     "options": ["SearchOptions", "check_options"],
+    "request": ["Request", "read_request"],
     "registry": ["METHODS", "Method", "method_name"],
-    "solve": ["choose_method", "prepare", "solve", "solve_all"],
+    "solve": ["choose_method", "prepare", "prepare_request", "solve", "solve_all", "solve_request"],
     "table": ["solve_by_table"],
 }
 _WHERE = {name: module for module, names in _EXPORTS.items() for name in names}
@@ -64,5 +65,6 @@ if TYPE_CHECKING:
     from .many import solve_many
     from .options import SearchOptions, check_options
     from .registry import METHODS, Method, method_name
-    from .solve import choose_method, prepare, solve, solve_all
+    from .request import Request, read_request
+    from .solve import choose_method, prepare, prepare_request, solve, solve_all, solve_request
     from .table import solve_by_table

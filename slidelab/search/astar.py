@@ -189,11 +189,14 @@ def astar(
     puzzle: Puzzle,
     *,
     heuristic="manhattan",
+    weight: float = 1.0,
     limits: Limits | None = None,
     metric: str = "stm",
 ) -> Solution:
     """A*: ``f = g + h``; optimal with an admissible heuristic.  ``metric="mtm"`` counts a
     slide of several tiles in a line as one move (a heuristic given by name is made for it).
+    With a ``weight`` above 1 it is :func:`weighted_astar` (the ``weight`` option its
+    registry entry declares).
 
     Examples
     --------
@@ -203,6 +206,11 @@ def astar(
     >>> astar(Puzzle("1 2 3/4 5 6/0 7 8"), metric="mtm").length
     1
     """
+    weight = _args.number(weight, "weight", minimum=1)
+    if weight != 1:
+        return weighted_astar(
+            puzzle, heuristic=heuristic, weight=weight, limits=limits, metric=metric
+        )
     return _kernel_search(puzzle, limits, heuristic, 1.0, "astar", metric=metric)
 
 

@@ -34,8 +34,9 @@ from ..memory import grant_cores, usable_cores
 from ..puzzle import Puzzle
 from ..solution import Solution
 from .options import SearchOptions, options_of
-from .registry import METHODS
-from .solve import prepare, solve
+from .plan import Plan
+from .request import Request, check_request
+from .solve import prepare_request, solve_request
 
 #: positions read ahead per worker thread
 READ_AHEAD = 2
@@ -44,7 +45,7 @@ _POLL = 0.2
 
 
 def solve_many(
-    puzzles: Iterable[Puzzle | BaseException],
+    puzzles: Iterable[Puzzle | Request | BaseException],
     *,
     options: SearchOptions | None = None,
     workers: int | None = None,
@@ -55,10 +56,12 @@ def solve_many(
 
     Parameters
     ----------
-    puzzles : iterable of Puzzle
-        The positions.  An item that is an exception (say, a line that could not
-        be read) is yielded back in its place, so that a caller's bookkeeping stays
-        in step.
+    puzzles : iterable of Puzzle or Request
+        The positions: puzzles (checked here against the options, and to be solvable), or
+        requests already read and checked with ``options`` (:func:`~.request.read_request`),
+        taken as they are.  An item that is an exception (say, a line
+        that could not be read) is yielded back in its place, so that a caller's
+        bookkeeping stays in step.
     options : SearchOptions, optional
         The search options, the same for every position (default: ``auto``).
     workers : int, optional
@@ -100,12 +103,23 @@ def solve_many(
     yield from _pooled(iter(puzzles), options, workers, progress, table_progress)
 
 
+def _request(item, options: SearchOptions) -> Request:
+    """The item as a checked request (a request as it is, with ``options``)."""
+    if isinstance(item, Request):
+        if item.options == options:
+            return item
+        item = item.puzzle
+    return check_request(item, options)
+
+
 def _inline(item, options, progress, table_progress):
     if isinstance(item, BaseException):
         return item
-    _args.instance(item, "puzzle", Puzzle)
+    if not isinstance(item, Request):
+        _args.instance(item, "puzzle", Puzzle)
     try:
-        return solve(item, options=options, progress=progress, table_progress=table_progress)
+        request = _request(item, options)
+        return solve_request(request, progress=progress, table_progress=table_progress)
     except SlidelabError as exc:  # SearchInterrupted too (IDA* says how far it got)
         return exc
 
@@ -131,12 +145,12 @@ class _Stream:
 
         return report
 
-    def run(self, index: int, puzzle: Puzzle, options: SearchOptions, stores: bool):
+    def run(self, index: int, request: Request, plan: Plan):
         try:
             if self.stop.is_set():
                 raise KeyboardInterrupt
-            with self.storing if stores else contextlib.nullcontext():
-                return solve(puzzle, options=options, progress=self.reporter(index))
+            with self.storing if plan.method.stores else contextlib.nullcontext():
+                return solve_request(request, plan=plan, progress=self.reporter(index))
         except KeyboardInterrupt:
             return SearchInterrupted("interrupted")
         except SlidelabError as exc:  # SearchInterrupted too (IDA* says how far it got)
@@ -188,15 +202,18 @@ def _pooled(items: Iterator, options, workers: int, progress, table_progress):
 
 
 def _submit(pool, shared: _Stream, index: int, item, options, table_progress) -> Future:
-    """Build or load the item's tables here (one build at a time), then queue its search."""
+    """Build or load the item's tables here (one build at a time), then queue its search with
+    its plan (made once: the search does not make it again)."""
     if isinstance(item, BaseException):
         return _done(item)
-    _args.instance(item, "puzzle", Puzzle)
+    if not isinstance(item, Request):
+        _args.instance(item, "puzzle", Puzzle)
     try:
-        method = prepare(item, options=options, table_progress=table_progress)
+        request = _request(item, options)
+        plan = prepare_request(request, table_progress=table_progress)
     except SlidelabError as exc:
         return _done(exc)
-    return pool.submit(shared.run, index, item, options, METHODS[method].stores)
+    return pool.submit(shared.run, index, request, plan)
 
 
 def _wait(future: Future):

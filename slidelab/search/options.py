@@ -9,7 +9,7 @@ which options is declared in :mod:`slidelab.search.registry`.
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, fields
 from typing import Any
 
 from .. import _args
@@ -67,34 +67,38 @@ class SearchOptions:
         """The options as keyword arguments of :func:`slidelab.solve`."""
         return asdict(self)
 
+    def replace(self, *, names: dict | None = None, **changes) -> SearchOptions:
+        """These options with ``changes`` (options by name), checked as :func:`check_options`
+        checks them: the changed ones are read again, the others are trusted.
 
-#: the options' names as :func:`check_options` takes them
-OPTION_NAMES = tuple(SearchOptions.__dataclass_fields__)
+        Examples
+        --------
+        >>> check_options(method="idastar").replace(time_limit=2).time_limit
+        2.0
+        >>> check_options(method="bfs").replace(weight=2)
+        Traceback (most recent call last):
+        ...
+        slidelab.errors.SlidelabError: method bfs takes no weight (methods that do: auto, astar, ...)
+        """
+        return _checked({**self.as_dict(), **changes}, names, tuple(changes))
 
 
-def check_options(
-    *,
-    method="auto",
-    heuristic=None,
-    weight=None,
-    partition=None,
-    time_limit=None,
-    max_states=None,
-    max_bytes=None,
-    metric="stm",
-    names: dict | None = None,
-) -> SearchOptions:
+#: the options' names as :func:`check_options` takes them: the fields of :class:`SearchOptions`
+OPTION_NAMES = tuple(f.name for f in fields(SearchOptions))
+
+
+def check_options(*, names: dict | None = None, **given) -> SearchOptions:
     """The options of :func:`slidelab.solve` that do not depend on the board, checked and canonical.
 
-    The weight must be a finite number of at least 1; the limits positive
-    (``time_limit`` may be infinite, ``max_states`` and ``max_bytes`` whole
-    numbers); the method and heuristic known names (aliases accepted); the
-    partition text or a list of groups (its groups are checked against each
-    board when it is solved, whatever the method); and the method must take
-    the heuristic and weight given (as its entry in
-    :data:`~slidelab.search.registry.METHODS` declares).  ``names`` maps a
-    parameter to what the caller calls it in messages (``{"max_bytes":
-    "--max-memory"}``).
+    ``given``: options by name (:data:`OPTION_NAMES`, the fields of
+    :class:`SearchOptions`); those left out take their defaults.  The weight must be a
+    finite number of at least 1; the limits positive (``time_limit`` may be infinite,
+    ``max_states`` and ``max_bytes`` whole numbers); the method and heuristic known
+    names (aliases accepted); the partition text or a list of groups (its groups are
+    checked against each board when it is solved, whatever the method); and the
+    method must take the heuristic and weight given (as its entry in
+    :data:`~slidelab.search.registry.METHODS` declares).  ``names`` maps a parameter
+    to what the caller calls it in messages (``{"max_bytes": "--max-memory"}``).
 
     Examples
     --------
@@ -107,22 +111,29 @@ def check_options(
     ...
     slidelab.errors.SlidelabError: method bfs takes no heuristic (methods that do: auto, astar, ...)
     """
+    defaults = SearchOptions()
+    return _checked({**defaults.as_dict(), **given}, names, OPTION_NAMES)
+
+
+def _checked(values: dict, names: dict | None, read: tuple) -> SearchOptions:
+    """:class:`SearchOptions` of ``values``, the options named in ``read`` checked one by one
+    (in the order of :data:`_CHECKS`), then all of them together."""
+    unknown = [key for key in values if key not in _CHECKS]
+    if unknown:
+        raise _args.ArgumentError(
+            f"unknown search option {unknown[0]!r}; the options are {', '.join(OPTION_NAMES)}"
+        )
     name = (names or {}).get
-    method = method_name(_args.text(method, name("method", "method")))
-    if heuristic is not None:
-        heuristic = heuristic_name(_args.text(heuristic, name("heuristic", "heuristic")))
-    weight = _args.number(weight, name("weight", "weight"), minimum=1, optional=True)
-    time_limit = _args.number(
-        time_limit, name("time_limit", "time_limit"), positive=True, finite=False, optional=True
-    )
-    max_states = _args.integer(
-        max_states, name("max_states", "max_states"), positive=True, optional=True
-    )
-    max_bytes = _args.integer(
-        max_bytes, name("max_bytes", "max_bytes"), positive=True, optional=True
-    )
-    partition = _check_partition(partition, name("partition", "partition"))
-    metric = metric_name(metric, name("metric", "metric"))
+    for option, check in _CHECKS.items():
+        if option in read:
+            values[option] = check(values[option], name(option, option))
+    _check_together(values, name)
+    return SearchOptions(**values)
+
+
+def _check_together(values: dict, name) -> None:
+    """The method searches in the metric, and takes the heuristic and weight given."""
+    method, metric = values["method"], values["metric"]
     if metric not in METHODS[method].metrics:
         takers = ", ".join(m.name for m in METHODS.values() if metric in m.metrics)
         raise SlidelabError(
@@ -130,15 +141,12 @@ def check_options(
         )
     # a partition is checked against each board whatever the method (see solve), so a typo in
     # it is named even where it would not be used
-    for option, value in (("heuristic", heuristic), ("weight", weight)):
-        if value is not None and option not in METHODS[method].options:
+    for option in ("heuristic", "weight"):
+        if values[option] is not None and option not in METHODS[method].options:
             takers = ", ".join(m.name for m in METHODS.values() if option in m.options)
             raise SlidelabError(
                 f"method {method} takes no {name(option, option)} (methods that do: {takers})"
             )
-    return SearchOptions(
-        method, heuristic, weight, partition, time_limit, max_states, max_bytes, metric
-    )
 
 
 def _check_partition(partition, name: str):
@@ -162,12 +170,37 @@ def _check_partition(partition, name: str):
     return tuple(tuple(group) for group in groups)
 
 
+def _heuristic(value, name: str):
+    return None if value is None else heuristic_name(_args.text(value, name))
+
+
+#: how each option is read, in the order they are checked (the first bad one is named)
+_CHECKS = {
+    "method": lambda value, name: method_name(_args.text(value, name)),
+    "heuristic": _heuristic,
+    "weight": lambda value, name: _args.number(value, name, minimum=1, optional=True),
+    "time_limit": lambda value, name: _args.number(
+        value, name, positive=True, finite=False, optional=True
+    ),
+    "max_states": lambda value, name: _args.integer(value, name, positive=True, optional=True),
+    "max_bytes": lambda value, name: _args.integer(value, name, positive=True, optional=True),
+    "partition": lambda value, name: _check_partition(value, name),
+    "metric": lambda value, name: metric_name(value, name),
+}
+assert set(_CHECKS) == set(OPTION_NAMES), "every option of SearchOptions has its check"
+
+
 def options_of(options: SearchOptions | None, **given) -> SearchOptions:
     """``options`` if given (then no other option may be), else :func:`check_options` of ``given``
     (the keyword options of :func:`slidelab.solve` and the other front doors)."""
     if options is None:
         return check_options(**given)
     _args.instance(options, "options", SearchOptions)
+    unknown = [key for key in given if key not in OPTION_NAMES]
+    if unknown:
+        raise _args.ArgumentError(
+            f"unknown search option {unknown[0]!r}; the options are {', '.join(OPTION_NAMES)}"
+        )
     defaults = SearchOptions()
     extra = [k for k, v in given.items() if v != getattr(defaults, k)]
     if extra:

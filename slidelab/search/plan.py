@@ -11,7 +11,6 @@ limit stops.
 
 from __future__ import annotations
 
-import inspect
 import logging
 from collections.abc import Callable
 from typing import NamedTuple
@@ -84,29 +83,32 @@ def small(puzzle: Puzzle) -> bool:
 
 class Plan(NamedTuple):
     """What :func:`solve` runs on one board: the method (``auto`` resolved), heuristic, weight
-    and metric."""
+    and metric; once made ready (:func:`~.solve.prepare_request`), the method's tables too."""
 
     method: Method
     heuristic: str
     weight: float
     metric: str = "stm"
+    #: the keyword arguments :func:`prepare_tables` made (None: not made yet)
+    tables: dict | None = None
+    #: what every progress report of the search carries (``Limits.context``), found with them
+    context: dict | None = None
 
     def keywords(self) -> dict:
-        """The weight, for the method functions that take one, and the metric (every method
-        function takes it: :attr:`~.registry.Method.metrics`)."""
-        function = self.method.load()
-        weight = "weight" in inspect.signature(function).parameters
+        """The weight, for the methods that take one (as their registry entry declares:
+        :attr:`~.registry.Method.options`), and the metric (every method function takes it:
+        :attr:`~.registry.Method.metrics`)."""
+        weight = "weight" in self.method.options
         return {"metric": self.metric, **({"weight": self.weight} if weight else {})}
 
 
 def make_plan(puzzle: Puzzle, options: SearchOptions) -> Plan:
-    """The concrete method, heuristic and weight :func:`solve` uses on ``puzzle``; checks the
-    partition's groups against the puzzle whatever method runs."""
+    """The concrete method, heuristic and weight :func:`solve` uses on ``puzzle`` (whose
+    partition is checked to fit already: :func:`~.request.check_request`)."""
     name, heuristic = options.method, options.heuristic
     weight = options.weight
     if weight is None:
         weight = DEFAULT_WEIGHT if name == "weighted-astar" else 1.0
-    check_partition_fits(puzzle, options.partition)
     if name == "auto":
         name, auto_heuristic = choose_method(puzzle, options.metric)
         if heuristic is None:
@@ -118,16 +120,6 @@ def make_plan(puzzle: Puzzle, options: SearchOptions) -> Plan:
     if name == "astar" and weight != 1:
         name = "weighted-astar"
     return Plan(METHODS[name], heuristic, weight, options.metric)
-
-
-def check_partition_fits(puzzle: Puzzle, partition) -> None:
-    """Refuse a partition whose groups do not fit the puzzle ("junk", "1,2/3", "7-8" on a 3x3)."""
-    if partition is not None and not (
-        isinstance(partition, str) and partition.strip().lower() in ("auto", "full")
-    ):
-        from ..heuristics.pdb import parse_partition
-
-        parse_partition(puzzle, partition)
 
 
 def limits_of(options: SearchOptions, progress, clock: Clock, patience=None) -> Limits:
@@ -269,7 +261,6 @@ __all__ = [
     "Plan",
     "build_hint",
     "check_build_time",
-    "check_partition_fits",
     "check_table_time",
     "choose_method",
     "limits_of",

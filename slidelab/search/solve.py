@@ -1,10 +1,13 @@
 """``solve``: the front door to every search method.
 
-:func:`solve` reads its request once, into a :class:`~slidelab.puzzle.Puzzle` and checked
-:class:`~slidelab.search.options.SearchOptions`; the time limit starts one
+:func:`solve` reads its request once (:func:`~.request.read_request`: a
+:class:`~slidelab.puzzle.Puzzle` and checked :class:`~slidelab.search.options.SearchOptions`),
+then :func:`solve_request` answers it: the time limit starts one
 :class:`~slidelab._clock.Clock` that bounds the whole answer (tables built for it
 included); :mod:`.plan` resolves the method and makes its tables ready, and
-:mod:`.auto` runs ``auto``'s cheapest-first policy where it searches.
+:mod:`.auto` runs ``auto``'s cheapest-first policy where it searches.  A stream
+(:func:`~.many.solve_many`) makes each board's plan and tables ready once
+(:func:`prepare_request`) and hands them to :func:`solve_request`.
 """
 
 from __future__ import annotations
@@ -13,17 +16,15 @@ from collections.abc import Callable
 
 from .. import _args
 from .._clock import Clock
-from ..errors import UnsolvableError
 from ..puzzle import Puzzle
 from ..solution import Solution
-from ..solvability import check
 from ._common import Limits
 from .auto import solve_auto
-from .options import SearchOptions, options_of
+from .options import OPTION_NAMES, SearchOptions, options_of
 from .plan import (
     AUTO_HEURISTIC,
     DEFAULT_WEIGHT,
-    check_partition_fits,
+    Plan,
     choose_method,
     limits_of,
     make_plan,
@@ -31,8 +32,17 @@ from .plan import (
     search_heuristic,
     small,
 )
+from .request import Request, check_partition_fits, check_request, read_puzzle
 
-__all__ = ["DEFAULT_WEIGHT", "choose_method", "prepare", "solve", "solve_all"]
+__all__ = [
+    "DEFAULT_WEIGHT",
+    "choose_method",
+    "prepare",
+    "prepare_request",
+    "solve",
+    "solve_all",
+    "solve_request",
+]
 
 
 def solve(
@@ -130,58 +140,93 @@ def solve(
     (20, 31, True)
     """
     options = options_of(
-        options,
-        method=method,
-        heuristic=heuristic,
-        weight=weight,
-        partition=partition,
-        time_limit=time_limit,
-        max_states=max_states,
-        max_bytes=max_bytes,
-        metric=metric,
+        options, **{name: value for name, value in locals().items() if name in OPTION_NAMES}
     )
     clock = Clock(options.time_limit)  # the whole answer's, from here
     _args.callback(progress, "progress")
     _args.callback(table_progress, "table_progress")
-    puzzle = _puzzle(start, goal, blank_first, size)
-    plan = make_plan(puzzle, options)
-    verdict = check(puzzle)
-    if not verdict.solvable:
-        raise UnsolvableError(verdict.reason)
-    if options.method == "auto" and plan.method.name == "idastar" and plan.weight == 1:
+    puzzle = read_puzzle(start, goal, blank_first=blank_first, size=size)
+    request = check_request(puzzle, options)
+    return solve_request(request, progress=progress, table_progress=table_progress, clock=clock)
+
+
+def solve_request(
+    request: Request,
+    *,
+    plan: Plan | None = None,
+    progress: Callable[[dict], None] | None = None,
+    table_progress: Callable[[float, str], None] | None = None,
+    clock: Clock | None = None,
+) -> Solution:
+    """:func:`solve` of a request already read and checked (:func:`~.request.read_request`):
+    nothing is parsed, checked or resolved again.  ``plan``: the board's plan from
+    :func:`prepare_request`, its tables ready (else it is made here); ``clock``: the answer's
+    (default: one of the options' time limit, started now).  The solution is replayed and
+    checked before it is returned.
+
+    Examples
+    --------
+    >>> from .request import read_request
+    >>> solve_request(read_request("1 2 3/4 5 6/0 7 8", method="bfs")).notation
+    'L2'
+    """
+    puzzle, options = request.puzzle, request.options
+    if clock is None:
+        clock = Clock(options.time_limit)
+    if plan is None:
+        plan = make_plan(puzzle, options)
+    if _auto_searches(plan, options):
         solution = solve_auto(puzzle, plan, options, clock, progress, table_progress)
     else:
         limits = limits_of(options, progress, clock)
-        tables = prepare_tables(plan, puzzle, options, limits, table_progress)
+        if plan.tables is None:
+            tables = prepare_tables(plan, puzzle, options, limits, table_progress)
+        else:
+            tables = plan.tables
+            limits.context.update(plan.context or {})
         solution = plan.method.load()(puzzle, limits=limits, **tables, **plan.keywords())
     solution.verify()
     return solution
 
 
-def _puzzle(start, goal, blank_first, size) -> Puzzle:
-    if isinstance(start, Puzzle):
-        return start
-    return Puzzle(start, goal, blank_first=_args.boolean(blank_first, "blank_first"), size=size)
+def _auto_searches(plan: Plan, options: SearchOptions) -> bool:
+    """``auto`` where it searches (IDA*, cheapest first: :mod:`.auto`), deciding per board what
+    to build."""
+    return options.method == "auto" and plan.method.name == "idastar" and plan.weight == 1
+
+
+def prepare_request(
+    request: Request, *, table_progress: Callable[[float, str], None] | None = None
+) -> Plan:
+    """The plan :func:`solve_request` runs on ``request``, its tables built or loaded now: a
+    stream makes it once per board and hands it to :func:`solve_request` (with a
+    ``time_limit``, a build that would take longer is refused)."""
+    return _prepare(request.puzzle, request.options, table_progress)
+
+
+def _prepare(puzzle: Puzzle, options: SearchOptions, table_progress) -> Plan:
+    plan = make_plan(puzzle, options)
+    if _auto_searches(plan, options):
+        return plan  # cheapest first: each board decides what to build
+    limits = Limits(clock=Clock(options.time_limit))
+    tables = prepare_tables(plan, puzzle, options, limits, table_progress)
+    return plan._replace(tables=tables, context=dict(limits.context))
 
 
 def prepare(
     puzzle: Puzzle,
     *,
-    method: str = "auto",
-    heuristic: str | None = None,
-    weight: float | None = None,
-    partition=None,
-    metric: str = "stm",
     options: SearchOptions | None = None,
     table_progress: Callable[[float, str], None] | None = None,
+    **given,
 ) -> str:
     """Build (or load) and cache the tables :func:`solve` would use; return the method.
 
-    Takes the options of :func:`solve`.  A batch calls it once per goal before
-    its worker processes start, so that they only load the tables from the
-    cache.  ``auto`` where it searches builds nothing ahead (it builds only for
-    a board whose search needs it, :mod:`slidelab.search.auto`); with a
-    ``time_limit`` in ``options``, a build that would take longer is refused
+    Takes the options of :func:`solve` (by name, or as ``options``).  A batch calls it
+    once per goal before its worker processes start, so that they only load the tables
+    from the cache.  ``auto`` where it searches builds nothing ahead (it builds only for
+    a board whose search needs it, :mod:`slidelab.search.auto`); with a ``time_limit``
+    in ``options``, a build that would take longer is refused
     (:class:`~slidelab.errors.SearchLimitError`, saying how to build it once).
 
     Examples
@@ -190,21 +235,10 @@ def prepare(
     'idastar'
     """
     _args.instance(puzzle, "puzzle", Puzzle)
-    options = options_of(
-        options,
-        method=method,
-        heuristic=heuristic,
-        weight=weight,
-        partition=partition,
-        metric=metric,
-    )
+    options = options_of(options, **given)
     _args.callback(table_progress, "table_progress")
-    plan = make_plan(puzzle, options)
-    if options.method == "auto" and plan.method.name == "idastar" and plan.weight == 1:
-        return plan.method.name  # cheapest first: each board decides what to build
-    limits = Limits(clock=Clock(options.time_limit))
-    prepare_tables(plan, puzzle, options, limits, table_progress)
-    return plan.method.name
+    check_partition_fits(puzzle, options.partition)
+    return _prepare(puzzle, options, table_progress).method.name
 
 
 def solve_all(
@@ -245,11 +279,9 @@ def solve_all(
     clock = Clock(options.time_limit)
     _args.callback(progress, "progress")
     _args.callback(table_progress, "table_progress")
-    puzzle = _puzzle(start, goal, blank_first, size)
-    check_partition_fits(puzzle, options.partition)
-    verdict = check(puzzle)
-    if not verdict.solvable:
-        raise UnsolvableError(verdict.reason)
+    puzzle = check_request(
+        read_puzzle(start, goal, blank_first=blank_first, size=size), options
+    ).puzzle
     heuristic = options.heuristic
     if heuristic is None:
         few = small(puzzle) and not puzzle.has_repeats
