@@ -2,7 +2,7 @@
 
 One module per command or command group (:mod:`.solve`, :mod:`.check`,
 :mod:`.generate`, :mod:`.analyze`, :mod:`.batch`, :mod:`.serve`,
-:mod:`.moves`, :mod:`.tables`); what they share is in :mod:`.options` (exit
+:mod:`.moves`, :mod:`.tables`); what they share is in :mod:`.common` (exit
 codes, reading boards, the goal and search options) and :mod:`.progress`
 (progress on stderr); the program's start-up in :mod:`.program`.
 

@@ -9,7 +9,7 @@ import click
 
 from ..errors import SlidelabError
 from ..units import parse_bytes, parse_duration
-from .options import _fail, _metric_option
+from .common import fail, metric_option
 from .program import needs
 from .progress import _AnalysisBar
 
@@ -64,7 +64,7 @@ from .progress import _AnalysisBar
     default=None,
     help="Progress bar on stderr (default: when stderr is a terminal).",
 )
-@_metric_option(
+@metric_option(
     "Count distances in single-tile moves (stm) or multi-tile moves (mtm: a slide of"
     " several tiles in a line is one move)."
 )
@@ -121,7 +121,7 @@ def analyze_command(
     except SlidelabError as exc:
         if bar:
             bar.close()
-        _fail(str(exc))
+        fail(str(exc))
     if as_json:
         click.echo(json.dumps(stats.as_dict()))
         return

@@ -13,20 +13,20 @@ import click
 
 from ..errors import SlidelabError
 from ..units import counted
-from .options import (
+from .common import (
     FAILED,
     OK,
-    _check_search_options,
-    _fail,
-    _goal_options,
-    _search_options,
-    _SearchCommand,
+    SearchCommand,
+    fail,
+    goal_options,
+    read_search_options,
+    search_options,
 )
 from .program import _interrupted, needs
 from .progress import _BatchBar
 
 
-@click.command("batch", cls=_SearchCommand)
+@click.command("batch", cls=SearchCommand)
 @click.argument("input_file", metavar="INPUT")
 @click.option(
     "-o",
@@ -37,8 +37,8 @@ from .progress import _BatchBar
     " run again with the same FILE to go on where a run stopped."
     " Default: standard output.",
 )
-@_goal_options
-@_search_options
+@goal_options
+@search_options
 @click.option(
     "--workers",
     "-j",
@@ -100,7 +100,7 @@ def batch_command(
             raise SlidelabError("--redo-failed goes with -o (an output file to read back)")
         if scheduler is not None and workers is not None:
             raise SlidelabError("--workers is for local processes; a Dask cluster has its own")
-        options = _check_search_options(click.get_current_context().params)
+        options = read_search_options(click.get_current_context().params)
         source = _open_input(input_file)
         if output is not None and input_file != "-" and _same_file(input_file, output):
             raise SlidelabError("the output file is the input file")
@@ -108,7 +108,7 @@ def batch_command(
     except SlidelabError as exc:
         if source is not None and source is not sys.stdin:
             source.close()
-        _fail(str(exc))
+        fail(str(exc))
     if results is not None and not results.resumable:
         click.echo(
             f"note: {output} is not a regular file: the results are written there"
@@ -173,7 +173,7 @@ def batch_command(
         interrupted = True
     except SlidelabError as exc:  # the cluster cannot be reached, the output cannot be written,
         bar.close()  # the input is another's or too long
-        _fail(str(exc))
+        fail(str(exc))
     finally:
         if records is not None:
             records.close()  # stops the workers

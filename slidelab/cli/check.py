@@ -8,13 +8,13 @@ import sys
 import click
 
 from ..errors import SlidelabError
-from .options import BAD_INPUT, FAILED, _goal_options, _inputs, _Outcome, _puzzle, _report_failure
+from .common import BAD_INPUT, FAILED, Outcome, goal_options, inputs, report_failure
 from .program import needs
 
 
 @click.command("check")
 @click.argument("board", required=False)
-@_goal_options
+@goal_options
 @click.option(
     "--fix",
     type=click.Choice(["swap", "mirror"]),
@@ -24,22 +24,23 @@ from .program import needs
 @click.option(
     "--json", "as_json", is_flag=True, help='One {"solvable", "reason"} object per board.'
 )
-@needs("slidelab.generate", "slidelab.solvability")
+@needs("slidelab.generate", "slidelab.search.request", "slidelab.solvability")
 def check_command(board, goal, blank_first, size, fix, as_json):
     """Say whether BOARD can reach the goal, and why."""
     from ..generate import fix_parity
+    from ..search.request import read_puzzle
     from ..solvability import check as check_puzzle
 
-    outcome = _Outcome()
-    for number, text in _inputs(board):
+    outcome = Outcome()
+    for number, text in inputs(board):
         try:
-            puzzle = _puzzle(text, goal, blank_first, size)
+            puzzle = read_puzzle(text, goal, blank_first=blank_first, size=size)
             if fix:
                 click.echo(fix_parity(puzzle.start, puzzle.goal, how=fix).format())
                 continue
             verdict = check_puzzle(puzzle)
         except SlidelabError as exc:
-            _report_failure({"start": text}, str(exc), number, as_json, outcome, BAD_INPUT)
+            report_failure({"start": text}, str(exc), number, as_json, outcome, BAD_INPUT)
             continue
         if not verdict.solvable:
             outcome.note(FAILED)

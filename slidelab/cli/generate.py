@@ -8,7 +8,7 @@ import click
 
 from ..errors import SearchLimitError, SlidelabError
 from ..parse import BLANK_TOKENS, MAX_BOARD_CELLS, STYLES
-from .options import FAILED, _fail, _metric_option
+from .common import FAILED, fail, metric_option
 from .program import needs
 
 
@@ -70,7 +70,7 @@ class _GenerateOption(click.Option):
     help=f"Symbol of the blank: one of {' '.join(sorted(BLANK_TOKENS))}"
     " (default 0; * in contest style).",
 )
-@_metric_option("With --distance: the metric of D (stm: single-tile moves; mtm: multi-tile).")
+@metric_option("With --distance: the metric of D (stm: single-tile moves; mtm: multi-tile).")
 @needs("slidelab._args", "slidelab.generate")
 def generate_command(
     size, goal, blank_first, count, seed, moves, distance, time_limit, style, blank, metric
@@ -101,15 +101,14 @@ def generate_command(
                 f"--blank {blank!r} would not read back as the blank;"
                 f" choose one of {' '.join(sorted(BLANK_TOKENS))}"
             )
-        if size is None and goal is None:
-            raise SlidelabError("give a SIZE (e.g. 4x4) or --goal")
         if distance is not None and moves is not None:
             raise SlidelabError("--distance and --moves exclude each other")
         if time_limit is not None and distance is None:
             raise SlidelabError("--time-limit goes with --distance")
         if metric.lower() != "stm" and distance is None:
             raise SlidelabError("--metric goes with --distance")
-        # the size and goal are read by slidelab.puzzle.goal_board, as everywhere
+        # the size and goal are read by slidelab.puzzle.goal_board, as everywhere (a size or
+        # a goal, agreeing when both are given)
         if distance is not None:
             from ..generate import DISTANCE_TIME_LIMIT
             from ..search.at_distance import positions_at_distance
@@ -138,9 +137,9 @@ def generate_command(
         for b in boards:  # each printed as soon as it is made
             click.echo(b.format(style, blank if blank is not None else "0"))
     except SearchLimitError as exc:  # the time limit: no answer in time, not bad input
-        _fail(str(exc), FAILED)
+        fail(str(exc), FAILED)
     except SlidelabError as exc:
-        _fail(str(exc))
+        fail(str(exc))
 
 
 generate_command.help += (

@@ -7,7 +7,7 @@ import click
 from ..board import Board
 from ..errors import SlidelabError
 from ..parse import STYLES
-from .options import _fail
+from .common import fail
 
 
 @click.group("moves")
@@ -41,7 +41,7 @@ def _moves_action(action):
     try:
         action()
     except SlidelabError as exc:
-        _fail(str(exc))
+        fail(str(exc))
 
 
 @moves_group.command("apply")

@@ -4,14 +4,12 @@ from __future__ import annotations
 
 import click
 
-from .options import _fail
+from .common import fail
 from .program import needs
 
 
 def _web_missing(exc: ImportError):
-    _fail(
-        f'slidelab serve needs the web extra ({exc.name} is missing): pip install "slidelab[web]"'
-    )
+    fail(f'slidelab serve needs the web extra ({exc.name} is missing): pip install "slidelab[web]"')
 
 
 @click.command("serve")
@@ -46,6 +44,6 @@ def serve_command(host, port, workers, cache_limit):
     try:
         limit = None if cache_limit.strip().lower() == "none" else parse_bytes(cache_limit)
     except SlidelabError as exc:
-        _fail(f"--cache-limit: {exc}")
+        fail(f"--cache-limit: {exc}")
     click.echo(f"slidelab: serving http://{host}:{port}/ (Ctrl-C to stop)", err=True)
     serve(host, port, workers=workers, cache_limit=limit)

@@ -9,27 +9,26 @@ from collections import deque
 import click
 
 from ..errors import SearchLimitError, SlidelabError, UnsolvableError
-from .options import (
+from .common import (
     BAD_INPUT,
     FAILED,
-    _check_search_options,
-    _fail,
-    _goal_options,
-    _inputs,
-    _Outcome,
-    _puzzle,
-    _report_failure,
-    _search_options,
-    _SearchCommand,
+    Outcome,
+    SearchCommand,
+    fail,
+    goal_options,
+    inputs,
+    read_search_options,
+    report_failure,
+    search_options,
 )
 from .program import needs
 from .progress import _ProgressLine, _TableBar
 
 
-@click.command("solve", cls=_SearchCommand)
+@click.command("solve", cls=SearchCommand)
 @click.argument("board", required=False)
-@_goal_options
-@_search_options
+@goal_options
+@search_options
 @click.option(
     "--all",
     "all_solutions",
@@ -74,13 +73,13 @@ def solve_command(
     from ..errors import SearchInterrupted
     from ..search.many import solve_many
 
-    outcome = _Outcome()
+    outcome = Outcome()
     try:
         if limit is not None and not all_solutions:
             raise SlidelabError("--limit goes with --all")
-        options = _check_search_options(click.get_current_context().params)
+        options = read_search_options(click.get_current_context().params)
     except SlidelabError as exc:
-        _fail(str(exc))
+        fail(str(exc))
     show = sys.stderr.isatty() if progress is None else progress
     # --no-progress: silence; otherwise a live line on a terminal, a line now and then elsewhere
     reporter = _ProgressLine(live=show) if progress is not False else None
@@ -88,16 +87,22 @@ def solve_command(
     lines: deque = deque()  # (line number, record) of each position given to the solver, in order
 
     def positions():
-        for number, text in _inputs(board):
+        """Each board's request, read once (or why it cannot be solved), in input order."""
+        from ..search.request import check_request, read_puzzle
+
+        for number, text in inputs(board):
             try:
-                puzzle = _puzzle(text, goal, blank_first, size)
+                puzzle = read_puzzle(text, goal, blank_first=blank_first, size=size)
             except SlidelabError as exc:
                 lines.append((number, {"start": text}))
                 yield exc
                 continue
             record = {"start": puzzle.start.format(), "goal": puzzle.goal.format()}
             lines.append((number, {**record, "size": puzzle.size}))
-            yield puzzle
+            try:
+                yield check_request(puzzle, options)
+            except SlidelabError as exc:  # a partition that does not fit, an unsolvable board
+                yield exc
 
     if all_solutions:
         results = _every_solution(positions(), limit, options, reporter, tables)
@@ -116,12 +121,12 @@ def solve_command(
         if tables:
             tables.close()
         if isinstance(result, SearchInterrupted):
-            _report_failure(record, str(result), number, as_json, outcome, 130)
+            report_failure(record, str(result), number, as_json, outcome, 130)
             break
         if isinstance(result, (UnsolvableError, SearchLimitError)):
-            _report_failure(record, str(result), number, as_json, outcome, FAILED)
+            report_failure(record, str(result), number, as_json, outcome, FAILED)
         elif isinstance(result, SlidelabError):
-            _report_failure(record, str(result), number, as_json, outcome, BAD_INPUT)
+            report_failure(record, str(result), number, as_json, outcome, BAD_INPUT)
         elif all_solutions:
             _show_all(result, notation, as_json)
         elif as_json:
@@ -138,13 +143,13 @@ def _every_solution(positions, limit, options, reporter, tables):
     from ..errors import SearchInterrupted
     from ..search.solve import solve_all
 
-    for puzzle in positions:
-        if isinstance(puzzle, BaseException):
-            yield puzzle
+    for request in positions:
+        if isinstance(request, BaseException):
+            yield request
             continue
         try:
             yield solve_all(
-                puzzle,
+                request,
                 limit=limit,
                 heuristic=options.heuristic,
                 time_limit=options.time_limit,

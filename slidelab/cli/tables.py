@@ -10,7 +10,7 @@ import click
 from ..errors import SlidelabError
 from ..heuristics.registry import PARTITION_HELP
 from ..units import format_bytes
-from .options import _fail
+from .common import fail
 from .program import needs
 from .progress import _TableBar
 
@@ -67,7 +67,7 @@ def tables_build(goal, blank_first, partition):
         db = pattern_database(puzzle, partition, progress=bar)
         bar.close()
     except SlidelabError as exc:
-        _fail(str(exc))
+        fail(str(exc))
     click.echo(
         f"{db.heuristic().description} for goal {puzzle.goal.format()}: ready"
         f" ({sum(int(s) for s in db.layout.sizes):,} entries)"
@@ -89,7 +89,7 @@ def tables_clear(kind, yes):
         plural = "s" if len(tables) != 1 else ""
         if not yes:
             if not _can_ask():
-                _fail(
+                fail(
                     f"not deleting {len(tables)} table{plural} ({total}) without"
                     " confirmation: run on a terminal, or add --yes"
                 )
@@ -104,7 +104,7 @@ def tables_clear(kind, yes):
     try:
         count = clear_tables(kind, confirm)
     except SlidelabError as exc:
-        _fail(str(exc))
+        fail(str(exc))
     if not removing:
         click.echo(
             "nothing deleted"

@@ -256,7 +256,8 @@ def solve_all(
     table_progress=None,
 ) -> list[Solution]:
     """Every distinct optimal solution in ``metric`` (at most ``limit``), by IDA*; each is
-    replayed.
+    replayed.  ``start`` is as for :func:`solve`, or a :class:`~.request.Request` read
+    already (then only its puzzle is used).
 
     Examples
     --------
@@ -279,9 +280,12 @@ def solve_all(
     clock = Clock(options.time_limit)
     _args.callback(progress, "progress")
     _args.callback(table_progress, "table_progress")
-    puzzle = check_request(
-        read_puzzle(start, goal, blank_first=blank_first, size=size), options
-    ).puzzle
+    if isinstance(start, Request) and start.options.partition == options.partition:
+        puzzle = start.puzzle  # read and checked already (solve --all)
+    else:
+        puzzle = check_request(
+            read_puzzle(start, goal, blank_first=blank_first, size=size), options
+        ).puzzle
     heuristic = options.heuristic
     if heuristic is None:
         few = small(puzzle) and not puzzle.has_repeats

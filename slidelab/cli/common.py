@@ -1,6 +1,9 @@
 """What the commands share: exit codes, reading boards, errors, and the goal and search options.
 
 Exit codes: 0 ok, 1 unsolvable or no solution within the limits, 2 bad input.
+A board and its goal are read by :func:`slidelab.search.request.read_puzzle` and
+the search options by :func:`read_search_options`, as the web API and batch read
+them (:mod:`slidelab.search.request`).
 The methods and heuristics offered come from their registries
 (:mod:`slidelab.search.registry`, :mod:`slidelab.heuristics.registry`), read
 when a value is checked or the help is shown.
@@ -16,17 +19,15 @@ from typing import TYPE_CHECKING
 
 import click
 
-from ..errors import SlidelabError
 from ..heuristics.registry import PARTITION_HELP
 
 if TYPE_CHECKING:
-    from ..puzzle import Puzzle
     from ..search.options import SearchOptions
 
 OK, FAILED, BAD_INPUT = 0, 1, 2
 
 
-def _fail(message: str, code: int = BAD_INPUT):
+def fail(message: str, code: int = BAD_INPUT):
     click.echo(f"error: {message}", err=True)
     sys.exit(code)
 
@@ -35,7 +36,7 @@ def _fail(message: str, code: int = BAD_INPUT):
 _MAX_LINE = 1 << 20
 
 
-def _inputs(board: str | None) -> Iterator[tuple[int | None, str]]:
+def inputs(board: str | None) -> Iterator[tuple[int | None, str]]:
     """(line number or None, text) for the argument, or each line of standard input
     (blank lines and ``#`` comments skipped)."""
     if board is not None:
@@ -43,14 +44,14 @@ def _inputs(board: str | None) -> Iterator[tuple[int | None, str]]:
         return
     stream = sys.stdin
     if stream is None or stream.isatty():
-        _fail("no BOARD given and nothing on standard input (see --help)")
+        fail("no BOARD given and nothing on standard input (see --help)")
     read = False
     for number in itertools.count(1):
         line = stream.readline(_MAX_LINE + 1)  # a line that never ends (/dev/zero) stops here
         if not line:
             break
         if len(line) > _MAX_LINE:
-            _fail(
+            fail(
                 f"line {number} of standard input is over {_MAX_LINE:,} characters"
                 " (one board per line)"
             )
@@ -59,16 +60,14 @@ def _inputs(board: str | None) -> Iterator[tuple[int | None, str]]:
             read = True
             yield number, text
     if not read:
-        _fail(
-            "no positions read from standard input (one board per line; give BOARD or see --help)"
-        )
+        fail("no positions read from standard input (one board per line; give BOARD or see --help)")
 
 
 def _where(number: int | None) -> str:
     return f"line {number}: " if number is not None else ""
 
 
-class _Outcome:
+class Outcome:
     """The worst exit code seen over several boards."""
 
     def __init__(self):
@@ -78,7 +77,7 @@ class _Outcome:
         self.code = max(self.code, code)
 
 
-def _report_failure(record, message, number, as_json, outcome, code):
+def report_failure(record, message, number, as_json, outcome, code):
     """One board failed: note ``code``, say so (a JSON record with ``error``, or a line on stderr)."""
     outcome.note(code)
     if as_json:
@@ -87,7 +86,7 @@ def _report_failure(record, message, number, as_json, outcome, code):
         click.echo(f"error: {_where(number)}{message}", err=True)
 
 
-def _goal_options(f):
+def goal_options(f):
     f = click.option("--size", metavar="WxH", help="Size of one-line boards (e.g. 4x3).")(f)
     f = click.option(
         "--blank-first",
@@ -98,15 +97,6 @@ def _goal_options(f):
         "--goal", metavar="BOARD", help="Goal board (default: tiles in order, blank last)."
     )(f)
     return f
-
-
-def _puzzle(text: str, goal, blank_first: bool, size) -> Puzzle:
-    """The puzzle of a board read with the goal options."""
-    from ..puzzle import Puzzle
-
-    if goal is not None and blank_first:
-        raise SlidelabError("give --goal or --blank-first, not both")
-    return Puzzle(text, goal, blank_first=blank_first, size=size)
 
 
 class _MethodOption(click.Option):
@@ -137,7 +127,7 @@ class _HeuristicChoice(click.Choice):
         pass
 
 
-class _SearchCommand(click.Command):
+class SearchCommand(click.Command):
     """A command with the search options: its help ends with the methods and heuristics,
     each with its summary, from their registries."""
 
@@ -151,7 +141,7 @@ class _SearchCommand(click.Command):
         super().format_epilog(ctx, formatter)
 
 
-def _metric_option(help_text: str):
+def metric_option(help_text: str):
     """``--metric stm|mtm``: one declaration for every command that counts moves."""
     from ..moves import METRICS
 
@@ -164,10 +154,10 @@ def _metric_option(help_text: str):
     )
 
 
-def _search_options(f):
+def search_options(f):
     """The options that choose and limit a search (``solve`` and ``batch``)."""
     options = [
-        _metric_option(
+        metric_option(
             "What a move is: one tile (stm), or a slide of one or more tiles in a line (mtm);"
             " optimal methods minimise it."
         ),
@@ -214,33 +204,34 @@ def _search_options(f):
     return f
 
 
-#: how the command line names :func:`slidelab.solve`'s options, for its messages
-_OPTION_NAMES = {
-    "method": "--method",
-    "heuristic": "--heuristic",
-    "weight": "--weight",
-    "time_limit": "--time-limit",
-    "max_states": "--max-states",
-    "max_bytes": "--max-memory",
-    "partition": "--partition",
-    "metric": "--metric",
-}
+def option_names() -> dict:
+    """How the command line names :func:`slidelab.solve`'s options, for its messages: each
+    option of :class:`~slidelab.search.options.SearchOptions` is the command's ``--option``
+    of its name, but ``max_bytes``, which is ``--max-memory`` (read here, in units)."""
+    from ..search.options import OPTION_NAMES
+
+    names = {name: "--" + name.replace("_", "-") for name in OPTION_NAMES}
+    return {**names, "max_bytes": "--max-memory"}
 
 
-def _check_search_options(params: dict) -> SearchOptions:
-    """The options of :func:`_search_options` and :func:`_goal_options` in a command's ``params``
-    (``solve`` and ``batch``), checked once before any board is read by the checks
-    :func:`slidelab.solve` makes, named as on the command line; ``--max-memory`` is read here."""
+def read_search_options(params: dict) -> SearchOptions:
+    """The options of :func:`search_options` and :func:`goal_options` in a command's ``params``
+    (``solve`` and ``batch``), read once before any board by the reader of every front end
+    (:func:`slidelab.search.request.read_options`), named as on the command line;
+    ``--max-memory`` is read here, and ``--size`` and a ``--goal`` given with
+    ``--blank-first`` are refused here rather than on each board."""
     from ..parse import parse_size
-    from ..search.options import check_options
+    from ..puzzle import goal_board
+    from ..search.request import read_options
     from ..units import parse_bytes
 
     max_memory, goal, size = params["max_memory"], params["goal"], params["size"]
     max_bytes = parse_bytes(max_memory) if max_memory is not None else None
     if goal is not None and params["blank_first"]:
-        raise SlidelabError("give --goal or --blank-first, not both")
+        goal_board(goal, blank_first=True)  # a goal board with --blank-first: refused
     if size is not None:
         parse_size(size)
-    # every option of _OPTION_NAMES is the command's parameter of that name, but --max-memory
-    given = {name: params[name] for name in _OPTION_NAMES if name != "max_bytes"}
-    return check_options(**given, max_bytes=max_bytes, names=_OPTION_NAMES)
+    names = option_names()
+    # every option is the command's parameter of its name, but --max-memory
+    given = {name: params[name] for name in names if name != "max_bytes"}
+    return read_options(**given, max_bytes=max_bytes, names=names)
