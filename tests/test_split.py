@@ -79,13 +79,14 @@ def test_a_grant_for_a_block_is_restored():
 
 def test_a_worker_job_does_not_split(monkeypatch):
     """run_job (worker processes, Dask tasks) runs one job per worker: its IDA* keeps one core."""
-    from slidelab.workers import run_job
+    from slidelab.search.request import read_request
+    from slidelab.workers import run_job, solve_job
 
     seen = []
     real = ida._split_iteration
     monkeypatch.setattr(ida, "SPLIT_AFTER", 0.0)
     monkeypatch.setattr(ida, "_split_iteration", lambda *a: seen.append(1) or real(*a))
     status, result = run_job(
-        "solve", {"board": BOARDS[0], "blank_first": True, "method": "idastar"}
+        *solve_job(read_request(BOARDS[0], blank_first=True, method="idastar"))
     )
     assert result["length"] == 46 and seen == []

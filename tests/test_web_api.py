@@ -141,12 +141,16 @@ def test_a_method_added_to_the_registry_is_listed_and_accepted(client, monkeypat
     assert "unknown method" in message
 
 
-def test_the_lane_rule_reads_names_as_the_registries_do():
+def test_the_lane_rule_takes_the_options_as_read_once():
+    from slidelab.search.options import check_options
     from slidelab.web.lanes import is_cheap
 
-    assert is_cheap(9) and is_cheap(9, "IDA*", "manhattan") and not is_cheap(16)
-    assert not is_cheap(9, "ida", "None") and not is_cheap(9, " IDAstar ", "zero")
-    assert is_cheap(9, "astar", "zero") and is_cheap(9, "magic", "psychic")
+    def read(method, heuristic=None):  # names are resolved once, where the options are read
+        return check_options(method=method, heuristic=heuristic)
+
+    assert is_cheap(9) and is_cheap(9, read("IDA*", "manhattan")) and not is_cheap(16)
+    assert not is_cheap(9, read("ida", "None")) and not is_cheap(9, read(" IDAstar ", "zero"))
+    assert is_cheap(9, read("astar", "zero")) and is_cheap(9, read("auto"))
 
 
 # -- check --------------------------------------------------------------------------------------

@@ -4,30 +4,43 @@ from __future__ import annotations
 
 import time
 
-from slidelab.workers import CANCELLED, DONE, FAILED, WARMING_UP, WorkerPool, run_job
+import pytest
+
+from slidelab.errors import SlidelabError, UnsolvableError
+from slidelab.search.request import read_request
+from slidelab.workers import CANCELLED, DONE, FAILED, WARMING_UP, WorkerPool, run_job, solve_job
 
 GOAL_3X4 = "1 2 3 4/5 6 7 8/9 10 11 0"  # 239,500,800 positions: about 15 s to analyse
 
 
+def solve(board, goal=None, **given):
+    """A solve job: the request read and checked here, as the web server and batch do."""
+    return solve_job(read_request(board, goal, **given))
+
+
 def test_run_job_answers_every_failure_as_a_record():
-    status, result = run_job("solve", {"board": "1 2 3/4 5 6/0 7 8"})
+    status, result = run_job(*solve("1 2 3/4 5 6/0 7 8"))
     assert status == DONE and result["length"] == 2
-    assert run_job("solve", {"board": "1 2 3/4 5"}) == (
+    # a request is read before it becomes a job: the worker reads no text
+    with pytest.raises(SlidelabError, match="row 2 has 2 cells but row 1 has 3"):
+        solve("1 2 3/4 5")
+    with pytest.raises(UnsolvableError):
+        solve("1 2 3/4 5 6/8 7 0")
+    with pytest.raises(SlidelabError, match="unknown method"):
+        solve("1 2 3/4 5 6/0 7 8", method="magic")
+    assert run_job("solve", {"puzzle": "1 2 3/4 5 6/0 7 8", "options": None}) == (
         FAILED,
-        {"error": "row 2 has 2 cells but row 1 has 3", "kind": "input"},
+        {"error": "puzzle must be a Puzzle, got '1 2 3/4 5 6/0 7 8'", "kind": "input"},
     )
-    assert run_job("solve", {"board": "1 2 3/4 5 6/8 7 0"})[1]["kind"] == "unsolvable"
-    assert run_job("solve", {"board": "1 2 3/4 5 6/0 7 8", "method": "magic"})[1]["kind"] == "input"
     assert run_job("juggle", {})[1] == {"error": "unknown job kind 'juggle'", "kind": "input"}
     status, failure = run_job(
-        "solve",
-        {
-            "board": "14 13 15 7/11 12 9 5/6 0 2 1/4 8 10 3",
-            "goal": "0 1 2 3/4 5 6 7/8 9 10 11/12 13 14 15",
-            "method": "idastar",
-            "heuristic": "manhattan",
-            "time_limit": 0.2,
-        },
+        *solve(
+            "14 13 15 7/11 12 9 5/6 0 2 1/4 8 10 3",
+            "0 1 2 3/4 5 6 7/8 9 10 11/12 13 14 15",
+            method="idastar",
+            heuristic="manhattan",
+            time_limit=0.2,
+        )
     )
     assert (status, failure["kind"]) == (FAILED, "limit") and failure["stats"]["expanded"] > 0
 
@@ -42,7 +55,7 @@ def test_hard_deadline_kills_the_worker_and_the_pool_goes_on():
         assert job.status == FAILED
         assert job.error == {"error": "limit reached: stopped after 1.5 s", "kind": "limit"}
         assert time.monotonic() - began < 10
-        again = pool.submit("solve", {"board": "8 6 7/2 5 4/3 0 1"}, 10)  # a fresh worker
+        again = pool.submit(*solve("8 6 7/2 5 4/3 0 1"), 10)  # a fresh worker
         again.future.result(timeout=60)
         assert again.status == DONE and again.result["length"] == 31
     finally:
@@ -53,7 +66,7 @@ def test_a_jobs_time_limit_counts_the_tables_it_builds(tmp_path):
     """One clock: a solve whose pattern databases cannot be built within its time limit is
     refused at once, saying how to build them ahead (the worker lives on); with the time, they
     are built and the search runs, and the hard deadline does not kill the build."""
-    warm = [("solve", {"board": "1 2 3/4 5 6/0 7 8", "method": "idastar"})]  # kernels loaded
+    warm = [solve("1 2 3/4 5 6/0 7 8", method="idastar")]  # kernels loaded
     pool = WorkerPool(1, grace=0.5, cache_dir=str(tmp_path), warm_up=warm)
     korf_1 = {
         "board": "14 13 15 7/11 12 9 5/6 0 2 1/4 8 10 3",
@@ -67,11 +80,11 @@ def test_a_jobs_time_limit_counts_the_tables_it_builds(tmp_path):
         began = time.monotonic()
         while not pool.ready() and time.monotonic() - began < 120:
             time.sleep(0.1)
-        job = pool.submit("solve", {**korf_1, "time_limit": 0.5}, 0.5)
+        job = pool.submit(*solve(**korf_1, time_limit=0.5), 0.5)
         job.future.result(timeout=120)
         assert job.status == FAILED and job.error["kind"] == "limit"
         assert "slidelab tables build 4x4 --blank-first --partition 6-6-3" in job.error["error"]
-        job = pool.submit("solve", {**korf_1, "time_limit": 120}, 120)
+        job = pool.submit(*solve(**korf_1, time_limit=120), 120)
         job.future.result(timeout=300)
         assert job.status == DONE, job.error
         assert job.result["length"] == 57
@@ -86,10 +99,9 @@ def test_a_build_is_announced_in_the_jobs_reports_before_it_starts(tmp_path, mon
     monkeypatch.setattr(importlib.import_module("slidelab.heuristics.pdb"), "_LOADED", {})
     reports = []
     fours = "1,2,3,4/5,6,7,8/9,10,11,12/13,14,15"
-    args = {"board": "5 1 2 3/9 6 7 4/13 10 11 8/0 14 15 12", "method": "idastar"}
-    status, result = run_job(
-        "solve", {**args, "heuristic": "pdb", "partition": fours}, reports.append
-    )
+    board = "5 1 2 3/9 6 7 4/13 10 11 8/0 14 15 12"
+    job = solve(board, method="idastar", heuristic="pdb", partition=fours)
+    status, result = run_job(*job, reports.append)
     assert status == DONE and result["length"] == 9
     notices = [i for i, r in enumerate(reports) if "notice" in r]
     assert notices and reports[notices[0]]["notice"].startswith(
@@ -143,7 +155,7 @@ def test_workers_warm_up_then_the_pool_is_ready_at_its_niceness():
     import os
 
     warm_up = [
-        ("solve", {"board": "1 2 3/4 5 6/0 7 8"}),
+        solve("1 2 3/4 5 6/0 7 8"),
         ("analyze", {"goal": "1 2 3/4 5 6/7 8 0"}),
     ]
     pool = WorkerPool(2, nice=5, warm_up=warm_up)
@@ -156,7 +168,7 @@ def test_workers_warm_up_then_the_pool_is_ready_at_its_niceness():
         assert len(pids) == 2
         base = os.getpriority(os.PRIO_PROCESS, 0)
         assert [os.getpriority(os.PRIO_PROCESS, pid) for pid in pids] == [min(19, base + 5)] * 2
-        job = pool.submit("solve", {"board": "8 6 7/2 5 4/3 0 1"}, 10)
+        job = pool.submit(*solve("8 6 7/2 5 4/3 0 1"), 10)
         assert job.future.result(timeout=30).result["length"] == 31
     finally:
         pool.close(wait=5)
@@ -170,10 +182,7 @@ def test_jobs_start_in_the_order_they_came_and_are_counted_per_owner():
             "analyze", {"goal": GOAL_3X4}, 60, owner="a"
         )  # about 15 s if left alone
         _wait_until(lambda: first.status == "running", 60, "running")
-        others = [
-            pool.submit("solve", {"board": "1 2 3/4 5 6/0 7 8"}, 10, owner="ab"[i % 2])
-            for i in range(6)
-        ]
+        others = [pool.submit(*solve("1 2 3/4 5 6/0 7 8"), 10, owner="ab"[i % 2]) for i in range(6)]
         assert (pool.waiting(), pool.active(), pool.active("a"), pool.active("b")) == (6, 7, 4, 3)
         pool.cancel(first.id)
         for job in others:
@@ -206,7 +215,7 @@ def test_a_job_s_limits_start_when_its_worker_has_warmed_up():
     warm_up = [("analyze", {"goal": "1 2 3 4 5/6 7 8 9 0"})] * 8  # a second or two
     pool = WorkerPool(1, grace=0.5, warm_up=warm_up)
     try:
-        job = pool.submit("solve", {"board": "8 6 7/2 5 4/3 0 1"}, 0.5)  # starts the worker
+        job = pool.submit(*solve("8 6 7/2 5 4/3 0 1"), 0.5)  # starts the worker
         assert job.future.result(timeout=120).status == DONE, job.error
         assert job.result["length"] == 31
     finally:
@@ -219,7 +228,7 @@ def test_a_job_goes_before_the_rest_of_the_warm_up():
     pool = WorkerPool(1, warm_up=warm_up)
     try:
         pool.prestart()
-        job = pool.submit("solve", {"board": "8 6 7/2 5 4/3 0 1"}, 10)
+        job = pool.submit(*solve("8 6 7/2 5 4/3 0 1"), 10)
         assert job.future.result(timeout=120).status == DONE
         assert not pool.ready()  # served long before the warm-up is over
         _wait_until(pool.ready, 120, "ready")
@@ -246,35 +255,28 @@ def test_a_job_waits_for_the_warm_up_jobs_like_it_and_its_clock_starts_after_the
 
 
 def test_which_warm_up_jobs_are_like_a_job():
-    from slidelab.search.options import check_options
-    from slidelab.workers import _alike
+    from slidelab.workers.jobs import alike
 
-    def solve(method, heuristic=None):
-        return (
-            "solve",
-            {
-                "board": "1 2 3/4 5 6/0 7 8",
-                "options": check_options(method=method, heuristic=heuristic),
-            },
-        )
+    def by(method, heuristic=None):
+        return solve("1 2 3/4 5 6/0 7 8", method=method, heuristic=heuristic)
 
-    assert _alike(solve("astar", "pdb"), solve("A*", "pdb"))
-    assert _alike(solve("astar", "pdb"), solve("astar"))  # no heuristic named: any of A*'s
-    assert not _alike(solve("astar", "pdb"), solve("astar", "manhattan"))
-    assert not _alike(solve("auto"), solve("bfs"))
-    assert _alike(solve("auto"), ("solve", {"board": "1 2 3/4 5 6/0 7 8"}))
-    assert _alike(("analyze", {"goal": "2x2"}), ("analyze", {"goal": "1 2 3/4 5 6/7 8 0"}))
-    assert not _alike(("analyze", {"goal": "2x2"}), solve("auto"))
+    assert alike(by("astar", "pdb"), by("A*", "pdb"))
+    assert alike(by("astar", "pdb"), by("astar"))  # no heuristic named: any of A*'s
+    assert not alike(by("astar", "pdb"), by("astar", "manhattan"))
+    assert not alike(by("auto"), by("bfs"))
+    assert alike(by("auto"), solve("1 2 3/4 5 6/0 7 8"))
+    assert alike(("analyze", {"goal": "2x2"}), ("analyze", {"goal": "1 2 3/4 5 6/7 8 0"}))
+    assert not alike(("analyze", {"goal": "2x2"}), by("auto"))
 
 
 def test_a_pool_with_a_cache_limit_trims_the_table_cache_after_each_job(tmp_path):
     """Real files: the 8-puzzle's pattern databases are built and saved by a job, then deleted
     by the pool's size limit; the worker lets go of them and builds them again for the next."""
     pool = WorkerPool(1, cache_dir=str(tmp_path), cache_limit=1, warm_up=())
-    solve = {"board": "8 6 7/2 5 4/3 0 1", "method": "astar", "heuristic": "pdb"}
+    astar = solve("8 6 7/2 5 4/3 0 1", method="astar", heuristic="pdb")
     try:
         for _ in range(2):
-            job = pool.submit("solve", solve, 30)
+            job = pool.submit(*astar, 30)
             assert job.future.result(timeout=120).status == DONE, job.error
             assert job.result["length"] == 31
             _wait_until(lambda: not list(tmp_path.glob("*.slt")), 10, "trimmed")
@@ -283,7 +285,7 @@ def test_a_pool_with_a_cache_limit_trims_the_table_cache_after_each_job(tmp_path
     # without a limit, the tables stay
     pool = WorkerPool(1, cache_dir=str(tmp_path), warm_up=())
     try:
-        assert pool.submit("solve", solve, 30).future.result(timeout=120).status == DONE
+        assert pool.submit(*astar, 30).future.result(timeout=120).status == DONE
         assert pool.trim() == [] and list(tmp_path.glob("*.slt"))
     finally:
         pool.close(wait=5)

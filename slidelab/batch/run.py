@@ -9,16 +9,16 @@ answered at once, with no worker involved); the rest are solved elsewhere:
   them from the cache, so they share one copy in memory.  A worker that dies
   (out of memory) is replaced and its instance reported as failed.
 * **a Dask distributed cluster** (``scheduler``): each instance is a task that
-  runs :func:`slidelab.workers.run_job` on a worker, which builds or loads the
+  runs :func:`slidelab.workers.jobs.run_job` on a worker, which builds or loads the
   tables from its own cache on first use and keeps them for the next tasks;
-  nothing but the instance's text is shipped per task.
+  nothing but the instance's request (its puzzle and the options, read and
+  checked here: :mod:`slidelab.search.request`) is shipped per task.
 
 Results come back as they finish, in any order; each carries its ``line``.
 """
 
 from __future__ import annotations
 
-import dataclasses
 import queue
 import secrets
 import threading
@@ -28,13 +28,13 @@ from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import FIRST_COMPLETED, wait
 
 from .. import _args
-from ..errors import SearchLimitError, SlidelabError
+from ..errors import SearchLimitError, SlidelabError, UnsolvableError
 from ..memory import usable_cores
 from ..parse import parse_size
-from ..puzzle import Puzzle
+from ..puzzle import Puzzle, goal_board
 from ..search.options import SearchOptions, options_of
-from ..solvability import check
-from ..workers import DONE, FAILED, WorkerPool
+from ..search.request import check_request, read_puzzle
+from ..workers import DONE, FAILED, WorkerPool, solve_job
 from .instances import Instance, checked_instances
 from .results import agrees
 
@@ -53,18 +53,11 @@ def solve_batch(
     goal=None,
     blank_first: bool = False,
     size=None,
-    method: str = "auto",
-    heuristic: str | None = None,
-    partition=None,
-    weight: float | None = None,
-    time_limit: float | None = None,
-    max_states: int | None = None,
-    max_bytes: int | None = None,
-    metric: str = "stm",
     options: SearchOptions | None = None,
     workers: int | None = None,
     scheduler=None,
     table_progress: Callable[[float, str], None] | None = None,
+    **given,
 ) -> Iterator[dict]:
     """Solve ``instances``; yield one record per instance as it is known.
 
@@ -74,11 +67,9 @@ def solve_batch(
         From :func:`slidelab.batch.read_instances`.
     goal, blank_first, size
         The goal of instances that do not give their own, as for :func:`slidelab.solve`.
-    method, heuristic, partition, weight, time_limit, max_states, max_bytes, metric
-        Passed to :func:`slidelab.solve` for each instance (``metric``: ``stm`` or
-        ``mtm``, what the records' ``length`` counts).
     options : SearchOptions, optional
-        The options above as one checked value, instead of keywords.
+        The search options of :func:`slidelab.solve` for each instance, as one checked
+        value; or, instead, ``given``.
     workers : int, optional
         Local worker processes (default: one per core).
     scheduler : str or distributed.Client, optional
@@ -86,6 +77,10 @@ def solve_batch(
         on that cluster instead of local processes.
     table_progress : callable, optional
         ``(fraction, message)`` while tables are built before a local batch.
+    **given
+        The search options by name, as :func:`slidelab.solve` takes them (``method``,
+        ``heuristic``, ``partition``, ``weight``, ``time_limit``, ``max_states``,
+        ``max_bytes``, ``metric``: what the records' ``length`` counts).
 
     Yields
     ------
@@ -108,22 +103,14 @@ def solve_batch(
     3 None input
     """
     instances = checked_instances(instances)
-    options = options_of(
-        options,
-        method=method,
-        heuristic=heuristic,
-        weight=weight,
-        time_limit=time_limit,
-        max_states=max_states,
-        max_bytes=max_bytes,
-        partition=partition,
-        metric=metric,
-    )
+    options = options_of(options, **given)
     _args.callback(table_progress, "table_progress")
     workers = _args.integer(workers, "workers", positive=True, optional=True)
     blank_first = _args.boolean(blank_first, "blank_first")
     if size is not None:
         parse_size(size)
+    if goal is not None and blank_first:
+        goal_board(goal, blank_first=True)  # a goal board with blank_first: refused at once
     if (
         scheduler is not None
         and not isinstance(scheduler, str)
@@ -144,13 +131,15 @@ def _solve(instances, goal, blank_first, size, options, workers, scheduler, tabl
     """
     client = _connect(scheduler) if scheduler is not None else None  # before any result
     try:
-        items = _ReadAhead(_item(instance, goal, blank_first, size) for instance in instances)
+        items = _ReadAhead(
+            _item(instance, goal, blank_first, size, options) for instance in instances
+        )
         try:
             if client is not None:
-                runs = _run_dask(items, options, client)
+                runs = _run_dask(items, client)
             else:
                 runs = _run_local(items, options, workers or default_workers(), table_progress)
-            for (instance, puzzle), status, payload in runs:
+            for (instance, puzzle, _), status, payload in runs:
                 yield _record(instance, puzzle, status, payload)
         finally:
             items.close()
@@ -232,30 +221,28 @@ class _Raised:
         self.exception = exception
 
 
-def _item(instance: Instance, goal, blank_first, size):
-    """``(job, failure)``: the instance and its puzzle, and why it will not solve (or None)."""
-    puzzle, failure = _puzzle(instance, goal, blank_first, size)
-    return (instance, puzzle), failure
-
-
-def _puzzle(instance: Instance, goal, blank_first, size):
-    """``(puzzle, None)``, or ``(puzzle or None, failure)`` for a line that will not solve."""
+def _item(instance: Instance, goal, blank_first, size, options: SearchOptions):
+    """``(job, failure)``: the instance, its puzzle and its request (read and checked here,
+    once: :mod:`slidelab.search.request`), and why it will not solve (or None)."""
     if instance.error is not None:
-        return None, {"error": instance.error, "kind": "input"}
+        return (instance, None, None), {"error": instance.error, "kind": "input"}
     own_goal = instance.goal is not None
     try:
-        puzzle = Puzzle(
+        puzzle = read_puzzle(
             instance.start,
             instance.goal if own_goal else goal,
-            blank_first=blank_first and not own_goal,
+            blank_first=blank_first and not own_goal,  # the batch's goal, not the line's own
             size=size,
         )
     except SlidelabError as exc:
-        return None, {"error": str(exc), "kind": "input"}
-    verdict = check(puzzle)  # its reason names the other ordered goal when that one is reachable
-    if verdict.solvable:
-        return puzzle, None
-    return puzzle, {"error": verdict.reason, "kind": "unsolvable"}
+        return (instance, None, None), {"error": str(exc), "kind": "input"}
+    try:
+        request = check_request(puzzle, options)
+    except UnsolvableError as exc:  # its reason names the other ordered goal when reachable
+        return (instance, puzzle, None), {"error": str(exc), "kind": "unsolvable"}
+    except SlidelabError as exc:  # a partition that does not fit
+        return (instance, puzzle, None), {"error": str(exc), "kind": "input"}
+    return (instance, puzzle, request), None
 
 
 def _record(instance: Instance, puzzle: Puzzle | None, status: str, payload: dict) -> dict:
@@ -286,7 +273,7 @@ class _Tables:
     """Each goal's tables built or loaded here, once (:func:`slidelab.search.solve.prepare`)."""
 
     def __init__(self, options, progress):
-        self.options = dataclasses.replace(options, max_states=None, max_bytes=None)
+        self.options = options.replace(max_states=None, max_bytes=None)
         self.progress = progress
         self.ready: OrderedDict = OrderedDict()  # goal -> None, or (error, kind)
 
@@ -309,10 +296,6 @@ class _Tables:
                 self.ready.popitem(last=False)
         verdict = self.ready[goal]
         return None if verdict is None else {"error": verdict[0], "kind": verdict[1]}
-
-
-def _job_args(puzzle: Puzzle, options: SearchOptions) -> dict:
-    return {"board": puzzle.start.format(), "goal": puzzle.goal.format(), "options": options}
 
 
 def _run_local(items, options, workers: int, table_progress):
@@ -357,7 +340,7 @@ def _run_local(items, options, workers: int, table_progress):
                 if failure is not None:
                     yield job, FAILED, failure
                     continue
-                handle = pool.submit("solve", _job_args(job[1], options), hard_limit)
+                handle = pool.submit(*solve_job(job[2]), hard_limit)
                 running[handle.future] = (job, handle)
             if not running:
                 return
@@ -401,7 +384,7 @@ DASK_PER_THREAD = 4
 DASK_WINDOW_MIN = 64
 
 
-def _run_dask(items, options, client):
+def _run_dask(items, client):
     """``(job, status, payload)`` for each of ``items``, solved as tasks on a Dask cluster.
 
     A window of tasks is on the cluster at a time; another is read and sent as each finishes.
@@ -430,8 +413,7 @@ def _run_dask(items, options, client):
                     continue
                 future = client.submit(
                     run_job,
-                    "solve",
-                    _job_args(job[1], options),
+                    *solve_job(job[2]),
                     pure=False,
                     key=f"slidelab-solve-{tag}-{job[0].line}",
                 )

@@ -39,7 +39,7 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
-from contextlib import asynccontextmanager
+from contextlib import asynccontextmanager, contextmanager
 from importlib import resources
 
 from fastapi import FastAPI, Request
@@ -47,11 +47,11 @@ from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
 
 from .. import __version__
-from ..errors import SlidelabError
+from ..errors import SlidelabError, UnsolvableError
 from ..moves import metric_name
 from ..parse import is_size, parse_size
-from ..search.options import check_options
-from ..workers import DONE, WARM_UP, WARMING_UP
+from ..search.request import check_request, read_options, read_puzzle
+from ..workers import DONE, WARMING_UP, analyze_job, default_warm_up, generate_job, solve_job
 from . import errors
 from .bodylimit import BodyLimit
 from .errors import ApiError, input_error, job_error, one_line
@@ -91,7 +91,19 @@ STATIC = resources.files("slidelab.web") / "static"
 
 
 # ------------------------------------------------------------------------------------------
-# reading boards and goals: the shared readers, and the server's cell cap
+# reading boards and goals: the shared readers (slidelab.search.request), and the server's cell cap
+
+
+@contextmanager
+def _read():
+    """What the shared readers refuse, answered in the API's words: bad input 400, an
+    unsolvable board 422."""
+    try:
+        yield
+    except UnsolvableError as exc:
+        raise ApiError(422, one_line(str(exc)), kind="unsolvable") from None
+    except SlidelabError as exc:
+        raise input_error(str(exc)) from None
 
 
 def _capped(board, what: str = "board"):
@@ -100,34 +112,20 @@ def _capped(board, what: str = "board"):
     return board
 
 
-def _puzzle(board: str, goal: str | None, blank_first: bool, size: str | None):
-    from ..puzzle import Puzzle
-
-    if goal is not None and blank_first:
-        raise ApiError(400, "give goal or blank_first, not both")
-    try:
-        puzzle = Puzzle(board, goal, blank_first=blank_first, size=size)
-    except SlidelabError as exc:
-        raise input_error(str(exc)) from None
-    _capped(puzzle.start)
-    return puzzle
-
-
-def _goal(spec: str, size: str | None = None, blank_first: bool = False):
-    """A goal board (its labels may repeat) from board text or a size ``WxH``."""
+def _goal(spec: str | None, size: str | None = None, blank_first: bool = False):
+    """A goal board (its labels may repeat) from board text or a size ``WxH``, or from a size
+    alone, read by :func:`slidelab.puzzle.goal_board` (sizes are capped before the board is
+    made)."""
     from ..puzzle import goal_board
 
-    if is_size(spec):  # refused before the board is made
-        try:
-            width, height = parse_size(spec)
-        except SlidelabError as exc:
-            raise input_error(str(exc)) from None
-        if width * height > MAX_CELLS:
-            raise ApiError(400, f"size {spec.strip()}: at most {MAX_CELLS} cells")
-    try:
+    for text in (spec, size):
+        if text is not None and is_size(text):
+            with _read():
+                width, height = parse_size(text)
+            if width * height > MAX_CELLS:
+                raise ApiError(400, f"size {text.strip()}: at most {MAX_CELLS} cells")
+    with _read():
         return _capped(goal_board(spec, size=size, blank_first=blank_first), "goal")
-    except SlidelabError as exc:
-        raise input_error(str(exc)) from None
 
 
 def _cells(board) -> list:
@@ -169,7 +167,7 @@ def create_app(
         {"cheap": cheap, "hard": hard},
         {"cheap": CHEAP_WARM_UP, "hard": HARD_WARM_UP}
         if prestart
-        else {"cheap": WARM_UP, "hard": WARM_UP},
+        else {"cheap": default_warm_up(), "hard": default_warm_up()},
         cache_limit,
     )
     analyses: dict = {}  # (goal, metric) -> its analysis (each is analysed once)
@@ -227,7 +225,11 @@ def create_app(
         """Whether the board can reach the goal, and why (``check --json``), and the boards read."""
         from ..solvability import check
 
-        puzzle = _puzzle(body.board, body.goal, body.blank_first, body.size)
+        with _read():
+            puzzle = read_puzzle(
+                body.board, body.goal, blank_first=body.blank_first, size=body.size
+            )
+        _capped(puzzle.start)
         verdict = check(puzzle)
         return {
             "solvable": verdict.solvable,
@@ -245,30 +247,14 @@ def create_app(
     @app.post("/api/generate", response_model=GenerateOut, responses=error_responses(*JOB_ERRORS))
     async def generate_endpoint(body: GenerateIn, request: Request):
         """Random solvable positions: uniform, or random walks of ``moves`` moves."""
-        if body.size is None and body.goal is None:
-            raise ApiError(400, "give a size (e.g. 4x4) or a goal")
-        if body.goal is not None and body.blank_first:
-            raise ApiError(400, "give goal or blank_first, not both")
         if body.size is not None and not is_size(body.size):
             raise ApiError(400, f"size {body.size!r} is not WxH (e.g. 4x4)", field="size")
-        if body.goal is not None:
-            goal = _goal(body.goal)
-            if body.size is not None and _goal(body.size).size != goal.size:
-                raise ApiError(400, f"size {body.size} does not match the goal's {goal.size}")
-        else:
-            goal = _goal(body.size, blank_first=body.blank_first)
+        goal = _goal(body.goal, body.size, body.blank_first)
         steps = body.n * (body.moves if body.moves is not None else goal.width * goal.height)
         name = "cheap" if steps <= CHEAP_MAX_STEPS else "hard"
         pool, client = lanes.admit(request, name)
         job = pool.submit(
-            "generate",
-            {
-                "goal": goal.format(),
-                "n": body.n,
-                "moves": body.moves,
-                "seed": body.seed,
-                "format": body.format,
-            },
+            *generate_job(goal, n=body.n, moves=body.moves, seed=body.seed, format=body.format),
             lanes[name].time_limit,
             owner=client,
         )
@@ -287,27 +273,23 @@ def create_app(
     )
     async def solve_endpoint(body: SolveIn, request: Request):
         """Solve a position in a worker process, within ``time_limit`` seconds."""
-        from ..solvability import check
-
         if body.time_limit > hard.time_limit:
             raise ApiError(422, f"time_limit: at most {hard.time_limit:g} seconds")
-        try:
-            options = check_options(
+        with _read():  # the request is read here, once: the worker takes it as it is
+            options = read_options(
                 method=body.method, heuristic=body.heuristic, weight=body.weight, metric=body.metric
             )
-        except SlidelabError as exc:
-            raise input_error(str(exc)) from None
-        puzzle = _puzzle(body.board, body.goal, body.blank_first, body.size)
-        verdict = check(puzzle)
-        if not verdict.solvable:
-            raise ApiError(422, one_line(verdict.reason), kind="unsolvable")
-        cheap = is_cheap(puzzle.width * puzzle.height, options.method, options.heuristic)
-        name = "cheap" if cheap else "hard"
-        pool, client = lanes.admit(request, name)
+            puzzle = read_puzzle(
+                body.board, body.goal, blank_first=body.blank_first, size=body.size
+            )
+        _capped(puzzle.start)
+        name = "cheap" if is_cheap(puzzle.width * puzzle.height, options) else "hard"
         time_limit = min(body.time_limit, lanes[name].time_limit)
-        options = dataclasses.replace(options, time_limit=time_limit, max_bytes=MAX_SOLVE_BYTES)
-        args = {"board": puzzle.start.format(), "goal": puzzle.goal.format(), "options": options}
-        job = pool.submit("solve", args, time_limit, owner=client)
+        with _read():
+            options = options.replace(time_limit=time_limit, max_bytes=MAX_SOLVE_BYTES)
+            checked = check_request(puzzle, options)
+        pool, client = lanes.admit(request, name)
+        job = pool.submit(*solve_job(checked), time_limit, owner=client)
         if not body.wait:
             return JSONResponse({"id": job.id, "status": job.status}, status_code=202)
         await lanes.wait(job, request, pool, name)
@@ -364,8 +346,7 @@ def create_app(
             return analyses[key]
         name = "cheap" if is_cheap(goal.width * goal.height) else "hard"
         pool, client = lanes.admit(request, name)
-        args = {"goal": goal.format(), "metric": metric}
-        job = pool.submit("analyze", args, lanes[name].time_limit, owner=client)
+        job = pool.submit(*analyze_job(goal, metric), lanes[name].time_limit, owner=client)
         await lanes.wait(job, request, pool, name)
         if job.status != DONE:
             raise job_error(job)

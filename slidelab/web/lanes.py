@@ -17,11 +17,12 @@ from dataclasses import dataclass
 
 from fastapi import FastAPI, Request
 
-from ..errors import SlidelabError
-from ..heuristics.registry import HEURISTICS, heuristic_name
-from ..search.options import check_options
-from ..search.registry import METHODS, method_name
-from ..workers import QUEUED, WARM_UP_LIMIT, WorkerPool
+from ..heuristics.registry import HEURISTICS
+from ..puzzle import goal_board
+from ..search.options import SearchOptions
+from ..search.registry import METHODS
+from ..search.request import check_request, read_options, read_puzzle, read_request
+from ..workers import QUEUED, WARM_UP_LIMIT, WorkerPool, analyze_job, generate_job, solve_job
 from .errors import ApiError
 
 
@@ -70,19 +71,14 @@ MAX_SOLVE_BYTES = 2 * 1024**3
 CACHE_LIMIT = 2 * 1024**3
 
 
-def is_cheap(cells: int, method: str | None = "auto", heuristic: str | None = None) -> bool:
+def is_cheap(cells: int, options: SearchOptions | None = None) -> bool:
     """The lane rule for solves and analyses: at most CHEAP_MAX_CELLS cells, and not IDA*
-    without a heuristic (it searches the whole space again for each bound).  Names are read
-    as the registries read them (aliases too); an unknown name is left to
-    :func:`~slidelab.search.options.check_options` to refuse."""
-    try:
-        uninformed_ida = (
-            method_name(method or "auto") == "idastar"
-            and heuristic is not None
-            and heuristic_name(heuristic) == "zero"
-        )
-    except SlidelabError:
-        uninformed_ida = False
+    without a heuristic (it searches the whole space again for each bound).  ``options``
+    (None for an analysis) are read already: their names are canonical, and nothing is
+    resolved again here."""
+    uninformed_ida = (
+        options is not None and options.method == "idastar" and options.heuristic == "zero"
+    )
     return cells <= CHEAP_MAX_CELLS and not uninformed_ida
 
 
@@ -94,16 +90,15 @@ def _warm_up_solves(board: str = _SMALL) -> tuple:
     first), and by each method that builds a heuristic with each heuristic, where that is
     cheap (:func:`is_cheap`: not IDA* without one): every kernel a solve of the 8-puzzle
     may need is loaded."""
-    cells, pairs = len(board.replace("/", " ").split()), []
+    puzzle, jobs = read_puzzle(board), []
+    cells = puzzle.width * puzzle.height
     for method in METHODS.values():
-        if method.tables == "heuristic":
-            pairs += [(method.name, h) for h in HEURISTICS if is_cheap(cells, method.name, h)]
-        else:
-            pairs.append((method.name, None))
-    return tuple(
-        ("solve", {"board": board, "options": check_options(method=m, heuristic=h)})
-        for m, h in pairs
-    )
+        heuristics = HEURISTICS if method.tables == "heuristic" else [None]
+        for heuristic in heuristics:
+            options = read_options(method=method.name, heuristic=heuristic)
+            if is_cheap(cells, options):
+                jobs.append(solve_job(check_request(puzzle, options)))
+    return tuple(jobs)
 
 
 #: what the cheap lane's workers do when they start, before they say they are ready: load the
@@ -112,12 +107,15 @@ def _warm_up_solves(board: str = _SMALL) -> tuple:
 #: are loaded before its clock starts, the rest of the warm-up after it)
 CHEAP_WARM_UP = (
     *_warm_up_solves(),
-    ("analyze", {"goal": "1 2/3 0"}),
-    ("generate", {"goal": _SMALL, "n": 1, "moves": 10, "seed": 0}),
+    analyze_job(goal_board("1 2/3 0")),
+    generate_job(goal_board(_SMALL), n=1, moves=10, seed=0),
 )
 #: the hard lane's: the 15-puzzle's tables (built once, then loaded from the cache), then the same
 #: (a job that comes meanwhile is served after the warm-up jobs like it)
-HARD_WARM_UP = (("solve", {"board": "1 2 3 4/5 6 7 8/9 10 11 12/13 14 0 15"}), *CHEAP_WARM_UP)
+HARD_WARM_UP = (
+    solve_job(read_request("1 2 3 4/5 6 7 8/9 10 11 12/13 14 0 15")),
+    *CHEAP_WARM_UP,
+)
 
 
 async def _client_gone(request: Request) -> None:

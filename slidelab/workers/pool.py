@@ -1,12 +1,12 @@
-"""Solves and analyses in worker processes: the web server's and the batch's.
+"""The process pool that runs jobs (:mod:`.jobs`): the web server's and the batch's.
 
 A job runs in a separate process, started with the ``spawn`` method (no
 inherited threads or locks), rather than in a thread: building tables and the
 Python parts of a search hold the GIL, which would stall the server's other
 requests, and a compiled kernel can only be stopped by ending its process.  Workers are kept warm
 (slidelab imported, kernels loaded, pattern databases memory-mapped) and reused
-from job to job.  :func:`run_job` is the job itself, also what a Dask worker runs
-for ``slidelab batch --scheduler``.
+from job to job.  What a job does is :mod:`.jobs` (:func:`~.jobs.run_job`, also what a
+Dask worker runs for ``slidelab batch --scheduler``).
 
 A job is watched by a thread of the server: it waits its turn (jobs start in
 the order they were submitted), hands the job to an idle worker, collects its
@@ -31,9 +31,7 @@ the kernels, and the worker processes never load the web framework.
 
 from __future__ import annotations
 
-import contextlib
 import itertools
-import logging
 import multiprocessing
 import os
 import secrets
@@ -46,8 +44,8 @@ from concurrent.futures import Future
 from dataclasses import dataclass, field
 from typing import Any
 
-#: seconds between progress messages from a worker
-PROGRESS_EVERY = 0.2
+from .jobs import DONE, FAILED, alike, run_job, solve_job
+
 #: seconds a job may run past its search time limit before its worker is killed
 GRACE = 20.0
 #: finished jobs remembered for ``GET /api/solve/{id}``
@@ -57,10 +55,15 @@ WARM_UP_LIMIT = 600.0
 #: what a job waiting for a worker's warm-up, and a pool warming up, say (:attr:`Job.warm_up`)
 WARMING_UP = "compiling, first start"
 
-QUEUED, RUNNING, DONE, FAILED, CANCELLED = "queued", "running", "done", "failed", "cancelled"
+QUEUED, RUNNING, CANCELLED = "queued", "running", "cancelled"
 
-#: jobs a worker runs before it says it is ready: the solver imported, the 8-puzzle's kernels loaded
-WARM_UP: tuple = (("solve", {"board": "1 2 3/4 5 6/0 7 8"}),)
+
+def default_warm_up() -> tuple:
+    """The jobs a worker runs before it says it is ready, by default: the solver imported, the
+    8-puzzle's kernels loaded."""
+    from ..search.request import read_request
+
+    return (solve_job(read_request("1 2 3/4 5 6/0 7 8")),)
 
 
 # --------------------------------------------------------------------------------------------
@@ -101,7 +104,7 @@ def _worker_main(
         _let_go()
         # during the warm-up, the warm-up jobs like this one go first: its kernels are
         # compiled (or loaded) and its tables built before its clock starts
-        for job in [job for job in warm if _alike(job, (kind, args))]:
+        for job in [job for job in warm if alike(job, (kind, args))]:
             warm.remove(job)
             run_job(*job)
         try:
@@ -126,26 +129,6 @@ def _worker_main(
         pass
 
 
-def _alike(warm_up: tuple, job: tuple) -> bool:
-    """Whether the warm-up job ``warm_up`` loads what ``job`` needs: the same kind and, for
-    a solve, the same method and heuristic (any heuristic of the method when ``job``
-    names none)."""
-    if warm_up[0] != job[0]:
-        return False
-    if job[0] != "solve":
-        return True
-    mine, theirs = _method_of(warm_up[1]), _method_of(job[1])
-    return mine[0] == theirs[0] and theirs[1] in (None, mine[1])
-
-
-def _method_of(args: dict) -> tuple:
-    """``(method, heuristic)`` of a solve's arguments, as given (``auto`` when none)."""
-    options = args.get("options")
-    method = getattr(options, "method", None) or args.get("method") or "auto"
-    heuristic = getattr(options, "heuristic", None) or args.get("heuristic")
-    return method, heuristic
-
-
 def _let_go() -> None:  # pragma: no cover - runs in a child
     """Let go of the loaded tables whose files were deleted from the cache meanwhile (the
     server's size limit, :meth:`WorkerPool.trim`): their memory and disk space are freed."""
@@ -164,150 +147,6 @@ def _sender(conn):
         conn.send(("progress", info))
 
     return report
-
-
-def run_job(kind: str, args: dict, report=None) -> tuple:
-    """One job: ``("done", result)`` or ``("failed", {"error", "kind", ...})``; never raises.
-
-    ``kind`` is ``"solve"`` (``args``: ``board``, ``goal``, ``blank_first``,
-    ``size`` and either ``options``, a :class:`~slidelab.search.options.SearchOptions`,
-    or its fields as keywords (``method``, ``heuristic``, ...); the result is the
-    ``solve --json`` record), ``"analyze"`` (``args``: ``goal``) or ``"generate"`` (``args``:
-    ``goal``, ``n``, ``moves``, ``seed``, ``format``; the result is
-    ``{"boards": [...]}``).  ``report``, if given, is called with progress
-    dicts now and then.
-    """
-    from .errors import SearchLimitError, SlidelabError, UnsolvableError
-    from .memory import granted
-
-    try:
-        if kind == "solve":
-            with granted(1):  # a job per worker (process, or Dask thread): no splitting further
-                return DONE, _solve(args, report)
-        if kind == "analyze":
-            return DONE, _analyze(args)
-        if kind == "generate":
-            return DONE, _generate(args)
-        raise SlidelabError(f"unknown job kind {kind!r}")
-    except UnsolvableError as exc:
-        return FAILED, {"error": str(exc), "kind": "unsolvable"}
-    except SearchLimitError as exc:
-        stats = exc.stats.as_dict() if getattr(exc, "stats", None) is not None else None
-        return FAILED, {"error": str(exc), "kind": "limit", "stats": stats}
-    except SlidelabError as exc:
-        return FAILED, {"error": str(exc), "kind": "input"}
-    except MemoryError:
-        return FAILED, {"error": "out of memory", "kind": "limit"}
-    except Exception as exc:  # noqa: BLE001 - reported to the client, never raised in the server
-        return FAILED, {
-            "error": f"internal error: {type(exc).__name__}: {exc}".splitlines()[0],
-            "kind": "internal",
-        }
-
-
-def _solve(args: dict, report=None) -> dict:
-    from .search.options import OPTION_NAMES, options_of
-    from .search.solve import solve
-
-    last = [0.0]
-
-    def progress(info: dict) -> None:
-        now = time.monotonic()
-        if now - last[0] >= PROGRESS_EVERY:
-            last[0] = now
-            report({k: v for k, v in info.items() if isinstance(v, (int, float, str))})
-
-    notice = {}
-
-    def table_progress(fraction: float, message: str) -> None:
-        now = time.monotonic()
-        if now - last[0] >= PROGRESS_EVERY:
-            last[0] = now
-            report({"tables": round(float(fraction), 4), "message": str(message), **notice})
-
-    def said(text: str) -> None:  # what auto does, and a build announced before it starts
-        notice["notice"] = text
-        report({"notice": text})
-
-    options = options_of(
-        args.get("options"), **{key: args[key] for key in OPTION_NAMES if args.get(key) is not None}
-    )
-    with _notices(said if report else None):
-        solution = solve(
-            args["board"],
-            args.get("goal"),
-            blank_first=bool(args.get("blank_first")),
-            size=args.get("size"),
-            options=options,
-            progress=progress if report else None,
-            table_progress=table_progress if report else None,
-        )
-    return solution.as_dict()
-
-
-class _Notices(logging.Handler):
-    """The library's notices for people (INFO on the ``slidelab`` log: a table build announced
-    before it starts, what ``auto`` does next) passed to a job's reports."""
-
-    def __init__(self, said):
-        super().__init__(logging.INFO)
-        self.said = said
-
-    def emit(self, record):
-        try:
-            self.said(record.getMessage())
-        except Exception:  # noqa: BLE001 - a report that cannot be sent must not end the job
-            pass
-
-
-@contextlib.contextmanager
-def _notices(said):
-    """While a job runs, its notices go to ``said`` (nothing when None)."""
-    if said is None:
-        yield
-        return
-    logger = logging.getLogger("slidelab")
-    handler, level = _Notices(said), logger.level
-    logger.addHandler(handler)
-    logger.setLevel(logging.INFO)
-    try:
-        yield
-    finally:
-        logger.removeHandler(handler)
-        logger.setLevel(level)
-
-
-def _analyze(args: dict) -> dict:
-    """The distance distribution of a goal's whole space (every arrangement's distance)."""
-    from .analysis import analyze
-    from .puzzle import goal_board
-
-    goal = goal_board(
-        args["goal"], size=args.get("size"), blank_first=bool(args.get("blank_first"))
-    )
-    stats = analyze(goal, metric=args.get("metric", "stm"))
-    counts = [int(c) for c in stats.counts]
-    return {
-        "goal": goal.format(),
-        "size": goal.size,
-        "metric": stats.metric,
-        "states": sum(counts),
-        "diameter": len(counts) - 1,
-        "counts": counts,
-        "seconds": round(stats.seconds, 6),
-    }
-
-
-def _generate(args: dict) -> dict:
-    """Random solvable positions of a goal: uniform, or random walks of ``moves`` moves."""
-    from .board import Board
-    from .generate import random_boards
-
-    goal = Board(args["goal"])  # a board, not a start: its labels may repeat
-    boards = random_boards(
-        int(args.get("n", 1)), None, goal, moves=args.get("moves"), seed=args.get("seed")
-    )
-    return {"boards": [b.format(args.get("format") or "slash") for b in boards]}
 
 
 # --------------------------------------------------------------------------------------------
@@ -405,8 +244,8 @@ class WorkerPool:
 
     ``grace``: seconds a job may run past its time limit before its worker is
     killed.  ``nice``: how much lower the workers' priority is than ours.
-    ``warm_up``: the ``(kind, args)`` jobs each worker runs when it starts,
-    before it says it is ready.  ``cache_limit``: bytes of tables the table cache
+    ``warm_up``: the ``(kind, args)`` jobs (:mod:`.jobs`) each worker runs when it starts,
+    before it says it is ready (default :func:`default_warm_up`).  ``cache_limit``: bytes of tables the table cache
     keeps at most (:meth:`trim`, after each job); None: no limit.
     """
 
@@ -416,14 +255,14 @@ class WorkerPool:
         grace: float = GRACE,
         cache_dir: str | None = None,
         nice: int = 0,
-        warm_up=WARM_UP,
+        warm_up=None,
         cache_limit: int | None = None,
     ):
         self.workers = max(1, int(workers))
         self.grace = grace
         self.cache_dir = cache_dir if cache_dir is not None else os.environ.get("SLIDELAB_CACHE")
         self.nice = int(nice)
-        self.warm_up = tuple(warm_up)
+        self.warm_up = default_warm_up() if warm_up is None else tuple(warm_up)
         self.cache_limit = cache_limit
         self._trimming = threading.Lock()
         self._ctx = multiprocessing.get_context("spawn")
@@ -630,7 +469,7 @@ class WorkerPool:
         if self.cache_limit is None or not self._trimming.acquire(blocking=False):
             return []  # no limit, or another job's thread is at it
         try:
-            from .cache import trim_tables
+            from ..cache import trim_tables
 
             return trim_tables(self.cache_limit, self.cache_dir or None)
         except Exception:  # noqa: BLE001 - the cache is left as it is; the next job tries again

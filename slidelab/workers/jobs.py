@@ -1,0 +1,198 @@
+"""What a job does: a solve, an analysis or a generation, and the jobs' arguments, built here.
+
+A job is ``(kind, args)``, made by :func:`solve_job`, :func:`analyze_job` or
+:func:`generate_job` (the web server, batch and the warm-ups build them here and nowhere
+else) and run by :func:`run_job`, in a worker process of :mod:`.pool` or as a Dask task
+(``slidelab batch --scheduler``).  A solve's arguments are values read and checked already
+(:class:`~slidelab.search.request.Request`: a :class:`~slidelab.puzzle.Puzzle` and its
+:class:`~slidelab.search.options.SearchOptions`, both pickled as they are): a job parses,
+checks and resolves nothing again.
+
+This module imports neither FastAPI nor numba (the search is imported when a job runs).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import time
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from ..board import Board
+    from ..search.request import Request
+
+#: seconds between progress messages from a worker
+PROGRESS_EVERY = 0.2
+
+#: what :func:`run_job` answers: the job's result, or why it failed
+DONE, FAILED = "done", "failed"
+
+
+# --------------------------------------------------------------------------------------------
+# the jobs' arguments, built in one place
+
+
+def solve_job(request: Request) -> tuple[str, dict]:
+    """The job that solves ``request`` (read and checked: :func:`~slidelab.search.request.read_request`);
+    its result is the ``solve --json`` record."""
+    return "solve", {"puzzle": request.puzzle, "options": request.options}
+
+
+def analyze_job(goal: Board, metric: str = "stm") -> tuple[str, dict]:
+    """The job that analyses the whole space of ``goal`` in ``metric`` (the ``analyze --json``
+    record)."""
+    return "analyze", {"goal": goal, "metric": metric}
+
+
+def generate_job(
+    goal: Board, n: int = 1, moves: int | None = None, seed=None, format: str | None = None
+) -> tuple[str, dict]:
+    """The job that makes ``n`` random solvable positions of ``goal`` (``{"boards": [...]}``,
+    each written in ``format``): uniform, or random walks of ``moves`` moves."""
+    return "generate", {"goal": goal, "n": n, "moves": moves, "seed": seed, "format": format}
+
+
+def alike(warm_up: tuple, job: tuple) -> bool:
+    """Whether the warm-up job ``warm_up`` loads what ``job`` needs: the same kind and, for
+    a solve, the same method and heuristic (any heuristic of the method when ``job``
+    names none)."""
+    if warm_up[0] != job[0]:
+        return False
+    if job[0] != "solve":
+        return True
+    mine, theirs = warm_up[1]["options"], job[1]["options"]
+    return mine.method == theirs.method and theirs.heuristic in (None, mine.heuristic)
+
+
+# --------------------------------------------------------------------------------------------
+# running a job
+
+
+def run_job(kind: str, args: dict, report=None) -> tuple:
+    """One job: ``("done", result)`` or ``("failed", {"error", "kind", ...})``; never raises.
+
+    ``kind`` and ``args`` as :func:`solve_job`, :func:`analyze_job` and
+    :func:`generate_job` make them.  ``report``, if given, is called with progress
+    dicts now and then.
+    """
+    from ..errors import SearchLimitError, SlidelabError, UnsolvableError
+    from ..memory import granted
+
+    try:
+        if kind == "solve":
+            with granted(1):  # a job per worker (process, or Dask thread): no splitting further
+                return DONE, _solve(args, report)
+        if kind == "analyze":
+            return DONE, _analyze(args)
+        if kind == "generate":
+            return DONE, _generate(args)
+        raise SlidelabError(f"unknown job kind {kind!r}")
+    except UnsolvableError as exc:
+        return FAILED, {"error": str(exc), "kind": "unsolvable"}
+    except SearchLimitError as exc:
+        stats = exc.stats.as_dict() if getattr(exc, "stats", None) is not None else None
+        return FAILED, {"error": str(exc), "kind": "limit", "stats": stats}
+    except SlidelabError as exc:
+        return FAILED, {"error": str(exc), "kind": "input"}
+    except MemoryError:
+        return FAILED, {"error": "out of memory", "kind": "limit"}
+    except Exception as exc:  # noqa: BLE001 - reported to the client, never raised in the server
+        return FAILED, {
+            "error": f"internal error: {type(exc).__name__}: {exc}".splitlines()[0],
+            "kind": "internal",
+        }
+
+
+def _solve(args: dict, report=None) -> dict:
+    """The solve of a request read and checked before it was sent: nothing is read again."""
+    from .. import _args
+    from ..puzzle import Puzzle
+    from ..search.options import SearchOptions
+    from ..search.request import Request
+    from ..search.solve import solve_request
+
+    request = Request(
+        _args.instance(args.get("puzzle"), "puzzle", Puzzle),
+        _args.instance(args.get("options"), "options", SearchOptions),
+    )
+    last = [0.0]
+
+    def progress(info: dict) -> None:
+        now = time.monotonic()
+        if now - last[0] >= PROGRESS_EVERY:
+            last[0] = now
+            report({k: v for k, v in info.items() if isinstance(v, (int, float, str))})
+
+    notice = {}
+
+    def table_progress(fraction: float, message: str) -> None:
+        now = time.monotonic()
+        if now - last[0] >= PROGRESS_EVERY:
+            last[0] = now
+            report({"tables": round(float(fraction), 4), "message": str(message), **notice})
+
+    def said(text: str) -> None:  # what auto does, and a build announced before it starts
+        notice["notice"] = text
+        report({"notice": text})
+
+    with _notices(said if report else None):
+        solution = solve_request(
+            request,
+            progress=progress if report else None,
+            table_progress=table_progress if report else None,
+        )
+    return solution.as_dict()
+
+
+class _Notices(logging.Handler):
+    """The library's notices for people (INFO on the ``slidelab`` log: a table build announced
+    before it starts, what ``auto`` does next) passed to a job's reports."""
+
+    def __init__(self, said):
+        super().__init__(logging.INFO)
+        self.said = said
+
+    def emit(self, record):
+        try:
+            self.said(record.getMessage())
+        except Exception:  # noqa: BLE001 - a report that cannot be sent must not end the job
+            pass
+
+
+@contextlib.contextmanager
+def _notices(said):
+    """While a job runs, its notices go to ``said`` (nothing when None)."""
+    if said is None:
+        yield
+        return
+    logger = logging.getLogger("slidelab")
+    handler, level = _Notices(said), logger.level
+    logger.addHandler(handler)
+    logger.setLevel(logging.INFO)
+    try:
+        yield
+    finally:
+        logger.removeHandler(handler)
+        logger.setLevel(level)
+
+
+def _analyze(args: dict) -> dict:
+    """The distance distribution of a goal's whole space: the ``analyze --json`` record."""
+    from ..analysis import analyze
+    from ..puzzle import goal_board
+
+    goal = goal_board(args["goal"])  # a Board as it is
+    return analyze(goal, metric=args.get("metric", "stm")).as_dict()
+
+
+def _generate(args: dict) -> dict:
+    """Random solvable positions of a goal: uniform, or random walks of ``moves`` moves."""
+    from ..board import Board
+    from ..generate import random_boards
+
+    goal = Board(args["goal"])  # a board, not a start: its labels may repeat
+    boards = random_boards(
+        int(args.get("n", 1)), None, goal, moves=args.get("moves"), seed=args.get("seed")
+    )
+    return {"boards": [b.format(args.get("format") or "slash") for b in boards]}
