@@ -39,7 +39,9 @@ def make_heuristic(
     2
     """
     _args.instance(puzzle, "puzzle", Puzzle)
-    spec = HEURISTICS[heuristic_name(_args.text(name, "name"))]
+    # a canonical name (the search options resolved it once) is not resolved again
+    canonical = isinstance(name, str) and name in HEURISTICS
+    spec = HEURISTICS[name if canonical else heuristic_name(_args.text(name, "name"))]
     _args.callback(progress, "progress")
     cache = _args.boolean(cache, "cache")
     metric = metric_name(metric)
