@@ -124,7 +124,7 @@ def _solve(args: dict, report=None) -> dict:
             last[0] = now
             report({k: v for k, v in info.items() if isinstance(v, (int, float, str))})
 
-    notice = {}
+    notice: dict = {}
 
     def table_progress(fraction: float, message: str) -> None:
         now = time.monotonic()
