@@ -96,7 +96,6 @@ KERNEL_SOURCES = (
     "analysis/budget.py",
     "analysis/index_kernels.py",
     "analysis/layers.py",
-    "analysis/multi_tile.py",
     "analysis/pack.py",
     "heuristics/dispatch.py",
     "heuristics/linear_conflict.py",

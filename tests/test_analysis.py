@@ -217,8 +217,8 @@ def test_index_is_a_bijection():
 
 def test_moving_on_from_a_state_equals_unranking_the_target():
     # the kernels walk a blank cell's indices by moving the last state's tiles on
-    # (index_kernels._seek: a few digits of the rank for distinct tiles, steps for repeats)
-    from slidelab.analysis.index_kernels import _load, _seek
+    # (index_kernels.seek: a few digits of the rank for distinct tiles, steps for repeats)
+    from slidelab.analysis.index_kernels import load, seek
 
     rng = random.Random(7)
     for goal in ["3x3", "2x4", "4x3", "AAB/BCC/DD_", "ABA_/CDCD/ABAB/CDCD"]:
@@ -232,19 +232,19 @@ def test_moving_on_from_a_state_equals_unranking_the_target():
             idx = rng.randrange(space.states - 1)
             end = (idx // H + 1) * H
             target = min(end - 1, idx + rng.choice([1, 2, 3, 17, 40, 1000, 10**6]))
-            b = _load(idx, s, L, c, g)
+            b = load(idx, s, L, c, g)
             if target == idx:
                 continue
             args = (m, H, g[4], g[7], g[9], g[10], g[11], g[12])
-            assert _seek(target, idx, b, end, s, L, c, *args) == b
-            _load(target, s2, L2, c, g)
+            assert seek(target, idx, b, end, s, L, c, *args) == b
+            load(target, s2, L2, c, g)
             assert s.tolist() == s2.tolist() and L.tolist() == L2.tolist(), (goal, idx, target)
 
 
 def test_a_suffix_block_and_the_tables_give_the_unranked_state():
     # the suffix-block walk (layers._walk_blocks) places a block's first tiles once and each
     # state's last 8 from tables: the same tiles and Lehmer digits as unranking the state
-    from slidelab.analysis.index_kernels import _load, _suffix_block
+    from slidelab.analysis.index_kernels import load, suffix_block
     from slidelab.analysis.layers import _fill_suffix
 
     rng = random.Random(11)
@@ -261,10 +261,10 @@ def test_a_suffix_block_and_the_tables_give_the_unranked_state():
         for _ in range(200):
             idx = rng.randrange(space.states)
             b, q = divmod(idx, H)
-            want = needpar[b] ^ _suffix_block(q // Q, s, L, T, m, K)
+            want = needpar[b] ^ suffix_block(q // Q, s, L, T, m, K)
             rho = 2 * (q % Q) + int(par[2 * (q % Q)] != want)
             _fill_suffix(s, L, T, perm, leh, rho, m - K, m - K, m - 1)
-            assert _load(idx, s2, L2, c, g) == b
+            assert load(idx, s2, L2, c, g) == b
             assert s.tolist() == s2.tolist() and L.tolist() == L2.tolist(), (goal, idx)
 
 

@@ -32,11 +32,9 @@ NS_PER_STATE = 135.0
 NS_PER_STATE_BLOCKS = 45.0
 #: extra nanoseconds of one core per state when a distance table is kept and packed
 NS_PER_TABLE_STATE = 40.0
-#: MTM (:mod:`.multi_tile`, one thread): nanoseconds per state, and bytes per state (the depth
-#: byte, and the layers' indices: the largest MTM layer holds about a fifth of the states, kept
-#: twice while it is gathered)
-NS_PER_STATE_MTM = 800.0
-BYTES_PER_STATE_MTM = 4.5
+#: MTM (a move slides up to ``reach`` tiles: about twice the neighbours, a slide's rank changed
+#: tile after tile): nanoseconds of one core per state, state by state
+NS_PER_STATE_MTM = 400.0
 #: refuse a search estimated to take longer than this, unless told otherwise (seconds)
 DEFAULT_MAX_SECONDS = 3600.0
 
@@ -89,18 +87,17 @@ def estimate(space, table: bool = False) -> Estimate:
     size = n // 4 + 3 * (n >> 10) + 64
     if table:
         size = max(size + n, n + (n + 1) // 2)
-    if space.metric == "mtm":
-        size = int(n * BYTES_PER_STATE_MTM) + 64
     # ranking tables: one int64 per (count code, label) and per count code
     codes = 1
     for c in space.label_counts:
         codes *= c + 1
     size += codes * (len(space.label_counts) + 1) * 8
     threads = _threads()
-    blocks = space.distinct and space.tiles >= SUFFIX
-    ns = (NS_PER_STATE_BLOCKS if blocks else NS_PER_STATE) + (NS_PER_TABLE_STATE if table else 0.0)
+    blocks = space.distinct and space.tiles >= SUFFIX and space.metric == "stm"
+    ns = NS_PER_STATE_BLOCKS if blocks else NS_PER_STATE
     if space.metric == "mtm":
-        threads, ns = 1, NS_PER_STATE_MTM
+        ns = NS_PER_STATE_MTM
+    ns += NS_PER_TABLE_STATE if table else 0.0
     return Estimate(n, size, n * ns * 1e-9 / threads, threads)
 
 
@@ -169,8 +166,6 @@ def check_budget(
     what = f"the {space.width}x{space.height} space of {_goal_text(space)} has {count_text(space)} positions"
     if e.bytes > limit:
         bits = "a byte and a half" if table else "two bits"
-        if space.metric == "mtm":
-            bits = f"about {BYTES_PER_STATE_MTM:g} bytes (MTM)"
         advice = (
             "try a board of at most 14 cells, or a goal with repeated labels"
             if space.distinct

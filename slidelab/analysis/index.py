@@ -17,9 +17,9 @@ numbers exactly the reachable positions (the 8-puzzle's 181,440 in
 Why this numbering: a horizontal move keeps ``r`` (only the blank's cell
 changes), and a vertical one changes the few digits of the rank that belong to
 the rotated tiles, so a neighbour's index costs a handful of operations
-(:func:`.index_kernels._neighbour`); and consecutive indices are consecutive arrangements,
+(:func:`.index_kernels.neighbour`); and consecutive indices are consecutive arrangements,
 so the breadth-first kernels walk a range of indices by moving the last
-state's tiles on instead of unranking each one (:func:`.index_kernels._seek`).
+state's tiles on instead of unranking each one (:func:`.index_kernels.seek`).
 
 Ranking uses *count codes*: a multiset of tiles is one integer, the counts of
 its labels in mixed radix (``radix[v]`` per label ``v``), so ``Tab[code]``
@@ -204,13 +204,13 @@ class Space:
         """The board with this index (inverse of :meth:`index`)."""
         if not 0 <= index < self.states:
             raise ValueError(f"index {index} is outside 0..{self.states - 1}")
-        from .index_kernels import _load
+        from .index_kernels import load
 
         g = self.kernel_args()
         s = np.empty(self.tiles, np.int64)
         L = np.zeros(self.tiles, np.int64)
         c = np.empty(len(self.label_counts), np.int64)
-        b = int(_load(int(index), s, L, c, g))
+        b = int(load(int(index), s, L, c, g))
         return self._decode(s, b)
 
     def boards(self, indices) -> list[Board]:
@@ -289,7 +289,7 @@ def suffix_tables(K: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     ``i`` of arrangement ``r``, ``leh[r, i]`` its Lehmer digit (how many
     smaller tiles follow it) and ``par[r]`` the digits' sum's parity.  The
     kernels that walk indices by suffix blocks take a state's last ``K`` places
-    from these (:func:`.index_kernels._suffix_block`).
+    from these (:func:`.index_kernels.suffix_block`).
 
     Computed once a process (about 10 ms for ``K = 8``).
 

@@ -14,22 +14,22 @@ from .._bits import lowest_bit
 from .._jit import njit
 
 #: repeated labels: step to the next arrangement when the next wanted state is at most this far
-#: on (else unrank); distinct tiles move any distance within a blank cell (:func:`_advance`)
+#: on (else unrank); distinct tiles move any distance within a blank cell (:func:`advance`)
 STEP_LIMIT = 32
 
 
 @njit(cache=True)
-def _load(idx, s, L, c, g):
+def load(idx, s, L, c, g):
     """Write into ``s`` (and ``L``, its Lehmer digits) the tiles of state ``idx``; return the blank cell.
 
     ``c`` is scratch space (one entry per label).
     """
-    return _load_at(idx, s, L, c, g[1], g[3], g[4], g[7], g[9], g[10], g[11], g[12])
+    return load_at(idx, s, L, c, g[1], g[3], g[4], g[7], g[9], g[10], g[11], g[12])
 
 
 @njit(cache=True, inline="always")
-def _load_at(idx, s, L, c, m, H, distinct, radix, Tab, counts, full, needpar):
-    """:func:`_load` with the arrays it needs (what the kernels call)."""
+def load_at(idx, s, L, c, m, H, distinct, radix, Tab, counts, full, needpar):
+    """:func:`load` with the arrays it needs (what the kernels call)."""
     b = idx // H
     t = idx - b * H
     if distinct:
@@ -63,7 +63,7 @@ def _load_at(idx, s, L, c, m, H, distinct, radix, Tab, counts, full, needpar):
 
 
 @njit(cache=True, inline="always")
-def _next_perm(s, L, m):
+def next_perm(s, L, m):
     """Next arrangement of ``s`` in lexicographic order (repeats allowed), Lehmer digits updated."""
     a = m - 2
     while a >= 0 and s[a] >= s[a + 1]:
@@ -87,7 +87,7 @@ def _next_perm(s, L, m):
 
 
 @njit(cache=True, inline="always")
-def _advance(s, L, m, need, delta):
+def advance(s, L, m, need, delta):
     """Move distinct tiles ``s`` (Lehmer digits ``L``) ``delta >= 1`` indices on, in the same blank
     cell (``need``: the parity its tiles must have).
 
@@ -132,27 +132,27 @@ def _advance(s, L, m, need, delta):
 
 
 @njit(cache=True, inline="always")
-def _seek(idx, cursor, b, end, s, L, c, m, H, distinct, radix, Tab, counts, full, needpar):
+def seek(idx, cursor, b, end, s, L, c, m, H, distinct, radix, Tab, counts, full, needpar):
     """Bring ``s`` and ``L`` from state ``cursor`` (of blank cell ``b``, whose indices end before
     ``end``; -1: none) to state ``idx``; returns ``idx``'s blank cell.
 
-    Forward in the same blank cell: distinct tiles advance (:func:`_advance`),
+    Forward in the same blank cell: distinct tiles advance (:func:`advance`),
     repeated labels step up to :data:`STEP_LIMIT` times; else ``idx`` is unranked.
     """
     if cursor >= 0 and cursor < idx < end:
         if distinct:
-            _advance(s, L, m, needpar[b], idx - cursor)
+            advance(s, L, m, needpar[b], idx - cursor)
             return b
         if idx - cursor <= STEP_LIMIT:
             while cursor < idx:
-                _next_perm(s, L, m)
+                next_perm(s, L, m)
                 cursor += 1
             return b
-    return _load_at(idx, s, L, c, m, H, distinct, radix, Tab, counts, full, needpar)
+    return load_at(idx, s, L, c, m, H, distinct, radix, Tab, counts, full, needpar)
 
 
 @njit(cache=True, inline="always")
-def _tile_rank(idx, base, L, m, distinct):
+def tile_rank(idx, base, L, m, distinct):
     """Rank of the tile sequence of state ``idx`` (``base``: first index of its blank cell)."""
     if distinct:
         return 2 * (idx - base) + L[m - 2]
@@ -160,7 +160,7 @@ def _tile_rank(idx, base, L, m, distinct):
 
 
 @njit(cache=True, inline="always")
-def _delta_distinct(s, L, F, i, j, down):
+def delta_distinct(s, L, F, i, j, down):
     """Change of the permutation rank when ``s[j]`` moves to ``i`` (down) or ``s[i]`` to ``j`` (up)."""
     delta = 0
     cnt = 0
@@ -188,7 +188,7 @@ def _delta_distinct(s, L, F, i, j, down):
 
 
 @njit(cache=True, inline="always")
-def _delta_multiset(s, m, radix, S, i, j, down):
+def delta_multiset(s, m, radix, S, i, j, down):
     """Change of the multiset rank for the same rotation (positions ``i .. j`` re-ranked)."""
     code = 0
     for k in range(i, m):
@@ -220,15 +220,16 @@ def _delta_multiset(s, m, radix, S, i, j, down):
 
 
 @njit(cache=True, inline="always")
-def _neighbour(idx, base, t, b, d, nb, s, L, m, w, H, distinct, F, radix, S):
-    """Index of the state after the blank moves from ``b`` in direction ``d`` to ``nb``.
+def vertical_delta(s, L, b, d, w, m, distinct, F, radix, S):
+    """Change of the rank of tile sequence ``s`` (Lehmer digits ``L``) when the blank moves
+    vertically from cell ``b`` (``d``: 0 up, 1 down): the moving tile passes the ``w - 1``
+    tiles between, so ``w`` places of the sequence rotate by one.
 
-    ``idx`` is the state's index, ``base`` the first index of its blank cell,
-    ``t`` the rank of its tiles.  Called from kernels specialised on a constant
-    ``distinct`` (where the other branch, and its cost, is compiled away).
+    A slide of several tiles (MTM) rotates the next ``w`` places, then the next: windows
+    apart from the ones before, whose tiles' Lehmer digits and the multiset of the tiles
+    after them the earlier rotations leave as they were; so the deltas of the original
+    sequence, each from the blank's cell before that tile moves, add up to the slide's.
     """
-    if d >= 2:  # sideways: the tile sequence stays
-        return nb * H + (idx - base)
     down = d == 1
     if down:
         i = b
@@ -237,12 +238,26 @@ def _neighbour(idx, base, t, b, d, nb, s, L, m, w, H, distinct, F, radix, S):
         i = b - w
         j = b - 1
     if distinct:
-        return nb * H + ((t + _delta_distinct(s, L, F, i, j, down)) >> 1)
-    return nb * H + t + _delta_multiset(s, m, radix, S, i, j, down)
+        return delta_distinct(s, L, F, i, j, down)
+    return delta_multiset(s, m, radix, S, i, j, down)
 
 
 @njit(cache=True, inline="always")
-def _heuristic_at(s, b, w, distinct, md, gb):
+def neighbour(idx, base, t, b, d, nb, s, L, m, w, H, distinct, F, radix, S):
+    """Index of the state after the blank moves from ``b`` in direction ``d`` to ``nb``.
+
+    ``idx`` is the state's index, ``base`` the first index of its blank cell,
+    ``t`` the rank of its tiles.  Called from kernels specialised on a constant
+    ``distinct`` (where the other branch, and its cost, is compiled away).
+    """
+    if d >= 2:  # sideways: the tile sequence stays
+        return nb * H + (idx - base)
+    t += vertical_delta(s, L, b, d, w, m, distinct, F, radix, S)
+    return nb * H + ((t >> 1) if distinct else t)
+
+
+@njit(cache=True, inline="always")
+def heuristic_at(s, b, w, distinct, md, gb):
     """:func:`_heuristic` with the arrays it needs."""
     h = 0
     for k in range(s.shape[0]):
@@ -256,7 +271,7 @@ def _heuristic_at(s, b, w, distinct, md, gb):
 
 
 @njit(cache=True, inline="always")
-def _suffix_block(a, s, L, T, m, K):
+def suffix_block(a, s, L, T, m, K):
     """Place the tiles that the ``K!`` ranks from ``a * K!`` share: ``s`` and ``L`` (its Lehmer
     digits) up to place ``m - K``, and ``T``, the last ``K`` tiles in ascending order; returns
     the parity of those first places' digits.

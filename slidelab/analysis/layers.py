@@ -21,7 +21,7 @@ Two ways to go one layer deeper (the direction switch of Beamer et al.):
 - **push**, until the layer outnumbers the states still unreached
   (:data:`PULL_RATIO`): every state of the layer generates its
   neighbours (a horizontal move keeps the index's rank part, a vertical one
-  changes a few digits: :func:`.index_kernels._neighbour`); an unreached one is
+  changes a few digits: :func:`.index_kernels.neighbour`); an unreached one is
   claimed with an atomic OR, which also tells which thread was first, so each
   state is counted once;
 - **pull**, from then on, while the layer holds at least a thousandth of the
@@ -43,7 +43,7 @@ Three kinds of kernel make a layer's moves:
   are read from tables by its offset in the block;
 - **every move, state by state** otherwise (repeated labels, small boards):
   the kernels walk indices upwards and move the tiles on from the last state
-  (:func:`.index_kernels._seek`: a few digits of the rank change) instead of
+  (:func:`.index_kernels.seek`: a few digits of the rank change) instead of
   unranking each one.
 
 With a ``depth`` array (the distance table), each new state's depth is written
@@ -69,7 +69,7 @@ from .._jit import njit
 from .._layers import breadth_first, close_layer, close_range
 from ..errors import SlidelabError
 from .index import SUFFIX, UNREACHED, Space, suffix_tables
-from .index_kernels import _neighbour, _seek, _suffix_block, _tile_rank
+from .index_kernels import seek, suffix_block, tile_rank, vertical_delta
 
 #: states per flag block (a power of two, a multiple of 32)
 BLOCK_SHIFT = 10
@@ -77,6 +77,9 @@ WORDS_PER_BLOCK = (1 << BLOCK_SHIFT) >> 5
 #: a layer is pulled when it holds more than this fraction of the unreached states (a pushed
 #: state and a pulled one cost about the same: both look at their three or so neighbours)
 PULL_RATIO = 1.0
+#: the same in MTM, where a state has about twice the neighbours, so an unreached one finds the
+#: layer sooner (the line puzzle: 126 s wall pushing past half, 52 s at 0.5, 127 s at 0.15)
+PULL_RATIO_MTM = 0.5
 #: chunks of blocks handed to the threads (dynamic scheduling)
 CHUNKS = 256
 #: spaces smaller than this are searched by one thread (a parallel region costs more than a layer)
@@ -97,84 +100,181 @@ def _with_code(x, code):
 
 
 @njit(cache=True, inline="always")
-def _near_layer(words, cur, idx, base, t, b, nd, s, L, m, w, H, distinct, nbr, F, radix, S):
-    """Whether state ``idx`` (its tiles ``s``, ``L``) has a neighbour holding ``cur`` among the
-    moves ``nd - 1 .. 0`` (sideways first: no ranking needed)."""
-    for e in range(nd):
-        dd = nd - 1 - e
-        nb = nbr[b, dd]
-        if nb < 0:
-            continue
-        j = _neighbour(idx, base, t, b, dd, nb, s, L, m, w, H, distinct, F, radix, S)
-        if (words[j >> 5] >> ((j & 31) << 1)) & 3 == cur:
-            return True
-    return False
+def _touch(words, j, d, flags_next, depth, record, pull):
+    """Neighbour ``j`` of a state of layer ``d`` (push) or of an unreached state (pull).
+
+    Pull: 1 when ``j`` is in layer ``d``.  Push: an unreached ``j`` is claimed
+    for layer ``d + 1`` with an atomic OR, which also tells whether this thread
+    was first: 1 when it was (so each state is counted once), its block flagged.
+    """
+    cur = 1 + (d & 1)
+    word = j >> 5
+    shift = (j & 31) << 1
+    if pull:
+        return 1 if (words[word] >> shift) & 3 == cur else 0
+    if (words[word] >> shift) & 3 == 0:
+        old = atomic_or(words, word, np.int64(3 - cur) << shift)
+        if (old >> shift) & 3 == 0:
+            flags_next[j >> BLOCK_SHIFT] = 1
+            if record:
+                depth[j] = d + 1
+            return 1
+    return 0
 
 
 @njit(cache=True, inline="always")
-def _push_body(words, depth, record, d, flags_cur, flags_next, g, lo, hi, nd, distinct):
-    """Expand the states of depth ``d`` in blocks ``lo .. hi - 1``; returns how many new states they reached first.
+def _moves(
+    words, depth, record, d, flags_next, idx, base, rank, blank, tiles, lehmer, g,
+    directions, reach, distinct, pull,
+):  # fmt: skip
+    """The moves of state ``idx`` (its blank cell, the first index of that cell, the rank of its
+    tile sequence, the tiles and their Lehmer digits): what :func:`_touch` makes of each
+    neighbour, summed (push), or 1 at the first neighbour in the layer (pull).
 
-    ``nd`` is 4 (every move) or 2 (vertical moves only: :func:`_sweep` makes the sideways ones).
-
-    Inlined into :func:`_push_distinct` and :func:`_push_multiset`, each with a
-    constant ``distinct``, so that only one way of ranking is compiled into each.
+    ``directions`` is 4 (every move) or 2 (vertical moves only: :func:`_sweep` makes the
+    sideways ones); ``reach`` the most tiles a move slides (1 in STM).  Sideways moves come
+    first (no ranking); a vertical move changes the rank by the few digits of the places it
+    rotates, tile after tile of a slide (:func:`.index_kernels.vertical_delta`).
     """
-    m, w, H, nbr, F, radix, S = g[1], g[2], g[3], g[5], g[6], g[7], g[8]
+    m, width, per_blank, nbr, F, radix, S = g[1], g[2], g[3], g[5], g[6], g[7], g[8]
+    found = 0
+    for e in range(directions):
+        direction = directions - 1 - e
+        cell = blank
+        moved = rank
+        for _ in range(reach):
+            to = nbr[cell, direction]
+            if to < 0:
+                break
+            if direction >= 2:  # sideways: the tile sequence stays
+                j = to * per_blank + (idx - base)
+            else:
+                moved += vertical_delta(
+                    tiles, lehmer, cell, direction, width, m, distinct, F, radix, S
+                )
+                j = to * per_blank + ((moved >> 1) if distinct else moved)
+            found += _touch(words, j, d, flags_next, depth, record, pull)
+            if pull and found:
+                return 1
+            cell = to
+    return found
+
+
+@njit(cache=True, inline="always")
+def _state_by_state(
+    words, depth, record, d, marks, flags_next, g, lo, hi, directions, reach, distinct, pull
+):
+    """Layer ``d`` over flag blocks ``lo .. hi - 1``, state by state; returns how many states
+    it reached.
+
+    Push: the states of the layer (in the blocks ``marks`` flags) claim their
+    unreached neighbours.  Pull: the unreached states (in the blocks ``marks``
+    does not mark done) look for a neighbour in the layer; each thread writes only
+    its own words, and a block with nothing left unreached is marked done.  The
+    walk moves the tiles on from the state before (:func:`.index_kernels.seek`).
+
+    Inlined into :func:`_state_by_state_distinct` and
+    :func:`_state_by_state_multiset`, each with a constant ``distinct``, so that
+    only one way of ranking is compiled into each.
+    """
+    m, per_blank, radix = g[1], g[3], g[7]
     Tab, counts, full, needpar = g[9], g[10], g[11], g[12]
     cur = 1 + (d & 1)
-    nxt = np.int64(3 - cur)
+    wanted = 0 if pull else cur  # the states walked: the unreached ones, or the layer's
     nwords = words.shape[0]
-    s = np.empty(m, np.int64)
-    L = np.zeros(m, np.int64)
-    c = np.empty(counts.shape[0], np.int64)
+    tiles = np.empty(m, np.int64)
+    lehmer = np.zeros(m, np.int64)
+    scratch = np.empty(counts.shape[0], np.int64)
     cursor = np.int64(-1)
-    b = np.int64(0)
+    blank = np.int64(0)
     base = np.int64(0)
     end = np.int64(0)
     k = 0
     for blk in range(lo, hi):
-        if flags_cur[blk] == 0:
+        if (marks[blk] != 0) == pull:  # pull: done; push: not in the layer
             continue
+        left = False
+        changed = False
         for wi in range(blk * WORDS_PER_BLOCK, min(nwords, (blk + 1) * WORDS_PER_BLOCK)):
-            targets = _with_code(words[wi], cur)
+            x = words[wi]
+            targets = _with_code(x, wanted)
+            if targets == 0:
+                continue
+            y = x
             while targets != 0:
                 slot = lowest_bit(targets) >> 1
                 targets &= targets - 1
                 idx = np.int64(wi) * 32 + slot
-                b = _seek(
-                    idx, cursor, b, end, s, L, c, m, H, distinct, radix, Tab, counts, full, needpar
-                )
-                base = b * H
-                end = base + H
+                blank = seek(
+                    idx, cursor, blank, end, tiles, lehmer, scratch, m, per_blank, distinct,
+                    radix, Tab, counts, full, needpar,
+                )  # fmt: skip
+                base = blank * per_blank
+                end = base + per_blank
                 cursor = idx
-                t = _tile_rank(idx, base, L, m, distinct)
-                for dd in range(nd):
-                    nb = nbr[b, dd]
-                    if nb < 0:
-                        continue
-                    j = _neighbour(idx, base, t, b, dd, nb, s, L, m, w, H, distinct, F, radix, S)
-                    # (written out, as in _push_blocks)
-                    wj = j >> 5
-                    sh = (j & 31) << 1
-                    if (words[wj] >> sh) & 3 == 0:
-                        old = atomic_or(words, wj, nxt << sh)
-                        if (old >> sh) & 3 == 0:
-                            k += 1
-                            flags_next[j >> BLOCK_SHIFT] = 1
-                            if record:
-                                depth[j] = d + 1
+                rank = tile_rank(idx, base, lehmer, m, distinct)
+                found = _moves(
+                    words, depth, record, d, flags_next, idx, base, rank, blank, tiles, lehmer,
+                    g, directions, reach, distinct, pull,
+                )  # fmt: skip
+                if not pull:
+                    k += found
+                elif found:
+                    y |= np.int64(3 - cur) << (slot << 1)
+                    k += 1
+                    if record:
+                        depth[idx] = d + 1
+                else:
+                    left = True
+            if y != x:
+                words[wi] = y
+                changed = True
+        if pull:
+            if changed:
+                flags_next[blk] = 1
+            if not left:
+                marks[blk] = 1
     return k
 
 
 @njit(cache=True)
-def _push_distinct(words, depth, record, d, flags_cur, flags_next, g, lo, hi, nd):
-    return _push_body(words, depth, record, d, flags_cur, flags_next, g, lo, hi, nd, True)
+def _state_by_state_distinct(
+    words, depth, record, d, marks, flags_next, g, lo, hi, directions, reach, pull
+):
+    return _state_by_state(
+        words, depth, record, d, marks, flags_next, g, lo, hi, directions, reach, True, pull
+    )
 
 
 @njit(cache=True)
-def _push_multiset(words, depth, record, d, flags_cur, flags_next, g, lo, hi, nd):
-    return _push_body(words, depth, record, d, flags_cur, flags_next, g, lo, hi, nd, False)
+def _state_by_state_multiset(
+    words, depth, record, d, marks, flags_next, g, lo, hi, directions, reach, pull
+):
+    return _state_by_state(
+        words, depth, record, d, marks, flags_next, g, lo, hi, directions, reach, False, pull
+    )
+
+
+@njit(cache=True, parallel=True)
+def _state_by_state_parallel(
+    words, depth, record, d, marks, flags_next, g, chunks, directions, reach, pull
+):
+    """:func:`_state_by_state` over all blocks, chunks handed to the threads as they come free
+    (a pull's threads each write only their own blocks)."""
+    nblocks = marks.shape[0]
+    found = np.zeros(chunks, np.int64)
+    for ch in prange(chunks):
+        lo = ch * nblocks // chunks
+        hi = (ch + 1) * nblocks // chunks
+        if g[4]:
+            found[ch] = _state_by_state_distinct(
+                words, depth, record, d, marks, flags_next, g, lo, hi, directions, reach, pull
+            )
+        else:
+            found[ch] = _state_by_state_multiset(
+                words, depth, record, d, marks, flags_next, g, lo, hi, directions, reach, pull
+            )
+    return found.sum()
 
 
 @njit(cache=True, inline="always")
@@ -208,105 +308,48 @@ def _block_start(sb, g, s, L, T):
     K = perm.shape[1]
     per_cell = H // (perm.shape[0] >> 1)
     b = sb // per_cell
-    want = needpar[b] ^ _suffix_block(sb - b * per_cell, s, L, T, m, K)
+    want = needpar[b] ^ suffix_block(sb - b * per_cell, s, L, T, m, K)
     first, last = _window(b, w, n, m - K)
     return b, b * H, want, first, last
 
 
 @njit(cache=True)
-def _push_blocks(words, depth, record, d, flags_cur, flags_next, g, lo, hi):
-    """The vertical moves of layer ``d`` from suffix blocks ``lo .. hi - 1`` (distinct tiles);
-    returns how many states they reached first.
+def _by_suffix_blocks(words, depth, record, d, marks, flags_next, g, lo, hi, pull):
+    """The vertical moves of layer ``d`` (distinct tiles, STM) over suffix blocks ``lo .. hi -
+    1``, pushed or pulled as in :func:`_state_by_state`; returns how many states it reached.
 
     A suffix block is the ``Q = K!/2`` consecutive indices of one blank cell
     whose tiles differ only in the last ``K`` places (:data:`.index.SUFFIX`):
     its first places are set once (:func:`_block_start`), and a state's last
     places come from tables by its offset in the block, with no stepping from
-    the state before.  (The claim is written out: as a helper function it took
-    the 6x2's search from 3.4 s to 5.3 s.)
+    the state before.  A pull marks a flag block wholly within a suffix block
+    done once nothing in it is left unreached.
     """
-    m, w, H, nbr, F, radix, S = g[1], g[2], g[3], g[5], g[6], g[7], g[8]
+    m = g[1]
     perm, leh, par = g[15], g[16], g[17]
     K = perm.shape[1]
     top = m - K
     QW = perm.shape[0] >> 6  # words a block: K!/2 states, 32 a word
     cur = 1 + (d & 1)
-    nxt = np.int64(3 - cur)
-    s = np.empty(m, np.int64)
-    L = np.zeros(m, np.int64)
-    T = np.empty(K, np.int64)
-    k = 0
-    for sb in range(lo, hi):
-        w0 = sb * QW
-        wanted = False
-        for fb in range(w0 >> 5, ((w0 + QW - 1) >> 5) + 1):
-            if flags_cur[fb] != 0:
-                wanted = True
-                break
-        if not wanted:
-            continue
-        b, base, want, first, last = _block_start(sb, g, s, L, T)
-        for wi in range(w0, w0 + QW):
-            targets = _with_code(words[wi], cur)
-            while targets != 0:
-                slot = lowest_bit(targets) >> 1
-                targets &= targets - 1
-                rho = 2 * ((wi - w0) * 32 + slot)
-                if par[rho] != want:
-                    rho += 1
-                _fill_suffix(s, L, T, perm, leh, rho, top, first, last)
-                idx = np.int64(wi) * 32 + slot
-                t = 2 * (idx - base) + (rho & 1)
-                for dd in range(2):
-                    nb = nbr[b, dd]
-                    if nb < 0:
-                        continue
-                    j = _neighbour(idx, base, t, b, dd, nb, s, L, m, w, H, True, F, radix, S)
-                    wj = j >> 5
-                    sh = (j & 31) << 1
-                    if (words[wj] >> sh) & 3 == 0:
-                        old = atomic_or(words, wj, nxt << sh)
-                        if (old >> sh) & 3 == 0:
-                            k += 1
-                            flags_next[j >> BLOCK_SHIFT] = 1
-                            if record:
-                                depth[j] = d + 1
-    return k
-
-
-@njit(cache=True)
-def _pull_blocks(words, depth, record, d, done, flags_next, g, lo, hi):
-    """Unreached states of suffix blocks ``lo .. hi - 1`` look for a vertical neighbour of depth
-    ``d`` (see :func:`_push_blocks`); returns how many found one.
-
-    Each block's words are written by its thread only; a flag block wholly
-    within a suffix block is marked done once nothing in it is left unreached.
-    """
-    m, w, H, nbr, F, radix, S = g[1], g[2], g[3], g[5], g[6], g[7], g[8]
-    perm, leh, par = g[15], g[16], g[17]
-    K = perm.shape[1]
-    top = m - K
-    QW = perm.shape[0] >> 6
-    cur = 1 + (d & 1)
-    nxt = np.int64(3 - cur)
-    s = np.empty(m, np.int64)
-    L = np.zeros(m, np.int64)
+    wanted = 0 if pull else cur
+    tiles = np.empty(m, np.int64)
+    lehmer = np.zeros(m, np.int64)
     T = np.empty(K, np.int64)
     k = 0
     for sb in range(lo, hi):
         w0 = sb * QW
         open_ = False
         for fb in range(w0 >> 5, ((w0 + QW - 1) >> 5) + 1):
-            if done[fb] == 0:
+            if (marks[fb] != 0) != pull:  # pull: a block not done; push: one in the layer
                 open_ = True
                 break
         if not open_:
             continue
-        b, base, want, first, last = _block_start(sb, g, s, L, T)
+        blank, base, want, first, last = _block_start(sb, g, tiles, lehmer, T)
         left = False
         for wi in range(w0, w0 + QW):
             x = words[wi]
-            targets = _with_code(x, 0)
+            targets = _with_code(x, wanted)
             if targets == 0:
                 continue
             y = x
@@ -316,13 +359,17 @@ def _pull_blocks(words, depth, record, d, done, flags_next, g, lo, hi):
                 rho = 2 * ((wi - w0) * 32 + slot)
                 if par[rho] != want:
                     rho += 1
-                _fill_suffix(s, L, T, perm, leh, rho, top, first, last)
+                _fill_suffix(tiles, lehmer, T, perm, leh, rho, top, first, last)
                 idx = np.int64(wi) * 32 + slot
-                t = 2 * (idx - base) + (rho & 1)
-                if _near_layer(
-                    words, cur, idx, base, t, b, 2, s, L, m, w, H, True, nbr, F, radix, S
-                ):
-                    y |= nxt << (slot << 1)
+                rank = 2 * (idx - base) + (rho & 1)
+                found = _moves(
+                    words, depth, record, d, flags_next, idx, base, rank, blank, tiles, lehmer,
+                    g, 2, 1, True, pull,
+                )  # fmt: skip
+                if not pull:
+                    k += found
+                elif found:
+                    y |= np.int64(3 - cur) << (slot << 1)
                     k += 1
                     if record:
                         depth[idx] = d + 1
@@ -331,180 +378,36 @@ def _pull_blocks(words, depth, record, d, done, flags_next, g, lo, hi):
             if y != x:
                 words[wi] = y
                 flags_next[wi >> 5] = 1
-        if not left:  # the flag blocks wholly within this suffix block
+        if pull and not left:  # the flag blocks wholly within this suffix block
             for fb in range((w0 + WORDS_PER_BLOCK - 1) >> 5, (w0 + QW) >> 5):
-                done[fb] = 1
+                marks[fb] = 1
     return k
 
 
 @njit(cache=True, parallel=True)
-def _blocks(words, depth, record, d, marks, flags_next, g, chunks, nsb, pull):
-    """:func:`_pull_blocks` or :func:`_push_blocks` over all ``nsb`` suffix blocks, chunks handed
-    out as threads come free."""
+def _by_suffix_blocks_parallel(words, depth, record, d, marks, flags_next, g, chunks, nsb, pull):
+    """:func:`_by_suffix_blocks` over all ``nsb`` suffix blocks, chunks handed out as threads
+    come free."""
     found = np.zeros(chunks, np.int64)
     for ch in prange(chunks):
         lo = ch * nsb // chunks
         hi = (ch + 1) * nsb // chunks
-        if pull:
-            found[ch] = _pull_blocks(words, depth, record, d, marks, flags_next, g, lo, hi)
-        else:
-            found[ch] = _push_blocks(words, depth, record, d, marks, flags_next, g, lo, hi)
-    return found.sum()
-
-
-@njit(cache=True, inline="always")
-def _pull_body(words, depth, record, d, done, flags_next, g, lo, hi, nd, distinct):
-    """Unreached states of blocks ``lo .. hi - 1`` look for a neighbour of depth ``d``; returns how many found one.
-
-    ``nd`` as in :func:`_push_body`.
-    """
-    m, w, H, nbr, F, radix, S = g[1], g[2], g[3], g[5], g[6], g[7], g[8]
-    Tab, counts, full, needpar = g[9], g[10], g[11], g[12]
-    cur = 1 + (d & 1)
-    nxt = np.int64(3 - cur)
-    nwords = words.shape[0]
-    s = np.empty(m, np.int64)
-    L = np.zeros(m, np.int64)
-    c = np.empty(counts.shape[0], np.int64)
-    cursor = np.int64(-1)
-    b = np.int64(0)
-    base = np.int64(0)
-    end = np.int64(0)
-    k = 0
-    for blk in range(lo, hi):
-        if done[blk] != 0:
-            continue
-        left = False
-        changed = False
-        for wi in range(blk * WORDS_PER_BLOCK, min(nwords, (blk + 1) * WORDS_PER_BLOCK)):
-            x = words[wi]
-            targets = _with_code(x, 0)
-            if targets == 0:
-                continue
-            y = x
-            while targets != 0:
-                slot = lowest_bit(targets) >> 1
-                targets &= targets - 1
-                idx = np.int64(wi) * 32 + slot
-                b = _seek(
-                    idx, cursor, b, end, s, L, c, m, H, distinct, radix, Tab, counts, full, needpar
-                )
-                base = b * H
-                end = base + H
-                cursor = idx
-                t = _tile_rank(idx, base, L, m, distinct)
-                if _near_layer(
-                    words, cur, idx, base, t, b, nd, s, L, m, w, H, distinct, nbr, F, radix, S
-                ):
-                    y |= nxt << (slot << 1)
-                    k += 1
-                    if record:
-                        depth[idx] = d + 1
-                else:
-                    left = True
-            if y != x:
-                words[wi] = y
-                changed = True
-        if changed:
-            flags_next[blk] = 1
-        if not left:
-            done[blk] = 1
-    return k
-
-
-@njit(cache=True)
-def _pull_distinct(words, depth, record, d, done, flags_next, g, lo, hi, nd):
-    return _pull_body(words, depth, record, d, done, flags_next, g, lo, hi, nd, True)
-
-
-@njit(cache=True)
-def _pull_multiset(words, depth, record, d, done, flags_next, g, lo, hi, nd):
-    return _pull_body(words, depth, record, d, done, flags_next, g, lo, hi, nd, False)
-
-
-@njit(cache=True, parallel=True)
-def _push(words, depth, record, d, flags_cur, flags_next, g, chunks, nd):
-    """The push step over all blocks, chunks handed to the threads as they come free."""
-    nblocks = flags_cur.shape[0]
-    found = np.zeros(chunks, np.int64)
-    if g[4]:
-        for ch in prange(chunks):
-            found[ch] = _push_distinct(
-                words,
-                depth,
-                record,
-                d,
-                flags_cur,
-                flags_next,
-                g,
-                ch * nblocks // chunks,
-                (ch + 1) * nblocks // chunks,
-                nd,
-            )
-    else:
-        for ch in prange(chunks):
-            found[ch] = _push_multiset(
-                words,
-                depth,
-                record,
-                d,
-                flags_cur,
-                flags_next,
-                g,
-                ch * nblocks // chunks,
-                (ch + 1) * nblocks // chunks,
-                nd,
-            )
-    return found.sum()
-
-
-@njit(cache=True, parallel=True)
-def _pull(words, depth, record, d, done, flags_next, g, chunks, nd):
-    """The pull step over all blocks, in parallel (each thread writes only its own blocks)."""
-    nblocks = done.shape[0]
-    found = np.zeros(chunks, np.int64)
-    if g[4]:
-        for ch in prange(chunks):
-            found[ch] = _pull_distinct(
-                words,
-                depth,
-                record,
-                d,
-                done,
-                flags_next,
-                g,
-                ch * nblocks // chunks,
-                (ch + 1) * nblocks // chunks,
-                nd,
-            )
-    else:
-        for ch in prange(chunks):
-            found[ch] = _pull_multiset(
-                words,
-                depth,
-                record,
-                d,
-                done,
-                flags_next,
-                g,
-                ch * nblocks // chunks,
-                (ch + 1) * nblocks // chunks,
-                nd,
-            )
+        found[ch] = _by_suffix_blocks(words, depth, record, d, marks, flags_next, g, lo, hi, pull)
     return found.sum()
 
 
 @njit(cache=True)
-def _sweep_range(words, depth, record, d, flags_cur, flags_next, done, nbr, Hw, lo, hi):
+def _sweep_range(words, depth, record, d, flags_cur, flags_next, done, nbr, Hw, reach, lo, hi):
     """Sideways moves of layer ``d`` into blocks ``lo .. hi - 1``, 32 states a word operation.
 
     A sideways move keeps a state's rank part, so with ``Hw`` whole words per
     blank cell, slot ``s`` of word ``k`` of cell ``c`` and the same slot of word
-    ``k`` of a sideways neighbour cell are neighbours: an unreached slot next to
-    a slot of the layer is reached.  Each target word is written by the thread
-    that owns its block (no atomics); the other cells' words are only read for
-    their layer's code, which nothing changes meanwhile.  A block is skipped when
-    no block it reads from holds the layer.  Returns how many states it reached.
+    ``k`` of a cell up to ``reach`` cells sideways are neighbours: an unreached
+    slot next to a slot of the layer is reached.  Each target word is written by
+    the thread that owns its block (no atomics); the other cells' words are only
+    read for their layer's code, which nothing changes meanwhile.  A block is
+    skipped when no block it reads from holds the layer.  Returns how many states
+    it reached.
     """
     cur = 1 + (d & 1)
     nxt = np.int64(3 - cur)
@@ -520,9 +423,12 @@ def _sweep_range(words, depth, record, d, flags_cur, flags_next, done, nbr, Hw, 
             k0 = w0 - c0 * Hw
             wanted = False
             for e in range(2, 4):
-                sb = nbr[c0, e]
-                if sb >= 0:
-                    sw = sb * Hw + k0
+                cell = c0
+                for _ in range(reach):
+                    cell = nbr[cell, e]
+                    if cell < 0:
+                        break
+                    sw = cell * Hw + k0
                     if flags_cur[sw >> 5] != 0 or flags_cur[(sw + w1 - w0 - 1) >> 5] != 0:
                         wanted = True
             if not wanted:
@@ -537,9 +443,12 @@ def _sweep_range(words, depth, record, d, flags_cur, flags_next, done, nbr, Hw, 
             k = wi - c * Hw
             near = np.int64(0)
             for e in range(2, 4):
-                sb = nbr[c, e]
-                if sb >= 0:
-                    near |= _with_code(words[sb * Hw + k], cur)
+                cell = c
+                for _ in range(reach):
+                    cell = nbr[cell, e]
+                    if cell < 0:
+                        break
+                    near |= _with_code(words[cell * Hw + k], cur)
             new = near & unreached
             if new != 0:
                 words[wi] = x | (new * nxt)
@@ -555,23 +464,15 @@ def _sweep_range(words, depth, record, d, flags_cur, flags_next, done, nbr, Hw, 
 
 
 @njit(cache=True, parallel=True)
-def _sweep(words, depth, record, d, flags_cur, flags_next, done, nbr, Hw, chunks):
+def _sweep(words, depth, record, d, flags_cur, flags_next, done, nbr, Hw, reach, chunks):
     """:func:`_sweep_range` over all blocks, chunks handed to the threads as they come free."""
     nblocks = flags_cur.shape[0]
     found = np.zeros(chunks, np.int64)
     for ch in prange(chunks):
+        lo = ch * nblocks // chunks
+        hi = (ch + 1) * nblocks // chunks
         found[ch] = _sweep_range(
-            words,
-            depth,
-            record,
-            d,
-            flags_cur,
-            flags_next,
-            done,
-            nbr,
-            Hw,
-            ch * nblocks // chunks,
-            (ch + 1) * nblocks // chunks,
+            words, depth, record, d, flags_cur, flags_next, done, nbr, Hw, reach, lo, hi
         )
     return found.sum()
 
@@ -620,8 +521,8 @@ def search_layers(
     log: Callable[[dict], None] | None = None,
     parallel: bool | None = None,
 ) -> Layers:
-    """Breadth-first search from the goal over every state of ``space``, in its metric (an MTM
-    space is searched by :func:`.multi_tile.search_layers_mtm`).
+    """Breadth-first search from the goal over every state of ``space``, in its metric (in MTM
+    a move slides up to ``space.reach`` tiles).
 
     Parameters
     ----------
@@ -640,11 +541,6 @@ def search_layers(
         spaces and layers below :data:`SERIAL_STATES` and :data:`SERIAL_LAYER`
         take one thread.
     """
-    if space.metric == "mtm":
-        from .multi_tile import search_layers_mtm
-
-        counts, last, seconds, depth = search_layers_mtm(space, progress, record, limit)
-        return Layers(counts, last, seconds, depth, ["push"] * len(counts))
     began = time.perf_counter()
     g = space.kernel_args()
     N = space.states
@@ -669,40 +565,42 @@ def search_layers(
 
     # with whole words per blank cell, the sideways moves are made 32 states at a time
     Hw = space.per_blank // 32 if space.per_blank % 32 == 0 else 0
-    nd = 2 if Hw else 4  # the moves the push and pull kernels make: vertical only, or all
+    directions = 2 if Hw else 4  # the moves the other kernels make: vertical only, or all
     nbr = g[5]
-    # distinct tiles past SUFFIX: the vertical moves walk suffix blocks (:func:`_walk_blocks`)
-    blocks = BLOCK_WALK and space.distinct and space.tiles >= SUFFIX
+    reach = space.reach  # the most tiles one move slides (1 in STM)
+    # distinct tiles past SUFFIX, in STM: the vertical moves walk suffix blocks
+    blocks = BLOCK_WALK and space.distinct and space.tiles >= SUFFIX and reach == 1
     nsb = N // (math.factorial(SUFFIX) // 2) if blocks else 0
     # the block kernels take the space's arguments with the tables of the last places appended
     gb = g + suffix_tables(SUFFIX) if blocks else g
 
     def expand(d, pull, size, flags_cur, flags_next, done):
         small = serial or size < serial_layer
+        marks = done if pull else flags_cur
         new = 0
         if Hw and small:
             new += _sweep_range(
-                words, depth, record, d, flags_cur, flags_next, done, nbr, Hw, 0, nblocks
+                words, depth, record, d, flags_cur, flags_next, done, nbr, Hw, reach, 0, nblocks
             )
         elif Hw:
-            new += _sweep(words, depth, record, d, flags_cur, flags_next, done, nbr, Hw, chunks)
-        if blocks:
-            marks = done if pull else flags_cur
-            if small:
-                walk = _pull_blocks if pull else _push_blocks
-                new += walk(words, depth, record, d, marks, flags_next, gb, 0, nsb)
-            else:
-                new += _blocks(words, depth, record, d, marks, flags_next, gb, chunks, nsb, pull)
-        elif pull and small:
-            pull_range = _pull_distinct if space.distinct else _pull_multiset
-            new += pull_range(words, depth, record, d, done, flags_next, g, 0, nblocks, nd)
-        elif pull:
-            new += _pull(words, depth, record, d, done, flags_next, g, chunks, nd)
+            new += _sweep(
+                words, depth, record, d, flags_cur, flags_next, done, nbr, Hw, reach, chunks
+            )
+        if blocks and small:
+            new += _by_suffix_blocks(words, depth, record, d, marks, flags_next, gb, 0, nsb, pull)
+        elif blocks:
+            new += _by_suffix_blocks_parallel(
+                words, depth, record, d, marks, flags_next, gb, chunks, nsb, pull
+            )
         elif small:
-            push_range = _push_distinct if space.distinct else _push_multiset
-            new += push_range(words, depth, record, d, flags_cur, flags_next, g, 0, nblocks, nd)
+            walk = _state_by_state_distinct if space.distinct else _state_by_state_multiset
+            new += walk(
+                words, depth, record, d, marks, flags_next, g, 0, nblocks, directions, reach, pull
+            )
         else:
-            new += _push(words, depth, record, d, flags_cur, flags_next, g, chunks, nd)
+            new += _state_by_state_parallel(
+                words, depth, record, d, marks, flags_next, g, chunks, directions, reach, pull
+            )
         return new, new
 
     def close(flags, code, size):
@@ -748,7 +646,13 @@ def search_layers(
             close,
             unseen=N - 1,
             # a small space is pushed only: one kernel to compile on a fresh install
-            pull_ratio=float("inf") if N < SERIAL_STATES and parallel is None else PULL_RATIO,
+            pull_ratio=(
+                float("inf")
+                if N < SERIAL_STATES and parallel is None
+                else PULL_RATIO_MTM
+                if reach > 1
+                else PULL_RATIO
+            ),
             on_layer=on_layer,
             # the 7x2's last dozen layers (a few million states or fewer) took 1-2 s each pulled,
             # each reading all 10.9 GB: pushed, a fraction of a second

@@ -13,7 +13,7 @@ from numba import prange
 
 from .._jit import njit
 from .index import UNREACHED, Space
-from .index_kernels import _heuristic_at, _seek
+from .index_kernels import heuristic_at, seek
 from .layers import BLOCK_SHIFT, SERIAL_STATES
 
 
@@ -39,7 +39,7 @@ def _pack_body(depth, nib, g, lo, hi, distinct):
     end = np.int64(0)
     worst = 0
     for idx in range(lo, hi):
-        b = _seek(
+        b = seek(
             idx,
             idx - 1 if idx > lo else -1,
             b,
@@ -60,7 +60,7 @@ def _pack_body(depth, nib, g, lo, hi, distinct):
         d = np.int64(depth[idx])
         if d == UNREACHED:
             return 99
-        gap = d - _heuristic_at(s, b, w, distinct, md, gb)
+        gap = d - heuristic_at(s, b, w, distinct, md, gb)
         if gap < 0 or (gap & 1) != 0:
             return 99
         v = gap >> 1

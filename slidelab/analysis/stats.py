@@ -132,7 +132,7 @@ def analyze(
         machine's; one hour).
     metric : {"stm", "mtm"}, optional
         Count distances in single-tile moves, or in multi-tile moves (a slide of
-        several tiles in a line is one move: :mod:`.multi_tile`).  Default: a given
+        several tiles in a line is one move, made by the same kernels: :mod:`.layers`).  Default: a given
         space's own, else ``stm``.
 
     Returns
