@@ -198,10 +198,9 @@ def test_unsolvable_to_one_ordered_goal_names_the_other(cli):
 # -- 5. tables clear asks first ---------------------------------------------------------------
 
 
-def test_tables_clear_asks_and_says_what_it_removed(cli, tmp_path, monkeypatch):
+def test_tables_clear_asks_and_says_what_it_removed(cli, cache, monkeypatch):
     from slidelab.cache import list_tables
 
-    monkeypatch.setenv("SLIDELAB_CACHE", str(tmp_path))
     assert cli("analyze", "2x3", "--save").exit_code == 0
     assert len(list_tables()) == 1
     refused = cli("tables", "clear")  # no terminal to ask on

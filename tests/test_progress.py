@@ -33,16 +33,13 @@ def test_the_bar_shows_each_table_whole_and_leaves_no_line_behind(monkeypatch):
     assert "placements" not in text  # the bar shows how far; the label is never cut mid-word
 
 
-def test_a_build_is_announced_with_its_size_and_time(monkeypatch, tmp_path, caplog):
-    import importlib
-
-    monkeypatch.setenv("SLIDELAB_CACHE", str(tmp_path))
-    # none loaded by earlier tests (a group loaded is not built again, nor announced)
-    monkeypatch.setattr(importlib.import_module("slidelab.heuristics.pdb"), "_LOADED", {})
+def test_a_build_is_announced_with_its_size_and_time(cache, caplog):
+    # (the cache fixture: none loaded by earlier tests, and a group loaded is not built again,
+    # nor announced)
     fifteen = Puzzle("1 2 3 4/5 6 7 8/9 10 11 12/13 14 15 0")
     with caplog.at_level(logging.INFO, logger="slidelab"):
         announce_build(fifteen, "7-8")
     text = caplog.text
     assert "building the 7-8 pattern databases for the 4x4 goal" in text
-    assert "2 tables, 550 MiB, about " in text and f"once: cached in {tmp_path}" in text
+    assert "2 tables, 550 MiB, about " in text and f"once: cached in {cache}" in text
     assert partition_name(fifteen, None) == "6-6-3"
