@@ -6,7 +6,6 @@ Python API, and the web API where the item reaches it.
 
 from __future__ import annotations
 
-import os
 import subprocess
 import sys
 
@@ -52,17 +51,15 @@ def test_breadth_first_search_of_a_huge_board_is_a_limit_reached(method, run):
     assert code != 0 and out == ""
 
 
-def test_the_web_answers_a_limit_reached_not_500(tmp_path_factory):
+def test_the_web_answers_a_limit_reached_not_500(session_cache, monkeypatch):
     pytest.importorskip("fastapi")
-    import os
-
     from fastapi.testclient import TestClient
 
     from slidelab.web import create_app
     from test_web_api import error_of, wait_ready
 
     # as test_web_api's client: the warm-up's tables from the cache the run already has
-    os.environ.setdefault("SLIDELAB_CACHE", str(tmp_path_factory.mktemp("cache")))
+    monkeypatch.setenv("SLIDELAB_CACHE", session_cache)
     board = slidelab.random_board(BIG, seed=1).format()
     with TestClient(create_app(workers=1, max_time_limit=20, grace=5)) as client:
         wait_ready(client)
@@ -105,24 +102,23 @@ def test_check_says_one_move(run):
 # ------------------------------------------------------------- tables too large to build
 
 
-def test_tables_of_a_huge_board_are_refused_at_once(tmp_path, monkeypatch, run):
+def test_tables_of_a_huge_board_are_refused_at_once(cache, run):
     from slidelab.heuristics.pdb import MAX_BUILD_BYTES, pattern_database  # noqa: F401
 
-    monkeypatch.setenv("SLIDELAB_CACHE", str(tmp_path))
     with quickly(5):
         code, out, err = run("tables", "build", "100x100")
     one_line_error(code, err, "too large to build here", "198 moves", "125 moves")
-    assert out == "" and not list(tmp_path.iterdir())
+    assert out == "" and not list(cache.iterdir())
     puzzle = slidelab.Puzzle(slidelab.Board.solved(100, 100))
     with quickly(5), pytest.raises(SlidelabError, match="too large to build here"):
         pattern_database(puzzle)
 
 
-def test_tables_build_says_what_it_builds_before_it_starts(tmp_path):
-    # the program itself (a process of its own): it shows the library's notices on stderr
-    env = dict(os.environ, SLIDELAB_CACHE=str(tmp_path))
+def test_tables_build_says_what_it_builds_before_it_starts(cache):
+    # the program itself (a process of its own, in the test's cache): it shows the library's
+    # notices on stderr
     run = [sys.executable, "-m", "slidelab", "tables", "build", "3x3"]
-    done = subprocess.run(run, capture_output=True, text=True, env=env, timeout=600)
+    done = subprocess.run(run, capture_output=True, text=True, timeout=600)
     code, err = done.returncode, done.stderr
     assert code == 0, err
     err = "\n".join(line for line in err.splitlines() if "compiling kernels" not in line)
@@ -132,7 +128,7 @@ def test_tables_build_says_what_it_builds_before_it_starts(tmp_path):
         " 354 KiB, about "
     ), err
     assert "once: cached in" in first
-    done = subprocess.run(run, capture_output=True, text=True, env=env, timeout=600)
+    done = subprocess.run(run, capture_output=True, text=True, timeout=600)
     assert done.returncode == 0 and "building" not in done.stderr  # built: nothing to say
 
 

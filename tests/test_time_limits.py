@@ -3,7 +3,6 @@ the call (getting kernels ready excepted); a build that would outlast it is not 
 
 from __future__ import annotations
 
-import os
 import subprocess
 import sys
 import time
