@@ -173,3 +173,24 @@ def test_in_process_runs_leave_the_garbage_collector_alone(cli):
     frozen = gc.get_freeze_count()
     assert cli("solve", "1 2 3/4 5 6/7 0 8").exit_code == 0
     assert gc.isenabled() and gc.get_freeze_count() == frozen
+
+
+# -- tables clear asks first -------------------------------------------------------------------
+
+
+def test_tables_clear_asks_and_says_what_it_removed(cli, cache, monkeypatch):
+    from slidelab.cache import list_tables
+
+    assert cli("analyze", "2x3", "--save").exit_code == 0
+    assert len(list_tables()) == 1
+    refused = cli("tables", "clear")  # no terminal to ask on
+    assert refused.exit_code == 2 and "--yes" in refused.output and len(list_tables()) == 1
+    monkeypatch.setattr("slidelab.cli.tables._can_ask", lambda: True)
+    kept = cli("tables", "clear", input="n\n")
+    assert "distance 2x3" in kept.output and "nothing deleted" in kept.output
+    assert len(list_tables()) == 1
+    done = cli("tables", "clear", "--yes")
+    assert (
+        done.exit_code == 0 and "deleted 1 table" in done.output and "distance 2x3" in done.output
+    )
+    assert list_tables() == []
