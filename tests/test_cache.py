@@ -40,11 +40,10 @@ SPEC = {
 
 
 @pytest.fixture(autouse=True)
-def tables(tmp_path, monkeypatch):
-    """Every test gets its own empty cache directory."""
-    directory = tmp_path / "tables"
-    monkeypatch.setenv("SLIDELAB_CACHE", str(directory))
-    return directory
+def tables(cache):
+    """Every test gets its own empty cache directory (conftest's ``cache``; here ``cache`` is
+    also the module under test, hence this name)."""
+    return cache
 
 
 class Builder:
@@ -530,7 +529,9 @@ def test_bad_specs_are_refused(spec, message):
         load_or_build(spec, Builder([1]))
 
 
-def test_cache_dir_comes_from_the_environment(tables):
+def test_cache_dir_comes_from_the_environment(monkeypatch, tmp_path):
+    tables = tmp_path / "not-made-yet"  # (the cache fixture's directory is made already)
+    monkeypatch.setenv("SLIDELAB_CACHE", str(tables))
     assert not tables.exists()
     assert cache_dir() == tables and tables.is_dir()
 
