@@ -1,5 +1,7 @@
+import importlib
 import os
 import sys
+from pathlib import Path
 
 import pytest
 from click.testing import CliRunner, Result
@@ -49,3 +51,37 @@ def cli():
         return CliRunner().invoke(main, [str(a) for a in args], input=input, catch_exceptions=False)
 
     return run
+
+
+def _isolate_cache(patch: pytest.MonkeyPatch, directory: Path) -> Path:
+    """Point ``SLIDELAB_CACHE`` at ``directory`` (made empty if need be) and forget the pattern
+    databases this process has loaded (from other caches), both until ``patch`` is undone."""
+    directory.mkdir(parents=True, exist_ok=True)
+    patch.setenv("SLIDELAB_CACHE", str(directory))
+    patch.setattr(importlib.import_module("slidelab.heuristics.pdb"), "_LOADED", {})
+    return directory
+
+
+@pytest.fixture
+def cache(tmp_path, monkeypatch) -> Path:
+    """An empty table cache of the test's own: ``SLIDELAB_CACHE`` set to the directory returned
+    (child processes inherit it), and no pattern databases loaded in this process, so that the
+    test's tables are built (and announced) in it, not taken from what earlier tests loaded.
+    Both are undone after the test."""
+    return _isolate_cache(monkeypatch, tmp_path / "cache")
+
+
+@pytest.fixture(scope="module")
+def module_cache(tmp_path_factory) -> Path:
+    """As :func:`cache`, for a whole test module: the tables its tests build are built once
+    and shared among them."""
+    with pytest.MonkeyPatch.context() as patch:
+        yield _isolate_cache(patch, tmp_path_factory.mktemp("cache"))
+
+
+@pytest.fixture(scope="session")
+def session_cache(tmp_path_factory) -> str:
+    """The cache directory the web servers of this run warm up from (the 15-puzzle's tables):
+    ``$SLIDELAB_CACHE`` where it is set (tables the developer has built already), else one
+    temporary directory for the whole run.  Nothing is set: a test passes it on itself."""
+    return os.environ.get("SLIDELAB_CACHE") or str(tmp_path_factory.mktemp("session-cache"))

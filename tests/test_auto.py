@@ -37,14 +37,6 @@ FOURS = "1,2,3,4/5,6,7,8/9,10,11,12/13,14,15"
 
 
 @pytest.fixture
-def cache(monkeypatch, tmp_path):
-    """An empty table cache of the test's own, and no tables loaded in this process."""
-    monkeypatch.setenv("SLIDELAB_CACHE", str(tmp_path))
-    monkeypatch.setattr(pdb_module, "_LOADED", {})
-    return tmp_path
-
-
-@pytest.fixture
 def seen(monkeypatch, cache):
     """The ``(heuristic, partition)`` of each search ``solve`` makes ready, with the ladder
     FOURS, FIVES standing in for the 15-puzzle's."""

@@ -75,14 +75,13 @@ def test_hardest_3x3_through_solve(board):
     assert s.as_dict()["stats"]["expanded_backward"] == st_.expanded_backward
 
 
-def test_pattern_databases_with_a_partition_through_solve(monkeypatch, tmp_path):
-    monkeypatch.setenv("SLIDELAB_CACHE", str(tmp_path))  # small tables, in a cache of this test
+def test_pattern_databases_with_a_partition_through_solve(cache):  # small tables, built here
     board = "5 1 2 3/0 6 7 4/9 10 11 8/13 14 15 12"
     partition = "1,2,3/4,5,6/7,8,9/10,11,12/13,14,15"
     s = solve(board, method="mm", heuristic="pdb", partition=partition)
     assert s.length == 7 == solve(board, method="idastar").length and s.optimal
-    assert list(tmp_path.iterdir())  # the forward tables are cached, the backward ones are not
-    assert len(list(tmp_path.iterdir())) == 5
+    assert list(cache.iterdir())  # the forward tables are cached, the backward ones are not
+    assert len(list(cache.iterdir())) == 5
 
 
 def test_the_registry_entry():

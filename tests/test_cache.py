@@ -22,7 +22,9 @@ from slidelab.cache import (
     clear_tables,
     list_tables,
     load_or_build,
+    locks,
     table_key,
+    tablefile,
     verify_file,
 )
 from slidelab.errors import SlidelabError
@@ -38,11 +40,10 @@ SPEC = {
 
 
 @pytest.fixture(autouse=True)
-def tables(tmp_path, monkeypatch):
-    """Every test gets its own empty cache directory."""
-    directory = tmp_path / "tables"
-    monkeypatch.setenv("SLIDELAB_CACHE", str(directory))
-    return directory
+def tables(cache):
+    """Every test gets its own empty cache directory (conftest's ``cache``; here ``cache`` is
+    also the module under test, hence this name)."""
+    return cache
 
 
 class Builder:
@@ -272,8 +273,8 @@ def test_a_file_found_right_once_is_not_hashed_again_until_it_changes(tables, mo
     if not _xattrs_here(tables):
         pytest.skip("no extended attributes on this file system: every load hashes")
     hashed = []
-    real = cache._sha256
-    monkeypatch.setattr(cache, "_sha256", lambda flat: hashed.append(1) or real(flat))
+    real = tablefile._sha256
+    monkeypatch.setattr(tablefile, "_sha256", lambda flat: hashed.append(1) or real(flat))
     build = Builder(np.arange(10_000, dtype=np.uint16))
     load_or_build(SPEC, build)  # built: hashed once, as it is written
     assert len(hashed) == 1
@@ -312,7 +313,7 @@ def test_header_that_is_not_json_is_rebuilt(caplog):
 def test_other_format_version_is_rebuilt(caplog, monkeypatch):
     def from_the_future(path):
         with monkeypatch.context() as m:
-            m.setattr(cache, "FORMAT_VERSION", 2)
+            m.setattr(tablefile, "FORMAT_VERSION", 2)
             load_or_build(SPEC, lambda progress: np.arange(5000, dtype=np.int32))  # writes v2
         assert header_of(path)["format"] == 2
 
@@ -480,19 +481,19 @@ def test_clear_tables_by_kind_and_all(tables):
     assert list_tables() == []
 
 
-@pytest.mark.skipif(cache.fcntl is None, reason="no file locking on this platform")
+@pytest.mark.skipif(not locks.LOCKING, reason="no file locking on this platform")
 def test_clear_tables_spares_the_lock_and_temp_file_of_a_build_in_progress(tables):
     load_or_build(SPEC, Builder(np.zeros(10, np.uint8)))
     key = table_key(SPEC)
     lock = tables / (key + ".lock")
     temp = tables / f".{key}.abc123.tmp"
     temp.write_bytes(b"being written")
-    fd = cache._acquire(lock)  # another builder at work
+    fd = locks.acquire(lock)  # another builder at work
     try:
         assert clear_tables() == 1
         assert sorted(p.name for p in tables.iterdir()) == sorted([lock.name, temp.name])
     finally:
-        cache._release(fd, lock)
+        locks.release(fd, lock)
     assert clear_tables() == 0
     assert list(tables.iterdir()) == []
 
@@ -528,7 +529,9 @@ def test_bad_specs_are_refused(spec, message):
         load_or_build(spec, Builder([1]))
 
 
-def test_cache_dir_comes_from_the_environment(tables):
+def test_cache_dir_comes_from_the_environment(monkeypatch, tmp_path):
+    tables = tmp_path / "not-made-yet"  # (the cache fixture's directory is made already)
+    monkeypatch.setenv("SLIDELAB_CACHE", str(tables))
     assert not tables.exists()
     assert cache_dir() == tables and tables.is_dir()
 
@@ -620,11 +623,11 @@ def test_trim_leaves_a_table_being_built(tables):
     for n in range(3):
         _table(n)
     lock = tables / (table_key(_lru_spec(0)) + ".lock")
-    fd = cache._acquire(lock)  # table 0, the oldest, is being built again elsewhere
+    fd = locks.acquire(lock)  # table 0, the oldest, is being built again elsewhere
     try:
         deleted = cache.trim_tables(1)
     finally:
-        cache._release(fd, lock)
+        locks.release(fd, lock)
     assert len(deleted) == 2 and _kept() == [0]
 
 

@@ -141,7 +141,8 @@ def test_the_web_api_reference_is_the_servers_schema(site):
             assert f"<code>{field}</code>" in section, (name, field)
 
 
-def test_the_file_formats_page_states_what_the_code_reads_and_writes(tmp_path, monkeypatch):
+@pytest.mark.usefixtures("cache")  # an empty table cache (the name is the module's here)
+def test_the_file_formats_page_states_what_the_code_reads_and_writes():
     """docs/reference/formats.md is written by hand: its names and numbers are the code's."""
     import numpy as np
 
@@ -166,7 +167,6 @@ def test_the_file_formats_page_states_what_the_code_reads_and_writes(tmp_path, m
     said += [f"`{field}`" for field in Stats().as_dict()]
     said += [f"`{field}`" for field in Solution("1 0/2 3", "1 2/0 3", "U").as_dict()]
     # a header as the cache writes it
-    monkeypatch.setenv("SLIDELAB_CACHE", str(tmp_path))
     spec = {"kind": "demo", "board": "2x2", "version": 1}
     cache.load_or_build(spec, lambda progress: np.zeros(3, np.uint8))
     data = cache.table_path(spec).read_bytes()

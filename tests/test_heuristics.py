@@ -76,15 +76,12 @@ def test_default_partitions():
         parse_partition(korf, "1,2,3/4,5")
 
 
-def test_pdb_tables_cached(tmp_path, monkeypatch):
+def test_pdb_tables_cached(cache, monkeypatch):
     import importlib
 
     from slidelab.cache import list_tables
 
     pdb_module = importlib.import_module("slidelab.heuristics.pdb")
-
-    monkeypatch.setenv("SLIDELAB_CACHE", str(tmp_path))
-    monkeypatch.setattr(pdb_module, "_LOADED", {})
     puzzle = Puzzle("1 2 3/4 5 6/7 0 8")
     seen = []
     pattern_database(puzzle, "1,2,3,4/5,6,7,8", progress=lambda f, m: seen.append(f))
@@ -95,7 +92,7 @@ def test_pdb_tables_cached(tmp_path, monkeypatch):
     assert again == []  # loaded, not rebuilt
 
 
-def test_large_tables_are_read_into_memory_small_ones_mapped(tmp_path, monkeypatch):
+def test_large_tables_are_read_into_memory_small_ones_mapped(cache, monkeypatch):
     # past IN_MEMORY_BYTES a table is read into (huge-page) memory, where the system gives huge
     # pages and the memory is there; below it, or without them, it stays memory-mapped
     import importlib
@@ -106,7 +103,6 @@ def test_large_tables_are_read_into_memory_small_ones_mapped(tmp_path, monkeypat
         return table is not None
 
     pdb_module = importlib.import_module("slidelab.heuristics.pdb")
-    monkeypatch.setenv("SLIDELAB_CACHE", str(tmp_path))
     puzzle = Puzzle("1 2 3/4 5 6/7 0 8")
     cases = [(1 << 40, True, False), (100, True, True), (100, False, False)]
     for limit, huge, in_memory in cases:
@@ -139,14 +135,12 @@ def test_huge_pages_reads_the_system_setting(tmp_path, monkeypatch):
     assert memory.huge_pages() is False
 
 
-def test_a_group_in_another_order_has_its_own_cached_table(tmp_path, monkeypatch):
+def test_a_group_in_another_order_has_its_own_cached_table(cache, monkeypatch):
     # a table is indexed by its tiles in the group's order: the same tiles in another order
     # must not load it (it gave inadmissible values, and so "optimal" answers that were not)
     import importlib
 
     pdb_module = importlib.import_module("slidelab.heuristics.pdb")
-    monkeypatch.setenv("SLIDELAB_CACHE", str(tmp_path))
-    monkeypatch.setattr(pdb_module, "_LOADED", {})
     puzzle = Puzzle("1 2 3/4 5 6/7 0 8")
     forward = pattern_database(puzzle, "1,2,3,4/5,6,7,8", reflect=False).heuristic()
     monkeypatch.setattr(pdb_module, "_LOADED", {})
@@ -234,16 +228,15 @@ def test_auto_picks_constructive_for_big_boards():
     assert s.method == "constructive" and not s.optimal
 
 
-def test_options_make_the_same_estimate_for_another_goal(tmp_path, monkeypatch):
+def test_options_make_the_same_estimate_for_another_goal(cache):
     # Heuristic.options: what make_heuristic needs to build the same estimate for another goal
     # of the same tiles (bidirectional search builds its backward estimate so)
-    monkeypatch.setenv("SLIDELAB_CACHE", str(tmp_path))
     puzzle = Puzzle("A C B/D 0 E/F G H", "A B C/D E F/G H 0")
     h = make_heuristic(puzzle, "pdb", partition="a,b,c/d,e,f,g,h")
     assert h.options == {"partition": [["A", "B", "C"], ["D", "E", "F", "G", "H"]]}
     turned = Puzzle(puzzle.goal, puzzle.start)
     back = make_heuristic(turned, h.name, cache=False, **h.options)
     assert back.value(turned.goal_codes) == 0 and back.value(turned.start_codes) > 0
-    assert len(list(tmp_path.iterdir())) == 2  # the forward groups' tables; none backward
+    assert len(list(cache.iterdir())) == 2  # the forward groups' tables; none backward
     for name in ("manhattan", "linear-conflict", "zero"):
         assert make_heuristic(puzzle, name).options == {}

@@ -28,11 +28,8 @@ GOALS = ("1 2 3/4 5 6/7 8 0", "1 2 3 4/5 6 7 0", "A B A B/B A 0 A")
 SOLVED = 12
 
 
-@pytest.fixture(scope="module", autouse=True)
-def _own_cache(tmp_path_factory):
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setenv("SLIDELAB_CACHE", str(tmp_path_factory.mktemp("mtm-cache")))
-        yield
+#: the tables built here go to a cache of this module (conftest's ``module_cache``)
+pytestmark = pytest.mark.usefixtures("module_cache")
 
 
 @functools.cache

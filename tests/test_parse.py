@@ -1,6 +1,15 @@
 import pytest
 
-from slidelab import Board, BoardError, ParseError, SlidelabError, parse_cells, parse_size
+from slidelab import (
+    Board,
+    BoardError,
+    ParseError,
+    Puzzle,
+    SlidelabError,
+    check,
+    parse_cells,
+    parse_size,
+)
 
 GOAL = (1, 2, 3, 4, 5, 6, 7, 8, 0)
 
@@ -124,3 +133,51 @@ def test_output_styles(style, expected):
 def test_unknown_style():
     with pytest.raises(SlidelabError, match="unknown board style"):
         Board("1 2/3 0").format("fancy")
+
+
+# -- typos do not become other puzzles ---------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "board, message",
+    [
+        ("8 8 7/2 5 4/3 0 1", "tile 8 appears twice (row 1, column 1 and row 1, column 2)"),
+        ("1 2 3/4 5 6/7 7 0", "tile 7 appears twice (row 3, column 1 and row 3, column 2)"),
+        ("1 2 3/4 5 6/7 9 0", "8 is missing and 9 is too large"),
+    ],
+)
+def test_a_repeated_or_foreign_number_without_a_goal_is_refused(cli, board, message):
+    with pytest.raises(BoardError, match=message.replace("(", r"\(").replace(")", r"\)")):
+        Puzzle(board)
+    for command in ("solve", "check"):
+        result = cli(command, board)
+        assert result.exit_code == 2 and message in result.output
+    goal = "1 2 3/4 5 6/7 8 0"
+    assert Puzzle(board, board).goal == Board(board)  # with the goal given, labels may repeat
+    del goal
+
+
+def test_repeated_letters_need_their_goal():
+    with pytest.raises(BoardError, match="tile 'A' appears 4 times"):
+        Puzzle("ABA_/CDCD/ABAB/CDCD")
+    assert check("ABA_/CDCD/ABAB/CDCD", "ACA_/CDCA/DBAB/CDBD").solvable
+
+
+# -- huge numbers are input errors, not crashes ------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "1 2 3/4 5 6/7 " + "9" * 5000 + " 0",
+        "[" + "9" * 5000 + ", 1, 2, 0]",
+        [10**5000, 1, 2, 0],
+        "[NaN, 1, 2, 0]",
+        "[Infinity, 1, 2, 0]",
+        "x" * 1_000_000,
+    ],
+)
+def test_huge_or_odd_numbers_are_parse_errors(text):
+    with pytest.raises(SlidelabError) as info:
+        parse_cells(text)
+    assert len(str(info.value)) < 200

@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import io
 import logging
+import os
+import subprocess
 import sys
+import time
 
 from slidelab import Puzzle
 from slidelab.cli.progress import _table_and_step, _TableBar
@@ -33,16 +36,81 @@ def test_the_bar_shows_each_table_whole_and_leaves_no_line_behind(monkeypatch):
     assert "placements" not in text  # the bar shows how far; the label is never cut mid-word
 
 
-def test_a_build_is_announced_with_its_size_and_time(monkeypatch, tmp_path, caplog):
-    import importlib
-
-    monkeypatch.setenv("SLIDELAB_CACHE", str(tmp_path))
-    # none loaded by earlier tests (a group loaded is not built again, nor announced)
-    monkeypatch.setattr(importlib.import_module("slidelab.heuristics.pdb"), "_LOADED", {})
+def test_a_build_is_announced_with_its_size_and_time(cache, caplog):
+    # (the cache fixture: none loaded by earlier tests, and a group loaded is not built again,
+    # nor announced)
     fifteen = Puzzle("1 2 3 4/5 6 7 8/9 10 11 12/13 14 15 0")
     with caplog.at_level(logging.INFO, logger="slidelab"):
         announce_build(fifteen, "7-8")
     text = caplog.text
     assert "building the 7-8 pattern databases for the 4x4 goal" in text
-    assert "2 tables, 550 MiB, about " in text and f"once: cached in {tmp_path}" in text
+    assert "2 tables, 550 MiB, about " in text and f"once: cached in {cache}" in text
     assert partition_name(fifteen, None) == "6-6-3"
+
+
+# -- a long search is never silent -------------------------------------------------------------
+
+
+def test_a_slow_search_reports_on_stderr_when_not_a_terminal(capsys):
+    from slidelab.cli import QUIET_SECONDS, _ProgressLine
+
+    line = _ProgressLine(live=False)
+    line.start()
+    info = {
+        "method": "idastar",
+        "bound": 62,
+        "generated": 10_000_000,
+        "expanded": 5_000_000,
+        "stored": 60,
+        "stronger_partition": "7-8",
+    }
+    for seconds in (0.5, 1.0, QUIET_SECONDS + 0.1, QUIET_SECONDS + 0.2, 2 * QUIET_SECONDS + 0.5):
+        line({**info, "seconds": seconds})
+    err = capsys.readouterr().err.splitlines()
+    assert len(err) == 3, err  # the hint once, then a line at 5 s and at 10 s
+    assert "--partition 7-8" in err[0]
+    assert err[1].startswith("idastar: bound 62, 10,000,000 nodes (") and "M/s" in err[1]
+
+
+def test_search_progress_names_stronger_tables():
+    from slidelab import solve
+    from slidelab.heuristics.pdb import stronger_partition
+
+    korf = Puzzle("14 13 15 7/11 12 9 5/6 0 2 1/4 8 10 3", blank_first=True)
+    assert stronger_partition(korf) == "7-8" and stronger_partition(korf, "7-8") is None
+    seen = []
+    solve(
+        "8 6 7/2 5 4/3 0 1",
+        method="idastar",
+        heuristic="pdb",
+        partition="1,2,3,4/5,6,7,8",
+        progress=seen.append,
+    )
+    assert seen and all("stronger_partition" in info for info in seen)
+
+
+def test_killed_solve_says_what_it_knew(tmp_path):
+    env = {**os.environ}
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "slidelab",
+            "solve",
+            "--method",
+            "idastar",
+            "0 12 9 13/15 11 10 14/3 7 2 5/4 8 6 1",
+        ],
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        time.sleep(6)
+        proc.terminate()
+        out, err = proc.communicate(timeout=60)
+    finally:
+        proc.kill()
+    assert proc.returncode == 130
+    assert "interrupted: idastar searched to bound" in err and "Traceback" not in err

@@ -42,12 +42,9 @@ IDA_BOARDS = 4
 IDA_WALK = 20
 
 
-@pytest.fixture(scope="module", autouse=True)
-def _own_cache(tmp_path_factory):
-    """The tables built here (distance tables, pattern databases) go to a cache of this module."""
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setenv("SLIDELAB_CACHE", str(tmp_path_factory.mktemp("registry-cache")))
-        yield
+#: the tables built here (distance tables, pattern databases) go to a cache of this module
+#: (conftest's ``module_cache``)
+pytestmark = pytest.mark.usefixtures("module_cache")
 
 
 @pytest.fixture(scope="module")

@@ -65,3 +65,15 @@ def test_fix_parity():
         fix_parity("2 1/3 4/5 0", how="mirror")
     good = random_board("3x3", seed=3)
     assert fix_parity(good) == good
+
+
+# -- a Korf line without --blank-first names the other goal ------------------------------------
+
+
+def test_unsolvable_to_one_ordered_goal_names_the_other(cli):
+    result = cli("solve", "14 13 15 7 11 12 9 5 6 0 2 1 4 8 10 3")
+    assert result.exit_code == 1
+    assert "solvable to the ordered goal with the blank first" in result.output
+    reason = check("1 2 3 4/5 6 7 8/9 10 11 12/13 14 15 0", blank_first=True).reason
+    assert reason.endswith("solvable to the ordered goal with the blank last (the default goal)")
+    assert "ordered goal" not in check("1 2 3/4 5 6/8 7 0").reason  # odd width: no other class

@@ -3,7 +3,6 @@ the call (getting kernels ready excepted); a build that would outlast it is not 
 
 from __future__ import annotations
 
-import os
 import subprocess
 import sys
 import time
@@ -46,33 +45,29 @@ def test_a_spent_clock_stops_a_search_at_once():
         idastar(Puzzle("8 6 7/2 5 4/3 0 1"), heuristic="manhattan", limits=Limits(clock=clock))
 
 
-def test_solve_counts_the_tables_it_builds(tmp_path, monkeypatch):
-    monkeypatch.setenv("SLIDELAB_CACHE", str(tmp_path))
+def test_solve_counts_the_tables_it_builds(cache):
     with pytest.raises(SearchLimitError, match="time limit"):
         solve("8 6 7/2 5 4/3 0 1", method="table", time_limit=0.001)
 
 
-def _slidelab(*args, cache):
-    env = dict(os.environ, SLIDELAB_CACHE=str(cache))
+def _slidelab(*args):
+    """The program in a process of its own (with the test's cache: it inherits the environment)."""
     run = [sys.executable, "-m", "slidelab", *map(str, args)]
-    return subprocess.run(run, capture_output=True, text=True, env=env, timeout=600)
+    return subprocess.run(run, capture_output=True, text=True, timeout=600)
 
 
-def test_a_build_longer_than_the_limit_is_refused_and_the_answer_says_how_to_build_it(tmp_path):
+def test_a_build_longer_than_the_limit_is_refused_and_the_answer_says_how_to_build_it(cache):
     board = "1 2 3 4 5/6 7 8 9 10/11 12 13 14 15/16 17 18 19 20/21 22 0 23 24"
-    done = _slidelab(
-        "solve", board, "--method", "idastar", "--heuristic", "pdb", "--time-limit", 5,
-        cache=tmp_path,
-    )  # fmt: skip
+    done = _slidelab("solve", board, "--method", "idastar", "--heuristic", "pdb", "--time-limit", 5)
     assert done.returncode == 1, done.stderr
     error = done.stderr.strip().splitlines()[-1]
     assert error.startswith("error: limit reached: the pattern databases (486 MiB) take about")
     assert "left of the 5 s time limit; build them once with: slidelab tables build 5x5" in error
-    assert list(tmp_path.iterdir()) == []  # nothing was built
+    assert list(cache.iterdir()) == []  # nothing was built
 
 
-def test_generate_at_a_distance_past_its_limit_exits_1_not_2(tmp_path):
-    done = _slidelab("generate", "5x5", "-d", 90, "--time-limit", 1, cache=tmp_path)
+def test_generate_at_a_distance_past_its_limit_exits_1_not_2(cache):
+    done = _slidelab("generate", "5x5", "-d", 90, "--time-limit", 1)
     assert done.returncode == 1, done.stderr
     assert "give a longer --time-limit" in done.stderr
 

@@ -20,13 +20,13 @@ KORF_1 = "14 13 15 7 11 12 9 5 6 0 2 1 4 8 10 3"
 
 
 @pytest.fixture(scope="module")
-def client(tmp_path_factory):
-    import os
-
-    os.environ.setdefault("SLIDELAB_CACHE", str(tmp_path_factory.mktemp("cache")))
-    with TestClient(create_app(workers=1, max_time_limit=20, grace=5)) as c:
-        wait_ready(c)
-        yield c
+def client(session_cache):
+    """A server whose workers warm up from the run's cache (conftest's ``session_cache``)."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("SLIDELAB_CACHE", session_cache)
+        with TestClient(create_app(workers=1, max_time_limit=20, grace=5)) as c:
+            wait_ready(c)
+            yield c
 
 
 def wait_ready(client, timeout=180):
@@ -829,9 +829,9 @@ def test_a_client_that_gives_up_on_a_waiting_solve_cancels_it():
         assert state["status"] == "running", state
 
 
-def test_status_says_warming_up_until_the_workers_are_ready(tmp_path, monkeypatch):
-    """Workers warm up in the background at start-up (the 15-puzzle's tables included)."""
-    monkeypatch.setenv("SLIDELAB_CACHE", str(tmp_path))  # fresh: the tables are built now
+def test_status_says_warming_up_until_the_workers_are_ready(cache):
+    """Workers warm up in the background at start-up (the 15-puzzle's tables included), from
+    a fresh cache: the tables are built now."""
     with TestClient(create_app(workers=1)) as c:
         status = c.get("/api/status")
         assert status.status_code == 200 and status.json()["ready"] is False
@@ -872,18 +872,15 @@ def test_serve_command_help(cli):
 @pytest.mark.parametrize(
     "given, limit", [(None, 2 * 1024**3), ("500M", 500 * 1024**2), ("none", None)]
 )
-def test_serve_command_passes_the_cache_limit(monkeypatch, given, limit):
-    from click.testing import CliRunner
-
+def test_serve_command_passes_the_cache_limit(cli, monkeypatch, given, limit):
     import slidelab.web
-    from slidelab.cli import main
 
     calls = []
     monkeypatch.setattr(slidelab.web, "serve", lambda *a, **k: calls.append(k))
-    result = CliRunner().invoke(main, ["serve"] + (["--cache-limit", given] if given else []))
+    result = cli("serve", *(["--cache-limit", given] if given else []))
     assert result.exit_code == 0, result.output
     assert calls == [{"workers": 2, "cache_limit": limit}]
-    bad = CliRunner().invoke(main, ["serve", "--cache-limit", "lots"])
+    bad = cli("serve", "--cache-limit", "lots")
     assert bad.exit_code == 2 and "--cache-limit" in bad.output
     assert len(bad.output.strip().splitlines()) == 1
 

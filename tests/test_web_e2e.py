@@ -61,14 +61,11 @@ def _free_port() -> int:
         return s.getsockname()[1]
 
 
-def _serve(tmp_path_factory, cache=None, warm=False):
-    """Start ``slidelab serve`` on a free port; yields its URL (with ``warm``, once its warm-up
-    is over), stops it afterwards."""
+def _serve(tmp_path_factory, cache, warm=False):
+    """Start ``slidelab serve`` on a free port with the table cache ``cache``; yields its URL
+    (with ``warm``, once its warm-up is over), stops it afterwards."""
     port = _free_port()
-    env = {**os.environ}
-    if cache is not None:
-        env["SLIDELAB_CACHE"] = cache
-    env.setdefault("SLIDELAB_CACHE", str(tmp_path_factory.mktemp("cache")))
+    env = {**os.environ, "SLIDELAB_CACHE": cache}
     log = open(tmp_path_factory.mktemp("serve") / "serve.log", "w+")
     proc = subprocess.Popen(
         [sys.executable, "-m", "slidelab", "serve", "--port", str(port)],
@@ -112,10 +109,10 @@ def _status(url: str) -> dict:
 
 
 @pytest.fixture(scope="module")
-def server(tmp_path_factory):
-    """A server warmed up: the page's tests expect answers within 5 s (the warm-up has tests
-    of its own)."""
-    yield from _serve(tmp_path_factory, warm=True)
+def server(tmp_path_factory, session_cache):
+    """A server warmed up, from the run's cache (conftest's ``session_cache``): the page's tests
+    expect answers within 5 s (the warm-up has tests of its own)."""
+    yield from _serve(tmp_path_factory, session_cache, warm=True)
 
 
 @pytest.fixture(scope="module")

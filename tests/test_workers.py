@@ -92,11 +92,7 @@ def test_a_jobs_time_limit_counts_the_tables_it_builds(tmp_path):
         pool.close(wait=5)
 
 
-def test_a_build_is_announced_in_the_jobs_reports_before_it_starts(tmp_path, monkeypatch):
-    import importlib
-
-    monkeypatch.setenv("SLIDELAB_CACHE", str(tmp_path))
-    monkeypatch.setattr(importlib.import_module("slidelab.heuristics.pdb"), "_LOADED", {})
+def test_a_build_is_announced_in_the_jobs_reports_before_it_starts(cache):
     reports = []
     fours = "1,2,3,4/5,6,7,8/9,10,11,12/13,14,15"
     board = "5 1 2 3/9 6 7 4/13 10 11 8/0 14 15 12"
@@ -291,20 +287,18 @@ def test_a_pool_with_a_cache_limit_trims_the_table_cache_after_each_job(tmp_path
         pool.close(wait=5)
 
 
-def test_a_process_lets_go_of_pattern_databases_deleted_from_the_cache(tmp_path, monkeypatch):
+def test_a_process_lets_go_of_pattern_databases_deleted_from_the_cache(cache):
     from slidelab.heuristics import pdb
     from slidelab.puzzle import Puzzle
 
-    monkeypatch.setenv("SLIDELAB_CACHE", str(tmp_path))
-    monkeypatch.setattr(pdb, "_LOADED", {})  # none loaded by earlier tests, from their caches
     puzzle = Puzzle("8 6 7/2 5 4/3 0 1")
     first = pdb.pattern_database(puzzle)
     assert pdb.pattern_database(puzzle) is first and pdb.forget_deleted() == 0  # still there
-    for path in tmp_path.glob("*.slt"):
+    for path in cache.glob("*.slt"):
         path.unlink()
     assert pdb.forget_deleted() == 1
     again = pdb.pattern_database(puzzle)  # built and saved again
-    assert again is not first and list(tmp_path.glob("*.slt"))
-    for path in tmp_path.glob("*.slt"):
+    assert again is not first and list(cache.glob("*.slt"))
+    for path in cache.glob("*.slt"):
         path.unlink()
     assert pdb.pattern_database(puzzle) is not again  # a reuse checks its files too

@@ -1,4 +1,5 @@
-"""A newcomer's first ten minutes (issue 12, items 1-6): set-up, first run, typos."""
+"""Compiled kernels: cached outside the installed package and keyed by the sources' contents;
+on first use compiled with one notice and nothing more, and a Ctrl-C while compiling stops cleanly."""
 
 from __future__ import annotations
 
@@ -13,13 +14,11 @@ from pathlib import Path
 import pytest
 
 import slidelab
-from slidelab import Board, Puzzle, check
-from slidelab.errors import BoardError
 
 PACKAGE = Path(slidelab.__file__).resolve().parent
 
 
-# -- 1. compiled kernels are cached outside the installed package ---------------------------
+# -- cached outside the installed package ------------------------------------------------------
 
 
 def test_kernels_are_cached_outside_the_package():
@@ -62,7 +61,7 @@ def test_no_cache_files_in_the_package_after_a_solve(tmp_path):
     assert list((tmp_path / "slidelab" / "kernels").rglob("*.nbi"))
 
 
-# -- 2. the first run says it is compiling, stops cleanly on Ctrl-C, compiles what it needs --
+# -- the first run says it is compiling, stops cleanly on Ctrl-C, compiles what it needs -------
 
 
 def _fresh_env(tmp_path) -> dict:
@@ -115,160 +114,7 @@ def test_ctrl_c_while_compiling_stops_cleanly(tmp_path):
     assert err.strip() == "interrupted" and "Traceback" not in err
 
 
-# -- 3. a long search is never silent --------------------------------------------------------
-
-
-def test_a_slow_search_reports_on_stderr_when_not_a_terminal(capsys):
-    from slidelab.cli import QUIET_SECONDS, _ProgressLine
-
-    line = _ProgressLine(live=False)
-    line.start()
-    info = {
-        "method": "idastar",
-        "bound": 62,
-        "generated": 10_000_000,
-        "expanded": 5_000_000,
-        "stored": 60,
-        "stronger_partition": "7-8",
-    }
-    for seconds in (0.5, 1.0, QUIET_SECONDS + 0.1, QUIET_SECONDS + 0.2, 2 * QUIET_SECONDS + 0.5):
-        line({**info, "seconds": seconds})
-    err = capsys.readouterr().err.splitlines()
-    assert len(err) == 3, err  # the hint once, then a line at 5 s and at 10 s
-    assert "--partition 7-8" in err[0]
-    assert err[1].startswith("idastar: bound 62, 10,000,000 nodes (") and "M/s" in err[1]
-
-
-def test_search_progress_names_stronger_tables():
-    from slidelab import solve
-    from slidelab.heuristics.pdb import stronger_partition
-
-    korf = Puzzle("14 13 15 7/11 12 9 5/6 0 2 1/4 8 10 3", blank_first=True)
-    assert stronger_partition(korf) == "7-8" and stronger_partition(korf, "7-8") is None
-    seen = []
-    solve(
-        "8 6 7/2 5 4/3 0 1",
-        method="idastar",
-        heuristic="pdb",
-        partition="1,2,3,4/5,6,7,8",
-        progress=seen.append,
-    )
-    assert seen and all("stronger_partition" in info for info in seen)
-
-
-def test_killed_solve_says_what_it_knew(tmp_path):
-    env = {**os.environ}
-    proc = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "slidelab",
-            "solve",
-            "--method",
-            "idastar",
-            "0 12 9 13/15 11 10 14/3 7 2 5/4 8 6 1",
-        ],
-        env=env,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
-    try:
-        time.sleep(6)
-        proc.terminate()
-        out, err = proc.communicate(timeout=60)
-    finally:
-        proc.kill()
-    assert proc.returncode == 130
-    assert "interrupted: idastar searched to bound" in err and "Traceback" not in err
-
-
-# -- 4. a Korf line without --blank-first ---------------------------------------------------
-
-
-def test_unsolvable_to_one_ordered_goal_names_the_other(cli):
-    result = cli("solve", "14 13 15 7 11 12 9 5 6 0 2 1 4 8 10 3")
-    assert result.exit_code == 1
-    assert "solvable to the ordered goal with the blank first" in result.output
-    reason = check("1 2 3 4/5 6 7 8/9 10 11 12/13 14 15 0", blank_first=True).reason
-    assert reason.endswith("solvable to the ordered goal with the blank last (the default goal)")
-    assert "ordered goal" not in check("1 2 3/4 5 6/8 7 0").reason  # odd width: no other class
-
-
-# -- 5. tables clear asks first ---------------------------------------------------------------
-
-
-def test_tables_clear_asks_and_says_what_it_removed(cli, tmp_path, monkeypatch):
-    from slidelab.cache import list_tables
-
-    monkeypatch.setenv("SLIDELAB_CACHE", str(tmp_path))
-    assert cli("analyze", "2x3", "--save").exit_code == 0
-    assert len(list_tables()) == 1
-    refused = cli("tables", "clear")  # no terminal to ask on
-    assert refused.exit_code == 2 and "--yes" in refused.output and len(list_tables()) == 1
-    monkeypatch.setattr("slidelab.cli.tables._can_ask", lambda: True)
-    kept = cli("tables", "clear", input="n\n")
-    assert "distance 2x3" in kept.output and "nothing deleted" in kept.output
-    assert len(list_tables()) == 1
-    done = cli("tables", "clear", "--yes")
-    assert (
-        done.exit_code == 0 and "deleted 1 table" in done.output and "distance 2x3" in done.output
-    )
-    assert list_tables() == []
-
-
-# -- 6. typos do not become other puzzles -----------------------------------------------------
-
-
-@pytest.mark.parametrize(
-    "board, message",
-    [
-        ("8 8 7/2 5 4/3 0 1", "tile 8 appears twice (row 1, column 1 and row 1, column 2)"),
-        ("1 2 3/4 5 6/7 7 0", "tile 7 appears twice (row 3, column 1 and row 3, column 2)"),
-        ("1 2 3/4 5 6/7 9 0", "8 is missing and 9 is too large"),
-    ],
-)
-def test_a_repeated_or_foreign_number_without_a_goal_is_refused(cli, board, message):
-    with pytest.raises(BoardError, match=message.replace("(", r"\(").replace(")", r"\)")):
-        Puzzle(board)
-    for command in ("solve", "check"):
-        result = cli(command, board)
-        assert result.exit_code == 2 and message in result.output
-    goal = "1 2 3/4 5 6/7 8 0"
-    assert Puzzle(board, board).goal == Board(board)  # with the goal given, labels may repeat
-    del goal
-
-
-def test_repeated_letters_need_their_goal():
-    with pytest.raises(BoardError, match="tile 'A' appears 4 times"):
-        Puzzle("ABA_/CDCD/ABAB/CDCD")
-    assert check("ABA_/CDCD/ABAB/CDCD", "ACA_/CDCA/DBAB/CDBD").solvable
-
-
-# -- 7. huge numbers are input errors, not crashes ----------------------------------------------
-
-
-@pytest.mark.parametrize(
-    "text",
-    [
-        "1 2 3/4 5 6/7 " + "9" * 5000 + " 0",
-        "[" + "9" * 5000 + ", 1, 2, 0]",
-        [10**5000, 1, 2, 0],
-        "[NaN, 1, 2, 0]",
-        "[Infinity, 1, 2, 0]",
-        "x" * 1_000_000,
-    ],
-)
-def test_huge_or_odd_numbers_are_parse_errors(text):
-    from slidelab.errors import SlidelabError
-    from slidelab.parse import parse_cells
-
-    with pytest.raises(SlidelabError) as info:
-        parse_cells(text)
-    assert len(str(info.value)) < 200
-
-
-# -- 8. compiling prints nothing but the notice ------------------------------------------------
+# -- compiling prints nothing but the notice ---------------------------------------------------
 
 
 @pytest.mark.slow  # compiles A* with pattern databases into an empty cache: 60-200 s on 2 cores
