@@ -161,6 +161,25 @@ def _moves(
 
 
 @njit(cache=True, inline="always")
+def _state(
+    words, depth, record, d, flags_next, idx, slot, base, rank, blank, tiles, lehmer, g,
+    directions, reach, distinct, pull,
+):  # fmt: skip
+    """State ``idx`` (slot ``slot`` of its word) in layer ``d``'s walk: ``(states reached, bits
+    to set in its own word)``.  Push: what its moves claimed, no bits.  Pull: 1 and its code
+    for layer ``d + 1`` (its depth recorded) when a move leads into the layer, else 0."""
+    found = _moves(
+        words, depth, record, d, flags_next, idx, base, rank, blank, tiles, lehmer, g,
+        directions, reach, distinct, pull,
+    )  # fmt: skip
+    if not pull or found == 0:
+        return found, np.int64(0)
+    if record:
+        depth[idx] = d + 1
+    return 1, np.int64(2 - (d & 1)) << (slot << 1)
+
+
+@njit(cache=True, inline="always")
 def _state_by_state(
     words, depth, record, d, marks, flags_next, g, lo, hi, directions, reach, distinct, pull
 ):
@@ -213,19 +232,13 @@ def _state_by_state(
                 end = base + per_blank
                 cursor = idx
                 rank = tile_rank(idx, base, lehmer, m, distinct)
-                found = _moves(
-                    words, depth, record, d, flags_next, idx, base, rank, blank, tiles, lehmer,
-                    g, directions, reach, distinct, pull,
+                found, bits = _state(
+                    words, depth, record, d, flags_next, idx, slot, base, rank, blank, tiles,
+                    lehmer, g, directions, reach, distinct, pull,
                 )  # fmt: skip
-                if not pull:
-                    k += found
-                elif found:
-                    y |= np.int64(3 - cur) << (slot << 1)
-                    k += 1
-                    if record:
-                        depth[idx] = d + 1
-                else:
-                    left = True
+                k += found
+                y |= bits
+                left |= pull and found == 0
             if y != x:
                 words[wi] = y
                 changed = True
@@ -362,19 +375,13 @@ def _by_suffix_blocks(words, depth, record, d, marks, flags_next, g, lo, hi, pul
                 _fill_suffix(tiles, lehmer, T, perm, leh, rho, top, first, last)
                 idx = np.int64(wi) * 32 + slot
                 rank = 2 * (idx - base) + (rho & 1)
-                found = _moves(
-                    words, depth, record, d, flags_next, idx, base, rank, blank, tiles, lehmer,
-                    g, 2, 1, True, pull,
+                found, bits = _state(
+                    words, depth, record, d, flags_next, idx, slot, base, rank, blank, tiles,
+                    lehmer, g, 2, 1, True, pull,
                 )  # fmt: skip
-                if not pull:
-                    k += found
-                elif found:
-                    y |= np.int64(3 - cur) << (slot << 1)
-                    k += 1
-                    if record:
-                        depth[idx] = d + 1
-                else:
-                    left = True
+                k += found
+                y |= bits
+                left |= pull and found == 0
             if y != x:
                 words[wi] = y
                 flags_next[wi >> 5] = 1
