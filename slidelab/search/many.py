@@ -114,13 +114,24 @@ def _request(item, options: SearchOptions) -> Request:
     return check_request(item, options)
 
 
-def _inline(item, options, progress, table_progress):
+def _read(item, options: SearchOptions) -> Request | BaseException:
+    """The item as a checked request, or what is answered in its place: an item that is an
+    exception, as it is; the error of a board that cannot be solved.  Not a puzzle: raised."""
     if isinstance(item, BaseException):
         return item
     if not isinstance(item, Request):
         _args.instance(item, "puzzle", Puzzle)
     try:
-        request = _request(item, options)
+        return _request(item, options)
+    except SlidelabError as exc:
+        return exc
+
+
+def _inline(item, options, progress, table_progress):
+    request = _read(item, options)
+    if not isinstance(request, Request):
+        return request
+    try:
         return solve_request(request, progress=progress, table_progress=table_progress)
     except SlidelabError as exc:  # SearchInterrupted too (IDA* says how far it got)
         return exc
@@ -173,14 +184,9 @@ def _pooled(items: Iterator, options, workers: int, progress, table_progress):
     def submit(item) -> Future:
         """The item's plan made ready here (once per goal: :class:`~.stream.Plans`), then its
         search queued with it (the search does not make it again)."""
-        if isinstance(item, BaseException):
-            return done(item)
-        if not isinstance(item, Request):
-            _args.instance(item, "puzzle", Puzzle)
-        try:
-            request = _request(item, options)
-        except SlidelabError as exc:
-            return done(exc)
+        request = _read(item, options)
+        if not isinstance(request, Request):
+            return done(request)
         plan = plans.get(request)
         if isinstance(plan, SlidelabError):
             return done(plan)
