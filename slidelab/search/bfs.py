@@ -25,7 +25,8 @@ from ..moves import reach
 from ..puzzle import Puzzle
 from ..ranking import _multiset_rank, _multiset_unrank
 from ..solution import Solution, Stats, make_solution
-from ._common import Limits, out_of_memory, search_entry
+from ._common import search_entry
+from .limits import Limits, out_of_memory
 
 UNSEEN = 255
 SIDE_START, SIDE_GOAL = 0, 8

@@ -34,8 +34,9 @@ from ..memory import cores_for_this_thread
 from ..moves import reach as move_reach
 from ..puzzle import Puzzle
 from ..solution import Solution, Stats, make_solution
-from ._common import Limits, search_entry
+from ._common import search_entry
 from ._ida import EXHAUSTED, FOUND, RUNNING, _ida_run
+from .limits import Limits
 
 BUDGET = 1 << 22
 #: seconds: once an iteration takes (or the next is expected to take) this long, the later ones
