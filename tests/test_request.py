@@ -92,9 +92,9 @@ def test_a_web_solve_reads_its_request_once(monkeypatch, counts):
 
 
 def test_a_stream_makes_each_boards_plan_once(monkeypatch):
-    """solve_many makes a board's plan and tables ready once (prepare_request) and hands them
-    to solve_request, which makes neither again; the plan reads its keywords from the
-    registry, not from the method's signature."""
+    """solve_many makes a goal's plan and tables ready once (prepare_request, for every board
+    of that goal: search/stream.Plans) and hands them to solve_request, which makes neither
+    again; the plan reads its keywords from the registry, not from the method's signature."""
     import inspect
 
     from slidelab.search.many import solve_many
@@ -114,11 +114,11 @@ def test_a_stream_makes_each_boards_plan_once(monkeypatch):
     # the weight a method takes is declared by its registry entry (Method.options): no look at
     # the function's signature on every solve
     assert "signature" not in inspect.getsource(plan_module.Plan.keywords)
-    boards = ["1 2 3/4 5 6/0 7 8", HARDEST, "1 2 3/4 0 6/7 5 8"]
+    boards = ["1 2 3/4 5 6/0 7 8", HARDEST, "1 2 3 4/5 6 0 7", "1 2 3/4 0 6/7 5 8"]
     options = check_options(method="astar", heuristic="linear-conflict")
     results = list(solve_many((Puzzle(b) for b in boards), options=options, workers=2))
-    assert [r.length for r in results] == [2, 31, 2]
-    assert made == {"make_plan": 3, "prepare_tables": 3}
+    assert [r.length for r in results] == [2, 31, 1, 2]
+    assert made == {"make_plan": 2, "prepare_tables": 2}  # two goals: 3x3 and 4x2
 
 
 def test_a_request_pickles_as_values():

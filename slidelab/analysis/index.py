@@ -51,6 +51,7 @@ import functools
 import itertools
 import math
 from functools import cached_property
+from typing import NamedTuple
 
 import numpy as np
 
@@ -134,7 +135,7 @@ class Space:
 
     # ------------------------------------------------------------------ arrays
 
-    def kernel_args(self) -> tuple:
+    def kernel_args(self) -> KernelArgs:
         """The tuple every kernel takes (built on first use)."""
         if self._args is None:
             if self.tiles > MAX_TILES:
@@ -235,8 +236,46 @@ class Space:
         return board
 
 
-def _build_args(space: Space) -> tuple:
-    """``(n, m, w, H, distinct, nbr, F, radix, S, Tab, counts, full, needpar, md, goal_blank)``."""
+class KernelArgs(NamedTuple):
+    """What every kernel over a space takes (:meth:`Space.kernel_args`), by name.
+
+    The ranking's tables are over *count codes* (a multiset of tiles as one
+    integer, the counts of its labels in mixed radix: see the module's notes).
+    """
+
+    #: cells of the board, tiles (cells - 1), its width
+    cells: int
+    tiles: int
+    width: int
+    #: indices per blank cell (``H``)
+    per_blank: int
+    #: no label repeats (then an index counts two arrangements: the rank is halved)
+    distinct: bool
+    #: ``neighbours[cell, d]``: the cell next to it in direction ``d`` (0 up, 1 down, 2 left,
+    #: 3 right), -1 off the board
+    neighbours: np.ndarray
+    #: ``factorials[k] = (tiles - 1 - k)!``: the weight of Lehmer digit ``k`` (distinct tiles)
+    factorials: np.ndarray
+    #: ``radix[v]``: what a tile of label ``v`` adds to a count code
+    radix: np.ndarray
+    #: ``smaller[code, v]``: arrangements of the multiset ``code`` that start with a label below ``v``
+    smaller: np.ndarray
+    #: ``arrangements[code]``: arrangements of the multiset ``code``
+    arrangements: np.ndarray
+    #: tiles of each label
+    label_counts: np.ndarray
+    #: the count code of all the tiles
+    full: int
+    #: ``parity[b]``: the parity of the inversions a sequence needs with the blank on ``b``
+    parity: np.ndarray
+    #: ``taxicab[v, cell]``: moves from ``cell`` to the nearest goal cell of label ``v``
+    taxicab: np.ndarray
+    #: the goal's blank cell
+    goal_blank: int
+
+
+def _build_args(space: Space) -> KernelArgs:
+    """The space's :class:`KernelArgs`."""
     n, m, w = space.cells, space.tiles, space.width
     counts = np.array(space.label_counts, dtype=np.int64)
     K = len(counts)
@@ -269,22 +308,22 @@ def _build_args(space: Space) -> tuple:
             needpar[b] = (inversions + abs(b // w - g_blank // w) * (w - 1)) & 1
     # md[v, cell]: distance of a tile of label v on cell to the nearest goal cell of its label
     md = np.ascontiguousarray(taxicab_table(goal_codes, w)[1:])
-    return (
-        n,
-        m,
-        w,
-        space.per_blank,
-        space.distinct,
-        nbr,
-        F,
-        radix,
-        S,
-        Tab,
-        counts,
-        full,
-        needpar,
-        md,
-        g_blank,
+    return KernelArgs(
+        cells=n,
+        tiles=m,
+        width=w,
+        per_blank=space.per_blank,
+        distinct=space.distinct,
+        neighbours=nbr,
+        factorials=F,
+        radix=radix,
+        smaller=S,
+        arrangements=Tab,
+        label_counts=counts,
+        full=full,
+        parity=needpar,
+        taxicab=md,
+        goal_blank=g_blank,
     )
 
 
@@ -322,7 +361,8 @@ def index_of(s: np.ndarray, b: int, g: tuple) -> int:
     tiles from position ``k`` on; with distinct tiles it is halved, and the
     inversions' parity must be the one the blank's cell asks for.
     """
-    H, distinct, radix, S, full, needpar = g[3], g[4], g[7], g[8], g[11], g[12]
+    H, distinct, radix, S = g.per_blank, g.distinct, g.radix, g.smaller
+    full, needpar = g.full, g.parity
     steps = radix[s]
     codes = full - np.cumsum(steps) + steps  # the code before each position
     t = int(S[codes, s].sum())
@@ -336,7 +376,7 @@ def index_of(s: np.ndarray, b: int, g: tuple) -> int:
 
 def heuristic_of(s: np.ndarray, b: int, g: tuple) -> int:
     """The Manhattan lower bound with the distance's parity (see :mod:`.table`) of one position."""
-    w, distinct, md, gb = g[2], g[4], g[13], g[14]
+    w, distinct, md, gb = g.width, g.distinct, g.taxicab, g.goal_blank
     cells = np.arange(s.shape[0])
     cells += cells >= b  # the cell of each tile: the blank's cell is skipped
     h = int(md[s, cells].sum())

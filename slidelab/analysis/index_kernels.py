@@ -24,7 +24,10 @@ def load(idx, s, L, c, g):
 
     ``c`` is scratch space (one entry per label).
     """
-    return load_at(idx, s, L, c, g[1], g[3], g[4], g[7], g[9], g[10], g[11], g[12])
+    return load_at(
+        idx, s, L, c, g.tiles, g.per_blank, g.distinct, g.radix, g.arrangements,
+        g.label_counts, g.full, g.parity,
+    )  # fmt: skip
 
 
 @njit(cache=True, inline="always")

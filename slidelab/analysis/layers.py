@@ -136,7 +136,8 @@ def _moves(
     first (no ranking); a vertical move changes the rank by the few digits of the places it
     rotates, tile after tile of a slide (:func:`.index_kernels.vertical_delta`).
     """
-    m, width, per_blank, nbr, F, radix, S = g[1], g[2], g[3], g[5], g[6], g[7], g[8]
+    m, width, per_blank, nbr = g.tiles, g.width, g.per_blank, g.neighbours
+    F, radix, S = g.factorials, g.radix, g.smaller
     found = 0
     for e in range(directions):
         direction = directions - 1 - e
@@ -161,6 +162,25 @@ def _moves(
 
 
 @njit(cache=True, inline="always")
+def _state(
+    words, depth, record, d, flags_next, idx, slot, base, rank, blank, tiles, lehmer, g,
+    directions, reach, distinct, pull,
+):  # fmt: skip
+    """State ``idx`` (slot ``slot`` of its word) in layer ``d``'s walk: ``(states reached, bits
+    to set in its own word)``.  Push: what its moves claimed, no bits.  Pull: 1 and its code
+    for layer ``d + 1`` (its depth recorded) when a move leads into the layer, else 0."""
+    found = _moves(
+        words, depth, record, d, flags_next, idx, base, rank, blank, tiles, lehmer, g,
+        directions, reach, distinct, pull,
+    )  # fmt: skip
+    if not pull or found == 0:
+        return found, np.int64(0)
+    if record:
+        depth[idx] = d + 1
+    return 1, np.int64(2 - (d & 1)) << (slot << 1)
+
+
+@njit(cache=True, inline="always")
 def _state_by_state(
     words, depth, record, d, marks, flags_next, g, lo, hi, directions, reach, distinct, pull
 ):
@@ -177,8 +197,8 @@ def _state_by_state(
     :func:`_state_by_state_multiset`, each with a constant ``distinct``, so that
     only one way of ranking is compiled into each.
     """
-    m, per_blank, radix = g[1], g[3], g[7]
-    Tab, counts, full, needpar = g[9], g[10], g[11], g[12]
+    m, per_blank, radix = g.tiles, g.per_blank, g.radix
+    Tab, counts, full, needpar = g.arrangements, g.label_counts, g.full, g.parity
     cur = 1 + (d & 1)
     wanted = 0 if pull else cur  # the states walked: the unreached ones, or the layer's
     nwords = words.shape[0]
@@ -213,19 +233,13 @@ def _state_by_state(
                 end = base + per_blank
                 cursor = idx
                 rank = tile_rank(idx, base, lehmer, m, distinct)
-                found = _moves(
-                    words, depth, record, d, flags_next, idx, base, rank, blank, tiles, lehmer,
-                    g, directions, reach, distinct, pull,
+                found, bits = _state(
+                    words, depth, record, d, flags_next, idx, slot, base, rank, blank, tiles,
+                    lehmer, g, directions, reach, distinct, pull,
                 )  # fmt: skip
-                if not pull:
-                    k += found
-                elif found:
-                    y |= np.int64(3 - cur) << (slot << 1)
-                    k += 1
-                    if record:
-                        depth[idx] = d + 1
-                else:
-                    left = True
+                k += found
+                y |= bits
+                left |= pull and found == 0
             if y != x:
                 words[wi] = y
                 changed = True
@@ -266,7 +280,7 @@ def _state_by_state_parallel(
     for ch in prange(chunks):
         lo = ch * nblocks // chunks
         hi = (ch + 1) * nblocks // chunks
-        if g[4]:
+        if g.distinct:
             found[ch] = _state_by_state_distinct(
                 words, depth, record, d, marks, flags_next, g, lo, hi, directions, reach, pull
             )
@@ -296,15 +310,14 @@ def _window(b, w, n, top):
 
 
 @njit(cache=True, inline="always")
-def _block_start(sb, g, s, L, T):
+def _block_start(sb, g, perm, s, L, T):
     """Place suffix block ``sb``'s first tiles (``s``, ``L``) and its last tiles (``T``); returns
     ``(blank cell, its first index, the parity the last tiles' digits need, first, last)``, the
     last two the places of the vertical moves' windows that the tables fill (:func:`_window`).
 
-    ``g`` here and in the block kernels is the space's :meth:`~.index.Space.kernel_args` with
-    :func:`.index.suffix_tables` appended (``perm, leh, par``: ``g[15:18]``).
+    ``perm`` is the first of :func:`.index.suffix_tables` (``suffix`` in the block kernels).
     """
-    m, w, H, n, needpar, perm = g[1], g[2], g[3], g[0], g[12], g[15]
+    m, w, H, n, needpar = g.tiles, g.width, g.per_blank, g.cells, g.parity
     K = perm.shape[1]
     per_cell = H // (perm.shape[0] >> 1)
     b = sb // per_cell
@@ -314,7 +327,7 @@ def _block_start(sb, g, s, L, T):
 
 
 @njit(cache=True)
-def _by_suffix_blocks(words, depth, record, d, marks, flags_next, g, lo, hi, pull):
+def _by_suffix_blocks(words, depth, record, d, marks, flags_next, g, suffix, lo, hi, pull):
     """The vertical moves of layer ``d`` (distinct tiles, STM) over suffix blocks ``lo .. hi -
     1``, pushed or pulled as in :func:`_state_by_state`; returns how many states it reached.
 
@@ -325,8 +338,8 @@ def _by_suffix_blocks(words, depth, record, d, marks, flags_next, g, lo, hi, pul
     the state before.  A pull marks a flag block wholly within a suffix block
     done once nothing in it is left unreached.
     """
-    m = g[1]
-    perm, leh, par = g[15], g[16], g[17]
+    m = g.tiles
+    perm, leh, par = suffix
     K = perm.shape[1]
     top = m - K
     QW = perm.shape[0] >> 6  # words a block: K!/2 states, 32 a word
@@ -345,7 +358,7 @@ def _by_suffix_blocks(words, depth, record, d, marks, flags_next, g, lo, hi, pul
                 break
         if not open_:
             continue
-        blank, base, want, first, last = _block_start(sb, g, tiles, lehmer, T)
+        blank, base, want, first, last = _block_start(sb, g, perm, tiles, lehmer, T)
         left = False
         for wi in range(w0, w0 + QW):
             x = words[wi]
@@ -362,19 +375,13 @@ def _by_suffix_blocks(words, depth, record, d, marks, flags_next, g, lo, hi, pul
                 _fill_suffix(tiles, lehmer, T, perm, leh, rho, top, first, last)
                 idx = np.int64(wi) * 32 + slot
                 rank = 2 * (idx - base) + (rho & 1)
-                found = _moves(
-                    words, depth, record, d, flags_next, idx, base, rank, blank, tiles, lehmer,
-                    g, 2, 1, True, pull,
+                found, bits = _state(
+                    words, depth, record, d, flags_next, idx, slot, base, rank, blank, tiles,
+                    lehmer, g, 2, 1, True, pull,
                 )  # fmt: skip
-                if not pull:
-                    k += found
-                elif found:
-                    y |= np.int64(3 - cur) << (slot << 1)
-                    k += 1
-                    if record:
-                        depth[idx] = d + 1
-                else:
-                    left = True
+                k += found
+                y |= bits
+                left |= pull and found == 0
             if y != x:
                 words[wi] = y
                 flags_next[wi >> 5] = 1
@@ -385,14 +392,18 @@ def _by_suffix_blocks(words, depth, record, d, marks, flags_next, g, lo, hi, pul
 
 
 @njit(cache=True, parallel=True)
-def _by_suffix_blocks_parallel(words, depth, record, d, marks, flags_next, g, chunks, nsb, pull):
+def _by_suffix_blocks_parallel(
+    words, depth, record, d, marks, flags_next, g, suffix, chunks, nsb, pull
+):
     """:func:`_by_suffix_blocks` over all ``nsb`` suffix blocks, chunks handed out as threads
     come free."""
     found = np.zeros(chunks, np.int64)
     for ch in prange(chunks):
         lo = ch * nsb // chunks
         hi = (ch + 1) * nsb // chunks
-        found[ch] = _by_suffix_blocks(words, depth, record, d, marks, flags_next, g, lo, hi, pull)
+        found[ch] = _by_suffix_blocks(
+            words, depth, record, d, marks, flags_next, g, suffix, lo, hi, pull
+        )
     return found.sum()
 
 
@@ -566,13 +577,13 @@ def search_layers(
     # with whole words per blank cell, the sideways moves are made 32 states at a time
     Hw = space.per_blank // 32 if space.per_blank % 32 == 0 else 0
     directions = 2 if Hw else 4  # the moves the other kernels make: vertical only, or all
-    nbr = g[5]
+    nbr = g.neighbours
     reach = space.reach  # the most tiles one move slides (1 in STM)
     # distinct tiles past SUFFIX, in STM: the vertical moves walk suffix blocks
     blocks = BLOCK_WALK and space.distinct and space.tiles >= SUFFIX and reach == 1
     nsb = N // (math.factorial(SUFFIX) // 2) if blocks else 0
-    # the block kernels take the space's arguments with the tables of the last places appended
-    gb = g + suffix_tables(SUFFIX) if blocks else g
+    # the block kernels also take the tables of the last places
+    suffix = suffix_tables(SUFFIX) if blocks else None
 
     def expand(d, pull, size, flags_cur, flags_next, done):
         small = serial or size < serial_layer
@@ -587,10 +598,12 @@ def search_layers(
                 words, depth, record, d, flags_cur, flags_next, done, nbr, Hw, reach, chunks
             )
         if blocks and small:
-            new += _by_suffix_blocks(words, depth, record, d, marks, flags_next, gb, 0, nsb, pull)
+            new += _by_suffix_blocks(
+                words, depth, record, d, marks, flags_next, g, suffix, 0, nsb, pull
+            )
         elif blocks:
             new += _by_suffix_blocks_parallel(
-                words, depth, record, d, marks, flags_next, gb, chunks, nsb, pull
+                words, depth, record, d, marks, flags_next, g, suffix, chunks, nsb, pull
             )
         elif small:
             walk = _state_by_state_distinct if space.distinct else _state_by_state_multiset

@@ -20,18 +20,9 @@ from .layers import BLOCK_SHIFT, SERIAL_STATES
 @njit(cache=True, inline="always")
 def _pack_body(depth, nib, g, lo, hi, distinct):
     """Four-bit entries for states ``lo .. hi - 1`` (``lo`` even); returns the largest entry (99: unusable)."""
-    m, w, H, radix, Tab, counts, full, needpar, md, gb = (
-        g[1],
-        g[2],
-        g[3],
-        g[7],
-        g[9],
-        g[10],
-        g[11],
-        g[12],
-        g[13],
-        g[14],
-    )
+    m, w, H, radix = g.tiles, g.width, g.per_blank, g.radix
+    Tab, counts, full, needpar = g.arrangements, g.label_counts, g.full, g.parity
+    md, gb = g.taxicab, g.goal_blank
     s = np.empty(m, np.int64)
     L = np.zeros(m, np.int64)
     c = np.empty(counts.shape[0], np.int64)
@@ -87,7 +78,7 @@ def _pack(depth, nib, g, chunks, step):
     """The four-bit entries of all states in parallel; chunks of ``step`` states (even)."""
     n = depth.shape[0]
     worst = np.zeros(chunks, np.int64)
-    if g[4]:
+    if g.distinct:
         for ch in prange(chunks):
             worst[ch] = _pack_distinct(depth, nib, g, min(n, ch * step), min(n, (ch + 1) * step))
     else:

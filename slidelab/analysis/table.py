@@ -97,7 +97,7 @@ def _descend(s, b, g, table, nibble, reach: int = 1) -> list[int] | None:
     ``reach`` tiles: 1 in STM): a few numpy look-ups a move, so reading a
     solution needs no compiled code.
     """
-    w, nbr = g[2], g[5]
+    w, nbr = g.width, g.neighbours
     d = _entry_distance(s, b, g, table, nibble)
     if d < 0:
         return None

@@ -14,18 +14,17 @@ answered at once, with no worker involved); the rest are solved elsewhere:
   nothing but the instance's request (its puzzle and the options, read and
   checked here: :mod:`slidelab.search.request`) is shipped per task.
 
-Results come back as they finish, in any order; each carries its ``line``.
+Results come back as they finish, in any order; each carries its ``line``.  Both run in the
+loop of :func:`slidelab.search.stream.run_stream` (``slidelab solve``'s stream too): only
+where a job runs differs (:class:`_Processes`, :class:`_Dask`).
 """
 
 from __future__ import annotations
 
-import queue
 import secrets
 import threading
-import time
-from collections import OrderedDict
 from collections.abc import Callable, Iterable, Iterator
-from concurrent.futures import FIRST_COMPLETED, wait
+from concurrent.futures import Future
 
 from .. import _args
 from ..errors import SearchLimitError, SlidelabError, UnsolvableError
@@ -34,6 +33,7 @@ from ..parse import parse_size
 from ..puzzle import Puzzle, goal_board
 from ..search.options import SearchOptions, options_of
 from ..search.request import check_request, read_puzzle
+from ..search.stream import Plans, ReadAhead, done, run_stream
 from ..workers import DONE, FAILED, WorkerPool, solve_job
 from .instances import Instance, checked_instances
 from .results import agrees
@@ -127,22 +127,32 @@ def _solve(instances, goal, blank_first, size, options, workers, scheduler, tabl
     """:func:`solve_batch` once its arguments are checked: the records, as they are known.
 
     The instances are read as the workers need them (a window ahead of them), so a batch of
-    millions of lines holds a few of them at a time and its first results come at once.
+    millions of lines holds a few of them at a time and its first results come at once.  The
+    loop is :func:`slidelab.search.stream.run_stream`, as for ``slidelab solve`` on standard
+    input; what differs is where the searches run (:class:`_Processes` or :class:`_Dask`) and
+    that the records come as they finish.
     """
     client = _connect(scheduler) if scheduler is not None else None  # before any result
     try:
-        items = _ReadAhead(
-            _item(instance, goal, blank_first, size, options) for instance in instances
+        items = ReadAhead(
+            (_item(instance, goal, blank_first, size, options) for instance in instances),
+            READ_AHEAD,
         )
+        runner = None
         try:
             if client is not None:
-                runs = _run_dask(items, client)
+                runner = _Dask(client)
             else:
-                runs = _run_local(items, options, workers or default_workers(), table_progress)
-            for (instance, puzzle, _), status, payload in runs:
+                runner = _Processes(items, workers or default_workers(), table_progress)
+            for ((instance, puzzle, _), _), future in run_stream(
+                items, runner.submit, window=runner.window, ordered=False, poll=POLL
+            ):
+                status, payload = future.result()
                 yield _record(instance, puzzle, status, payload)
         finally:
             items.close()
+            if runner is not None:
+                runner.close()
     finally:
         if client is not None and client is not scheduler:
             client.close()
@@ -156,69 +166,6 @@ FIRST_WAIT = 0.5
 #: seconds between looks at the input while instances are solved (a line that comes on a pipe
 #: is sent to a free worker this late at most)
 POLL = 0.05
-
-_END = object()  # the input has ended
-_NOTHING = object()  # nothing read yet
-
-
-class _ReadAhead:
-    """``(job, failure)`` items read and checked by a thread, up to :data:`READ_AHEAD` ahead.
-
-    Reading the input (a pipe that brings a line now and then) never holds up the results of
-    the instances already running; an error while reading (the input too long, a results file
-    of another input) is raised where the items are taken.
-    """
-
-    def __init__(self, items: Iterator):
-        self._queue: queue.Queue = queue.Queue(READ_AHEAD)
-        self._stop = threading.Event()
-        self.ended = False
-        self._thread = threading.Thread(
-            target=self._read, args=(items,), name="slidelab-batch-input", daemon=True
-        )
-        self._thread.start()
-
-    def _read(self, items: Iterator) -> None:
-        try:
-            for item in items:
-                if not self._put(item):
-                    return
-            self._put(_END)
-        except BaseException as exc:  # noqa: BLE001 - raised again in the batch's thread
-            self._put(_Raised(exc))
-
-    def _put(self, item) -> bool:
-        while not self._stop.is_set():
-            try:
-                self._queue.put(item, timeout=0.2)
-                return True
-            except queue.Full:
-                continue
-        return False
-
-    def get(self, timeout: float | None = None):
-        """The next item; :data:`_END` once the input ended; :data:`_NOTHING` after ``timeout``."""
-        if self.ended:
-            return _END
-        try:
-            item = self._queue.get(timeout=timeout) if timeout != 0 else self._queue.get_nowait()
-        except queue.Empty:
-            return _NOTHING
-        if isinstance(item, _Raised):
-            self.ended = True
-            raise item.exception
-        if item is _END:
-            self.ended = True
-        return item
-
-    def close(self) -> None:
-        """Stop reading (the thread ends at its next item; it is a daemon)."""
-        self._stop.set()
-
-
-class _Raised:
-    def __init__(self, exception: BaseException):
-        self.exception = exception
 
 
 def _item(instance: Instance, goal, blank_first, size, options: SearchOptions):
@@ -264,95 +211,56 @@ def _record(instance: Instance, puzzle: Puzzle | None, status: str, payload: dic
     return record
 
 
-#: goals whose tables were made ready (or could not be) that a batch remembers: an input whose
-#: every line has its own goal keeps this many, and makes the tables of one seen again ready again
-GOALS_KEPT = 256
+class _Processes:
+    """Local worker processes (:class:`~slidelab.workers.WorkerPool`), with a job waiting behind
+    each running one.
 
-
-class _Tables:
-    """Each goal's tables built or loaded here, once (:func:`slidelab.search.solve.prepare`)."""
-
-    def __init__(self, options, progress):
-        self.options = options.replace(max_states=None, max_bytes=None)
-        self.progress = progress
-        self.ready: OrderedDict = OrderedDict()  # goal -> None, or (error, kind)
-
-    def failure(self, puzzle: Puzzle) -> dict | None:
-        """None when ``puzzle``'s goal has its tables ready, else why they cannot be made."""
-        from ..search.solve import prepare
-
-        goal = puzzle.goal
-        if goal in self.ready:
-            self.ready.move_to_end(goal)
-        else:
-            try:
-                prepare(puzzle, options=self.options, table_progress=self.progress)
-                self.ready[goal] = None
-            except SearchLimitError as exc:  # a build longer than an instance's time limit
-                self.ready[goal] = (str(exc), "limit")
-            except SlidelabError as exc:
-                self.ready[goal] = (str(exc), "input")
-            if len(self.ready) > GOALS_KEPT:
-                self.ready.popitem(last=False)
-        verdict = self.ready[goal]
-        return None if verdict is None else {"error": verdict[0], "kind": verdict[1]}
-
-
-def _run_local(items, options, workers: int, table_progress):
-    """``(job, status, payload)`` for each of ``items``, solved by ``workers`` local processes.
-
-    ``items`` are ``(job, failure)``: a failure (a bad line, an unsolvable board) comes back at
-    once, as do the instances whose tables cannot be made (bad options).  The rest are handed to
-    the workers with one more waiting behind each, taken from ``items`` as places free up.
+    Each goal's tables (pattern databases, distance tables) are made ready here first, once
+    (:class:`~slidelab.search.stream.Plans`), with a progress bar, and cached on disk; the
+    workers then memory-map them from the cache, so they share one copy in memory.  There is a
+    worker per instance read at the start (within :data:`FIRST_WAIT` of each other), up to
+    ``workers``: a batch of two starts two.  A worker that dies (out of memory) is replaced
+    and its instance reported as failed.
     """
-    first: list = []  # the first jobs, read before the workers start: no more workers than jobs
-    timeout = None
-    while len(first) < workers:
-        item = items.get(timeout)
-        if item is _END or item is _NOTHING:
-            break
-        job, failure = item
+
+    def __init__(self, items: ReadAhead, workers: int, table_progress):
+        first = items.peek(workers, FIRST_WAIT, counts=lambda item: item[1] is None)
+        jobs = sum(1 for _, failure in first if failure is None)
+        self.pool = WorkerPool(min(workers, jobs)) if jobs else None  # none: only failures
+        if self.pool is not None:
+            self.pool.prestart()  # the workers start while the tables are made ready here
+        self.window = 2 * (self.pool.workers if self.pool is not None else 1)
+        self.plans = Plans(table_progress)
+
+    def submit(self, item) -> Future:
+        """The job's ``(status, payload)`` to come: at once for a failure, or for an instance
+        whose tables cannot be made (bad options); else from a worker."""
+        (_, _, request), failure = item
+        if failure is None:
+            plan = self.plans.get(request)
+            if isinstance(plan, SearchLimitError):  # a build longer than an instance's limit
+                failure = {"error": str(plan), "kind": "limit"}
+            elif isinstance(plan, SlidelabError):
+                failure = {"error": str(plan), "kind": "input"}
         if failure is not None:
-            yield job, FAILED, failure
-            continue
-        first.append(job)
-        timeout = FIRST_WAIT
-    if not first:
-        return
-    pool = WorkerPool(max(1, min(int(workers), len(first))))
-    pool.prestart()  # the workers start while the tables are made ready here
-    try:
-        tables = _Tables(options, table_progress)
-        time_limit = options.time_limit
-        hard_limit = time_limit if time_limit is not None else float("inf")
-        running: dict = {}
-        while True:
-            while len(running) < 2 * pool.workers:  # a job queued behind each running one
-                if first:
-                    job, failure = first.pop(0), None
-                else:
-                    item = items.get(None if not running else 0)
-                    if item is _END or item is _NOTHING:
-                        break
-                    job, failure = item
-                if failure is None:
-                    failure = tables.failure(job[1])
-                if failure is not None:
-                    yield job, FAILED, failure
-                    continue
-                handle = pool.submit(*solve_job(job[2]), hard_limit)
-                running[handle.future] = (job, handle)
-            if not running:
-                return
-            finished, _ = wait(
-                running, timeout=0.5 if items.ended else POLL, return_when=FIRST_COMPLETED
-            )
-            for future in finished:
-                job, handle = running.pop(future)
-                status = DONE if handle.status == DONE else FAILED
-                yield job, status, handle.result or handle.error
-    finally:
-        pool.close(wait=5.0)
+            return done((FAILED, failure))
+        time_limit = request.options.time_limit
+        handle = self.pool.submit(
+            *solve_job(request), time_limit if time_limit is not None else float("inf")
+        )
+        answer: Future = Future()
+
+        def finished(_) -> None:
+            status = DONE if handle.status == DONE else FAILED
+            answer.set_result((status, handle.result or handle.error))
+
+        handle.future.add_done_callback(finished)
+        return answer
+
+    def close(self) -> None:
+        """Stop the workers (killing those still running a job)."""
+        if self.pool is not None:
+            self.pool.close(wait=5.0)
 
 
 def _connect(scheduler):
@@ -384,59 +292,60 @@ DASK_PER_THREAD = 4
 DASK_WINDOW_MIN = 64
 
 
-def _run_dask(items, client):
-    """``(job, status, payload)`` for each of ``items``, solved as tasks on a Dask cluster.
+class _Dask:
+    """Tasks on a Dask cluster, a window of them at a time (another is read and sent as each
+    finishes): each runs :func:`slidelab.workers.jobs.run_job` on a worker, which builds or
+    loads the tables from its own cache on first use."""
 
-    A window of tasks is on the cluster at a time; another is read and sent as each finishes.
-    """
-    from distributed import as_completed
+    def __init__(self, client):
+        self.client = client
+        self.tag = secrets.token_hex(4)
+        try:
+            threads = sum(client.nthreads().values())
+        except Exception:  # noqa: BLE001 - the window is a guess anyway
+            threads = 0
+        self.window = max(DASK_WINDOW_MIN, DASK_PER_THREAD * threads)
+        self._lock = threading.Lock()
+        self._tasks: set = set()  # on the cluster, not finished
 
-    from ..workers import run_job
+    def submit(self, item) -> Future:
+        """The job's ``(status, payload)`` to come: at once for a failure, else from its task."""
+        from ..workers import run_job
 
-    tag = secrets.token_hex(4)
-    futures: dict = {}
-    try:
-        threads = sum(client.nthreads().values())
-    except Exception:  # noqa: BLE001 - the window is a guess anyway
-        threads = 0
-    window = max(DASK_WINDOW_MIN, DASK_PER_THREAD * threads)
-    finished = as_completed()
-    try:
-        while True:
-            while len(futures) < window:
-                item = items.get(None if not futures else 0)
-                if item is _END or item is _NOTHING:
-                    break
-                job, failure = item
-                if failure is not None:
-                    yield job, FAILED, failure
-                    continue
-                future = client.submit(
-                    run_job,
-                    *solve_job(job[2]),
-                    pure=False,
-                    key=f"slidelab-solve-{tag}-{job[0].line}",
-                )
-                futures[future] = job
-                finished.add(future)
-            if not futures:
-                return
-            if not items.ended and not finished.has_ready():
-                time.sleep(POLL)  # look at the input again soon
-                continue
-            future = next(finished)
-            job = futures.pop(future)
+        (instance, _, request), failure = item
+        if failure is not None:
+            return done((FAILED, failure))
+        task = self.client.submit(
+            run_job,
+            *solve_job(request),
+            pure=False,
+            key=f"slidelab-solve-{self.tag}-{instance.line}",
+        )
+        answer: Future = Future()
+        with self._lock:
+            self._tasks.add(task)
+
+        def finished(task) -> None:  # in a thread of the client's
+            with self._lock:
+                self._tasks.discard(task)
             try:
-                status, payload = future.result()
-            except Exception as exc:  # noqa: BLE001 - a lost worker, a cancelled task
-                status, payload = (
+                result = task.result()
+            except BaseException as exc:  # noqa: BLE001 - a lost worker, a cancelled task
+                result = (
                     FAILED,
                     {
                         "error": f"the Dask task failed: {type(exc).__name__}: {_first_line(exc)}",
                         "kind": "internal",
                     },
                 )
-            yield job, status, payload
-    finally:
-        if futures:
-            client.cancel(list(futures))
+            answer.set_result(result)
+
+        task.add_done_callback(finished)
+        return answer
+
+    def close(self) -> None:
+        """Cancel the tasks still on the cluster."""
+        with self._lock:
+            tasks = list(self._tasks)
+        if tasks:
+            self.client.cancel(tasks)

@@ -260,7 +260,13 @@ def bfs(puzzle: Puzzle, *, limits: Limits | None = None, metric: str = "stm") ->
     >>> bfs(Puzzle("1 2 3/4 5 6/0 7 8"), metric="mtm").length
     1
     """
-    method = "bfs"
+    return layered(puzzle, limits, metric, "bfs", both_ends=False)
+
+
+def layered(puzzle: Puzzle, limits: Limits, metric: str, method: str, both_ends: bool) -> Solution:
+    """The layer-by-layer search of :func:`bfs` (from the start, to the end of the layer that
+    reaches the goal) or, ``both_ends``, of :func:`.bidirectional.bidirectional_bfs` (a whole
+    layer of the side whose frontier is smaller, until a successor is the other side's)."""
     stats = Stats()
     space = Space(puzzle, limits, method, metric)
     start, goal = space.rank(puzzle.start_codes), space.rank(puzzle.goal_codes)
@@ -269,14 +275,25 @@ def bfs(puzzle: Puzzle, *, limits: Limits | None = None, metric: str = "stm") ->
         return make_solution(puzzle, [], True, method, stats, metric)
     space.via[start] = SIDE_START | ROOT
     space.via[goal] = SIDE_GOAL | ROOT
-    front = Frontier(start, SIDE_START)
-    stats.stored = 1
-    while len(front.layer):
-        meet = expand_layer(space, front, stats, limits, method, finish=True)
-        stats.peak_frontier = max(stats.peak_frontier, len(front.layer))
+    fronts = [Frontier(start, SIDE_START)]
+    if both_ends:
+        fronts.append(Frontier(goal, SIDE_GOAL))
+    stats.stored = len(fronts)
+    while all(len(f.layer) for f in fronts):
+        front = min(fronts, key=lambda f: len(f.layer))
+        before = stats.expanded
+        try:
+            meet = expand_layer(space, front, stats, limits, method, finish=not both_ends)
+        finally:  # a limit's error carries the counts too
+            if both_ends and front.side == SIDE_START:
+                stats.expanded_forward += stats.expanded - before
+            elif both_ends:
+                stats.expanded_backward += stats.expanded - before
+        stats.peak_frontier = max(stats.peak_frontier, sum(len(f.layer) for f in fronts))
         if meet:
-            stats.stored += 1  # the goal
+            if not both_ends:
+                stats.stored += 1  # the goal
             stats.seconds = limits.elapsed()
-            path = space.meeting_path(SIDE_START, *meet)
+            path = space.meeting_path(front.side, *meet)
             return make_solution(puzzle, path, True, method, stats, metric)
-    raise AssertionError("breadth-first search exhausted the space without reaching the goal")
+    raise AssertionError(f"{method} exhausted the space without reaching the goal")

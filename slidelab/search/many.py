@@ -2,11 +2,12 @@
 
 The compiled search kernels release the GIL, so threads of one process run them
 side by side and share its tables (pattern databases memory-mapped once, not
-once per process).  Each position is read and its tables are built or loaded in
-the calling thread (one table build at a time, with its progress bar), then its
-search goes to a pool of ``workers`` threads; answers come back in the order the
-positions came in, each as soon as it and those before it are done, and only a
-few positions are read ahead, so a stream from a pipe is answered as it flows.
+once per process).  Each position is read in the calling thread, its goal's plan and
+tables made ready there once (one table build at a time, with its progress bar:
+:class:`~.stream.Plans`), then its search goes to a pool of ``workers`` threads;
+answers come back in the order the positions came in, each as soon as it and those
+before it are done, and only a few positions are read ahead, so a stream from a pipe
+is answered as it flows (the loop is :func:`~.stream.run_stream`, batch's too).
 The storing searches (:attr:`~.registry.Method.stores`: BFS, bidirectional BFS,
 A*), whose memory grows with the search, run one at a time beside the others.
 
@@ -23,10 +24,10 @@ ends the stream the same way.
 from __future__ import annotations
 
 import contextlib
+import itertools
 import threading
-from collections import deque
 from collections.abc import Callable, Iterable, Iterator
-from concurrent.futures import Future, ThreadPoolExecutor, wait
+from concurrent.futures import Future, ThreadPoolExecutor
 
 from .. import _args
 from ..errors import SearchInterrupted, SlidelabError
@@ -36,7 +37,8 @@ from ..solution import Solution
 from .options import SearchOptions, options_of
 from .plan import Plan
 from .request import Request, check_request
-from .solve import prepare_request, solve_request
+from .solve import solve_request
+from .stream import InOrder, Plans, done, run_stream
 
 #: positions read ahead per worker thread
 READ_AHEAD = 2
@@ -112,13 +114,24 @@ def _request(item, options: SearchOptions) -> Request:
     return check_request(item, options)
 
 
-def _inline(item, options, progress, table_progress):
+def _read(item, options: SearchOptions) -> Request | BaseException:
+    """The item as a checked request, or what is answered in its place: an item that is an
+    exception, as it is; the error of a board that cannot be solved.  Not a puzzle: raised."""
     if isinstance(item, BaseException):
         return item
     if not isinstance(item, Request):
         _args.instance(item, "puzzle", Puzzle)
     try:
-        request = _request(item, options)
+        return _request(item, options)
+    except SlidelabError as exc:
+        return exc
+
+
+def _inline(item, options, progress, table_progress):
+    request = _read(item, options)
+    if not isinstance(request, Request):
+        return request
+    try:
         return solve_request(request, progress=progress, table_progress=table_progress)
     except SlidelabError as exc:  # SearchInterrupted too (IDA* says how far it got)
         return exc
@@ -157,41 +170,39 @@ class _Stream:
             return exc
 
 
-def _done(value) -> Future:
-    future: Future = Future()
-    future.set_result(value)
-    return future
-
-
 def _pooled(items: Iterator, options, workers: int, progress, table_progress):
     shared = _Stream(progress)
-    pending: deque[Future] = deque()
+    plans = Plans(table_progress)
     pool = ThreadPoolExecutor(  # a search per core: none splits its own iterations further
         max_workers=workers,
         thread_name_prefix="slidelab-solve",
         initializer=grant_cores,
         initargs=(1,),
     )
-    index = 0
-    more = True
+    index = itertools.count()
+
+    def submit(item) -> Future:
+        """The item's plan made ready here (once per goal: :class:`~.stream.Plans`), then its
+        search queued with it (the search does not make it again)."""
+        request = _read(item, options)
+        if not isinstance(request, Request):
+            return done(request)
+        plan = plans.get(request)
+        if isinstance(plan, SlidelabError):
+            return done(plan)
+        return pool.submit(shared.run, next(index), request, plan)
+
+    answers = run_stream(
+        InOrder(items),
+        submit,
+        window=READ_AHEAD * workers,
+        ordered=True,
+        poll=_POLL,
+        interrupted=shared.stop.set,
+    )
     try:
-        while True:
-            while more and len(pending) < READ_AHEAD * workers:
-                item = next(items, None)
-                if item is None:
-                    more = False
-                    break
-                pending.append(_submit(pool, shared, index, item, options, table_progress))
-                index += 1
-            if not pending:
-                return
-            try:
-                result = _wait(pending[0])
-            except KeyboardInterrupt:
-                shared.stop.set()
-                yield from _drain(pending)
-                return
-            pending.popleft()
+        for _, future in answers:
+            result = future.result()
             shared.head += 1
             yield result
             if isinstance(result, SearchInterrupted):
@@ -199,37 +210,3 @@ def _pooled(items: Iterator, options, workers: int, progress, table_progress):
     finally:
         shared.stop.set()  # a consumer that stops early (or Ctrl-C there) stops the searches
         pool.shutdown(wait=True, cancel_futures=True)
-
-
-def _submit(pool, shared: _Stream, index: int, item, options, table_progress) -> Future:
-    """Build or load the item's tables here (one build at a time), then queue its search with
-    its plan (made once: the search does not make it again)."""
-    if isinstance(item, BaseException):
-        return _done(item)
-    if not isinstance(item, Request):
-        _args.instance(item, "puzzle", Puzzle)
-    try:
-        request = _request(item, options)
-        plan = prepare_request(request, table_progress=table_progress)
-    except SlidelabError as exc:
-        return _done(exc)
-    return pool.submit(shared.run, index, request, plan)
-
-
-def _wait(future: Future):
-    """The future's result, waiting in short steps so that Ctrl-C reaches this thread."""
-    while not future.done():
-        wait([future], timeout=_POLL)
-    return future.result()
-
-
-def _drain(pending: deque[Future]):
-    """After a stop: the answers finished before it, in order, up to the first interrupted one."""
-    while pending:
-        future = pending.popleft()
-        if future.cancelled():
-            return
-        result = future.result()
-        yield result
-        if isinstance(result, SearchInterrupted):
-            return

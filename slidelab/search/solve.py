@@ -6,8 +6,9 @@ then :func:`solve_request` answers it: the time limit starts one
 :class:`~slidelab._clock.Clock` that bounds the whole answer (tables built for it
 included); :mod:`.plan` resolves the method and makes its tables ready, and
 :mod:`.auto` runs ``auto``'s cheapest-first policy where it searches.  A stream
-(:func:`~.many.solve_many`) makes each board's plan and tables ready once
-(:func:`prepare_request`) and hands them to :func:`solve_request`.
+(:func:`~.many.solve_many`, batch) makes each goal's plan and tables ready once
+(:func:`prepare_request`, through :class:`~.stream.Plans`) and hands them to
+:func:`solve_request`.
 """
 
 from __future__ import annotations
@@ -199,7 +200,8 @@ def prepare_request(
     request: Request, *, table_progress: Callable[[float, str], None] | None = None
 ) -> Plan:
     """The plan :func:`solve_request` runs on ``request``, its tables built or loaded now: a
-    stream makes it once per board and hands it to :func:`solve_request` (with a
+    stream makes it once per goal (:class:`~.stream.Plans`: a plan and its tables depend on the
+    goal and the options, not on the start) and hands it to :func:`solve_request` (with a
     ``time_limit``, a build that would take longer is refused)."""
     return _prepare(request.puzzle, request.options, table_progress)
 
@@ -222,12 +224,12 @@ def prepare(
 ) -> str:
     """Build (or load) and cache the tables :func:`solve` would use; return the method.
 
-    Takes the options of :func:`solve` (by name, or as ``options``).  A batch calls it
-    once per goal before its worker processes start, so that they only load the tables
-    from the cache.  ``auto`` where it searches builds nothing ahead (it builds only for
-    a board whose search needs it, :mod:`slidelab.search.auto`); with a ``time_limit``
-    in ``options``, a build that would take longer is refused
-    (:class:`~slidelab.errors.SearchLimitError`, saying how to build it once).
+    Takes the options of :func:`solve` (by name, or as ``options``): tables built ahead of
+    time, so that later solves (other processes too) only load them from the cache.
+    ``auto`` where it searches builds nothing ahead (it builds only for a board whose search
+    needs it, :mod:`slidelab.search.auto`); with a ``time_limit`` in ``options``, a build
+    that would take longer is refused (:class:`~slidelab.errors.SearchLimitError`, saying
+    how to build it once).
 
     Examples
     --------

@@ -283,250 +283,224 @@ def _set_nibble(nib, p, value):
         nib[byte] = (nib[byte] & 0xF0) | value
 
 
+@njit(cache=True, inline="always")
+def _scratch(k, n):
+    """A thread's ``(pos, spos, tile_at, tile_at_m)``: the cells of the group's tiles and the
+    tile on each cell (-1: empty), of a placement and of its mirror image."""
+    return (
+        np.zeros(k, np.int64),
+        np.zeros(k, np.int64),
+        np.full(n, -1, np.int64),
+        np.full(n, -1, np.int64),
+    )
+
+
+@njit(cache=True, inline="always")
+def _stored_move(p, ps, j, t, to, free, free_m, w, tile_at, tile_at_m, mult, scell, stile, sym):
+    """Placement ``p`` (mirror image ``ps``, empty cells ``free`` and ``free_m``) after tile
+    ``j`` moves from cell ``t`` into the blank's region at ``to``, as stored: ``(index, a cell
+    of the blank's region now, the empty cells, whether the placement is its own mirror)``.
+
+    With a mirror, a pair is stored once, as its smaller index (:func:`_symmetry`).
+    """
+    q = _moved(p, j, t, to, w, tile_at, mult)
+    cell = t
+    empty = (free | (np.int64(1) << t)) & ~(np.int64(1) << to)
+    both = False
+    if sym:
+        st = scell[t]
+        qs = _moved(ps, stile[j], st, scell[to], w, tile_at_m, mult)
+        both = qs == q
+        if qs < q:
+            q = qs
+            cell = st
+            empty = (free_m | (np.int64(1) << st)) & ~(np.int64(1) << scell[to])
+    return q, cell, empty, both
+
+
 # ----------------------------------------------------------------------------------------
 # layer kernels
 
 
-@njit(cache=True, parallel=True)
-def _push_layer(
-    words,
-    nib,
-    d,
-    flags_cur,
-    flags_next,
-    block,
-    k,
-    n,
-    w,
-    not_first,
-    not_last,
-    nbmask,
-    mult,
-    md,
-    low,
-    scell,
-    stile,
-    sym,
-    chunks,
-):
-    """Expand every open region forward; returns (new regions, new cells, new placements, overflow).
+@njit(cache=True, inline="always")
+def _push_block(words, nib, d, flags_next, blk, free0, occ_m, md0, places, geometry):
+    """Block ``blk``'s open regions claim their unreached neighbours; returns ``(regions,
+    cells, placements, overflow)`` reached.
 
     Threads write anywhere, so a region is claimed with an atomic OR: bits only
     ever go from 0 to the next layer's code, and the old value tells who was first.
     """
+    block, k, n, w, not_first, not_last, nbmask, mult, md, low, scell, stile, sym = geometry
+    pos, spos, tile_at, tile_at_m = places
     cur = 1 + (d & 1)
     nxt = 3 - cur
     full = (np.int64(1) << n) - 1
     e1 = n - k + 1
-    nblocks = flags_cur.shape[0]
-    counts = np.zeros((chunks, 4), np.int64)
-    for ch in prange(chunks):
-        pos = np.zeros(k, np.int64)
-        spos = np.zeros(k, np.int64)
-        tile_at = np.full(n, -1, np.int64)
-        tile_at_m = np.full(n, -1, np.int64)  # the mirrored placement's
-        # counted in registers, stored once: threads' rows of ``counts`` share cache lines
-        c_regions = 0
-        c_cells = 0
-        c_new = 0
-        c_over = 0
-        per = spread_per(nblocks, chunks)  # blocks a range
-        for i in range(per * SPREAD):
-            blk = spread_block(ch, i, per, chunks)
-            if blk >= nblocks:
-                continue
-            if flags_cur[blk] == 0:
-                continue
-            free0, occ_m = _start_block(blk, k, n, pos, tile_at, scell, stile, spos, tile_at_m, sym)
-            md0 = _md(pos, k - 2, md)
-            base = blk * block
-            for off in range(block):
-                p = base + off
-                open_ = _with_code(np.int64(words[p]), cur, low)
-                if open_ == 0:
-                    continue
-                free = _place_last_two(off, e1, free0, k, pos, tile_at)
-                md_p = _md_placed(md0, pos, k, md)
-                ps = 0
-                free_m = 0
-                if sym:
-                    ps, free_m = _place_mirror(
-                        pos, k, n, mult, scell, stile, spos, tile_at_m, occ_m
-                    )
-                while open_ != 0:
-                    region = _flood(
-                        _select(free, lowest_bit(open_) >> 1), free, w, not_first, not_last
-                    )
-                    open_ &= ~_slots(region, free)
-                    border = _grow(region, w, not_first, not_last) & ~free & full
-                    while border != 0:  # the group's tiles next to the region
-                        t = lowest_bit(border)
-                        border &= border - 1
-                        j = tile_at[t]
-                        adj = nbmask[t] & region
-                        while adj != 0:
-                            to = lowest_bit(adj)
-                            adj &= adj - 1
-                            q = _moved(p, j, t, to, w, tile_at, mult)
-                            cell2 = t
-                            free2 = (free | (np.int64(1) << t)) & ~(np.int64(1) << to)
-                            both = False
-                            if sym:  # store the pair's canonical member only
-                                st = scell[t]
-                                qs = _moved(ps, stile[j], st, scell[to], w, tile_at_m, mult)
-                                both = qs == q
-                                if qs < q:
-                                    q = qs
-                                    cell2 = st
-                                    free2 = (free_m | (np.int64(1) << st)) & ~(
-                                        np.int64(1) << scell[to]
-                                    )
-                            if _code_at(np.int64(words[q]), free2, cell2) != 0:
-                                continue
-                            region2 = _flood(cell2, free2, w, not_first, not_last)
-                            if both:  # a symmetric placement: a region and its mirror at once
-                                region2 |= _mirror_mask(region2, scell)
-                            old = np.int64(atomic_or(words, q, _slots(region2, free2) * nxt))
-                            if _code_at(old, free2, cell2) != 0:
-                                continue  # another thread claimed it first
-                            c_regions += 1
-                            c_cells += popcount(region2)
-                            flags_next[q // block] = 1
-                            if old == 0:
-                                gap = d + 1 - (md_p - md[j, t] + md[j, to])
-                                if gap > 30:
-                                    c_over = 1
-                                atomic_or(nib, q >> 1, (gap >> 1) << (4 * (q & 1)))
-                                c_new += 1
-        counts[ch, 0] = c_regions
-        counts[ch, 1] = c_cells
-        counts[ch, 2] = c_new
-        counts[ch, 3] = c_over
-    return counts[:, 0].sum(), counts[:, 1].sum(), counts[:, 2].sum(), counts[:, 3].max()
+    regions = 0
+    cells = 0
+    new = 0
+    over = 0
+    base = blk * block
+    for off in range(block):
+        p = base + off
+        open_ = _with_code(np.int64(words[p]), cur, low)
+        if open_ == 0:
+            continue
+        free = _place_last_two(off, e1, free0, k, pos, tile_at)
+        md_p = _md_placed(md0, pos, k, md)
+        ps = 0
+        free_m = 0
+        if sym:
+            ps, free_m = _place_mirror(pos, k, n, mult, scell, stile, spos, tile_at_m, occ_m)
+        while open_ != 0:
+            region = _flood(_select(free, lowest_bit(open_) >> 1), free, w, not_first, not_last)
+            open_ &= ~_slots(region, free)
+            border = _grow(region, w, not_first, not_last) & ~free & full
+            while border != 0:  # the group's tiles next to the region
+                t = lowest_bit(border)
+                border &= border - 1
+                j = tile_at[t]
+                adj = nbmask[t] & region
+                while adj != 0:
+                    to = lowest_bit(adj)
+                    adj &= adj - 1
+                    q, cell2, free2, both = _stored_move(
+                        p, ps, j, t, to, free, free_m, w, tile_at, tile_at_m, mult, scell,
+                        stile, sym,
+                    )  # fmt: skip
+                    if _code_at(np.int64(words[q]), free2, cell2) != 0:
+                        continue
+                    region2 = _flood(cell2, free2, w, not_first, not_last)
+                    if both:  # a symmetric placement: a region and its mirror at once
+                        region2 |= _mirror_mask(region2, scell)
+                    old = np.int64(atomic_or(words, q, _slots(region2, free2) * nxt))
+                    if _code_at(old, free2, cell2) != 0:
+                        continue  # another thread claimed it first
+                    regions += 1
+                    cells += popcount(region2)
+                    flags_next[q // block] = 1
+                    if old == 0:
+                        gap = d + 1 - (md_p - md[j, t] + md[j, to])
+                        if gap > 30:
+                            over = 1
+                        atomic_or(nib, q >> 1, (gap >> 1) << (4 * (q & 1)))
+                        new += 1
+    return regions, cells, new, over
 
 
-@njit(cache=True, parallel=True)
-def _pull_layer(
-    words,
-    nib,
-    d,
-    done,
-    flags_next,
-    block,
-    k,
-    n,
-    w,
-    not_first,
-    not_last,
-    nbmask,
-    mult,
-    md,
-    low,
-    scell,
-    stile,
-    sym,
-    chunks,
-):
-    """Every unreached region looks for an open neighbour; returns (regions, cells, placements, overflow)."""
+@njit(cache=True, inline="always")
+def _pull_block(words, nib, d, flags_next, done, blk, free0, occ_m, md0, places, geometry):
+    """Block ``blk``'s unreached regions look for a neighbour in the open layer; each thread
+    writes only its own blocks.  Returns ``(regions, cells, placements, overflow)`` reached."""
+    block, k, n, w, not_first, not_last, nbmask, mult, md, low, scell, stile, sym = geometry
+    pos, spos, tile_at, tile_at_m = places
     cur = 1 + (d & 1)
     nxt = 3 - cur
     e1 = n - k + 1
-    nblocks = done.shape[0]
+    regions = 0
+    cells = 0
+    new = 0
+    over = 0
+    left = False
+    changed = False
+    base = blk * block
+    for off in range(block):
+        p = base + off
+        x = np.int64(words[p])
+        unseen = _with_code(x, 0, low)
+        if unseen == 0:
+            continue
+        free = _place_last_two(off, e1, free0, k, pos, tile_at)
+        ps = 0
+        free_m = 0
+        if sym:
+            ps, free_m = _place_mirror(pos, k, n, mult, scell, stile, spos, tile_at_m, occ_m)
+            if ps < p:
+                words[p] = low * 3  # not stored: its mirror is; closed from now on
+                continue
+        y = x
+        while unseen != 0:
+            region = _flood(_select(free, lowest_bit(unseen) >> 1), free, w, not_first, not_last)
+            rs = _slots(region, free)
+            unseen &= ~rs
+            found = False
+            for j in range(k):
+                t = pos[j]
+                adj = nbmask[t] & region
+                while adj != 0:
+                    frm = lowest_bit(adj)
+                    adj &= adj - 1
+                    q, cell2, free2, _ = _stored_move(
+                        p, ps, j, t, frm, free, free_m, w, tile_at, tile_at_m, mult, scell,
+                        stile, sym,
+                    )  # fmt: skip
+                    if _code_at(np.int64(words[q]), free2, cell2) == cur:
+                        found = True
+                        break
+                if found:
+                    break
+            if found:
+                y |= rs * nxt
+                regions += 1
+                cells += popcount(region)
+            else:
+                left = True
+        if y != x:
+            if x == 0:
+                gap = d + 1 - _md_placed(md0, pos, k, md)
+                if gap > 30:
+                    over = 1
+                _set_nibble(nib, p, gap >> 1)
+                new += 1
+            words[p] = y
+            changed = True
+    if changed:
+        flags_next[blk] = 1
+    if not left:
+        done[blk] = 1
+    return regions, cells, new, over
+
+
+@njit(cache=True, parallel=True)
+def _layer(words, nib, d, marks, flags_next, geometry, chunks, pull):
+    """Layer ``d``, pushed from the blocks ``marks`` flags, or pulled into the blocks it does
+    not mark done (:func:`_push_block`, :func:`_pull_block`); returns ``(regions, cells,
+    placements, overflow)`` reached."""
+    k, n, md = geometry[1], geometry[2], geometry[8]
+    scell, stile, sym = geometry[10], geometry[11], geometry[12]
+    nblocks = marks.shape[0]
     counts = np.zeros((chunks, 4), np.int64)
     for ch in prange(chunks):
-        pos = np.zeros(k, np.int64)
-        spos = np.zeros(k, np.int64)
-        tile_at = np.full(n, -1, np.int64)
-        tile_at_m = np.full(n, -1, np.int64)  # the mirrored placement's
+        places = _scratch(k, n)
+        pos, spos, tile_at, tile_at_m = places
         # counted in registers, stored once: threads' rows of ``counts`` share cache lines
-        c_regions = 0
-        c_cells = 0
-        c_new = 0
-        c_over = 0
+        regions = 0
+        cells = 0
+        new = 0
+        over = 0
         per = spread_per(nblocks, chunks)  # blocks a range
         for i in range(per * SPREAD):
             blk = spread_block(ch, i, per, chunks)
-            if blk >= nblocks:
-                continue
-            if done[blk] != 0:
+            if blk >= nblocks or (marks[blk] != 0) == pull:  # pull: done; push: not open
                 continue
             free0, occ_m = _start_block(blk, k, n, pos, tile_at, scell, stile, spos, tile_at_m, sym)
             md0 = _md(pos, k - 2, md)
-            left = False
-            changed = False
-            base = blk * block
-            for off in range(block):
-                p = base + off
-                x = np.int64(words[p])
-                unseen = _with_code(x, 0, low)
-                if unseen == 0:
-                    continue
-                free = _place_last_two(off, e1, free0, k, pos, tile_at)
-                ps = 0
-                free_m = 0
-                if sym:
-                    ps, free_m = _place_mirror(
-                        pos, k, n, mult, scell, stile, spos, tile_at_m, occ_m
-                    )
-                    if ps < p:
-                        words[p] = low * 3  # not stored: its mirror is; closed from now on
-                        unseen = 0
-                if unseen != 0:
-                    y = x
-                    while unseen != 0:
-                        region = _flood(
-                            _select(free, lowest_bit(unseen) >> 1), free, w, not_first, not_last
-                        )
-                        rs = _slots(region, free)
-                        unseen &= ~rs
-                        found = False
-                        for j in range(k):
-                            t = pos[j]
-                            adj = nbmask[t] & region
-                            while adj != 0:
-                                frm = lowest_bit(adj)
-                                adj &= adj - 1
-                                q = _moved(p, j, t, frm, w, tile_at, mult)
-                                free2 = (free | (np.int64(1) << t)) & ~(np.int64(1) << frm)
-                                cell2 = t
-                                if sym:
-                                    qs = _moved(
-                                        ps, stile[j], scell[t], scell[frm], w, tile_at_m, mult
-                                    )
-                                    if qs < q:
-                                        q = qs
-                                        cell2 = scell[t]
-                                        free2 = (free_m | (np.int64(1) << cell2)) & ~(
-                                            np.int64(1) << scell[frm]
-                                        )
-                                if _code_at(np.int64(words[q]), free2, cell2) == cur:
-                                    found = True
-                                    break
-                            if found:
-                                break
-                        if found:
-                            y |= rs * nxt
-                            c_regions += 1
-                            c_cells += popcount(region)
-                        else:
-                            left = True
-                    if y != x:
-                        if x == 0:
-                            gap = d + 1 - _md_placed(md0, pos, k, md)
-                            if gap > 30:
-                                c_over = 1
-                            _set_nibble(nib, p, gap >> 1)
-                            c_new += 1
-                        words[p] = y
-                        changed = True
-            if changed:
-                flags_next[blk] = 1
-            if not left:
-                done[blk] = 1
-        counts[ch, 0] = c_regions
-        counts[ch, 1] = c_cells
-        counts[ch, 2] = c_new
-        counts[ch, 3] = c_over
+            if pull:
+                r, c, p, o = _pull_block(
+                    words, nib, d, flags_next, marks, blk, free0, occ_m, md0, places, geometry
+                )
+            else:
+                r, c, p, o = _push_block(
+                    words, nib, d, flags_next, blk, free0, occ_m, md0, places, geometry
+                )
+            regions += r
+            cells += c
+            new += p
+            over = max(over, o)
+        counts[ch, 0] = regions
+        counts[ch, 1] = cells
+        counts[ch, 2] = new
+        counts[ch, 3] = over
     return counts[:, 0].sum(), counts[:, 1].sum(), counts[:, 2].sum(), counts[:, 3].max()
 
 
@@ -536,10 +510,7 @@ def _widen(nib, table, block, k, n, md, mult, scell, stile, sym, chunks):
     nblocks = table.shape[0] // block
     e1 = n - k + 1
     for ch in prange(chunks):
-        pos = np.zeros(k, np.int64)
-        spos = np.zeros(k, np.int64)
-        tile_at = np.full(n, -1, np.int64)
-        tile_at_m = np.full(n, -1, np.int64)
+        pos, spos, tile_at, tile_at_m = _scratch(k, n)
         per = spread_per(nblocks, chunks)  # blocks a range
         for i in range(per * SPREAD):
             blk = spread_block(ch, i, per, chunks)
@@ -705,9 +676,9 @@ def _layers(words, nib, start, geometry, progress, log):
     reached = [1]
 
     def expand(d, pull, size, flags_cur, flags_next, done):
-        if pull:
-            return _pull_layer(words, nib, d, done, flags_next, *geometry, CHUNKS)
-        return _push_layer(words, nib, d, flags_cur, flags_next, *geometry, CHUNKS)
+        return _layer(
+            words, nib, d, done if pull else flags_cur, flags_next, geometry, CHUNKS, pull
+        )
 
     def close(flags, code, size):
         close_layer(words, flags, block, code, low, CHUNKS)
