@@ -61,7 +61,7 @@ from numba.core.errors import NumbaIRAssumptionWarning
 
 from ._clock import compiling_ended, compiling_started
 
-__all__ = ["kernel_cache_dir", "njit", "package_stamp"]
+__all__ = ["KernelLocator", "kernel_cache_dir", "njit", "package_stamp"]
 
 #: the folder that holds slidelab's source files; kernels declared below it are ours
 _PACKAGE = Path(__file__).resolve().parent
@@ -150,7 +150,7 @@ def package_stamp(root: Path = _PACKAGE, files=KERNEL_SOURCES) -> str:
 _STAMP: list[str] = []  # the package's stamp, read once per process
 
 
-class _KernelLocator(caching._SourceFileBackedLocatorMixin, caching._CacheLocator):
+class KernelLocator(caching._SourceFileBackedLocatorMixin, caching._CacheLocator):
     """numba cache locator for the kernels declared in slidelab's own source files; their
     cache is stale when any source file with compiled code changed (:func:`package_stamp`)."""
 
@@ -193,8 +193,8 @@ class _KernelLocator(caching._SourceFileBackedLocatorMixin, caching._CacheLocato
 
 
 # numba tries its cache locators in this order (the list is numba's, the same since 0.5x)
-if _KernelLocator not in caching.CacheImpl._locator_classes:
-    caching.CacheImpl._locator_classes.insert(0, _KernelLocator)
+if KernelLocator not in caching.CacheImpl._locator_classes:
+    caching.CacheImpl._locator_classes.insert(0, KernelLocator)
 
 
 # by category only: numba reports them at the kernel's own line (``_mm.py:338``), not its own

@@ -38,7 +38,8 @@ PALETTE = (
     "#f0a0d0", "#a0c8c8", "#d8c890", "#b0b0e8", "#e8b0b0",
 )  # fmt: skip
 
-_PAD, _GAP = 6, 4
+#: pixels: the margin around a board, and the gap between two tiles
+PAD, GAP = 6, 4
 
 
 @functools.cache
@@ -79,7 +80,7 @@ def _fill(colours: dict[Cell, str] | None, label: Cell) -> str:
 
 
 def _frame(width: int, height: int, tile: int, body: str) -> str:
-    w, h = width * tile + 2 * _PAD, height * tile + 2 * _PAD
+    w, h = width * tile + 2 * PAD, height * tile + 2 * PAD
     return (
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}"'
         f' viewBox="0 0 {w} {h}" font-family="system-ui, sans-serif" font-weight="700">'
@@ -89,7 +90,7 @@ def _frame(width: int, height: int, tile: int, body: str) -> str:
 
 def _tile(label: Cell, tile: int, colours: dict[Cell, str] | None, home: bool) -> str:
     """One tile drawn at the origin (placed by a ``transform``)."""
-    side = tile - _GAP
+    side = tile - GAP
     font = max(11, int(tile * 0.38))
     look = f' style="filter: {HOME_FILTER}"' if home else ""
     return (
@@ -101,7 +102,7 @@ def _tile(label: Cell, tile: int, colours: dict[Cell, str] | None, home: bool) -
 
 def _at(cell: int, width: int, tile: int) -> tuple[int, int]:
     r, c = divmod(cell, width)
-    return _PAD + c * tile + _GAP // 2, _PAD + r * tile + _GAP // 2
+    return PAD + c * tile + GAP // 2, PAD + r * tile + GAP // 2
 
 
 def board_svg(
@@ -211,7 +212,7 @@ def check_gif(
             f"seconds_per_move must be from {low:g} to {high:g} (a GIF's frame delay),"
             f" got {seconds:g}"
         )
-    side = width * tile + 2 * _PAD, height * tile + 2 * _PAD
+    side = width * tile + 2 * PAD, height * tile + 2 * PAD
     if side[0] * side[1] > MAX_GIF_PIXELS:
         raise SlidelabError(
             f"a GIF of {side[0]:,}x{side[1]:,} pixels is too large (at most"
@@ -243,7 +244,7 @@ def solution_gif(
     from matplotlib.patches import FancyBboxPatch
 
     colours = _colours(goal)
-    w, h = width * tile + 2 * _PAD, height * tile + 2 * _PAD
+    w, h = width * tile + 2 * PAD, height * tile + 2 * PAD
     fig = Figure(figsize=(w / 100, h / 100), dpi=100)
     ax = fig.add_axes((0, 0, 1, 1))
 
@@ -257,7 +258,7 @@ def solution_gif(
             if label == 0:
                 continue
             x, y = _at(i, width, tile)
-            side = tile - _GAP
+            side = tile - GAP
             ax.add_patch(
                 FancyBboxPatch(
                     (x, y), side, side, "round,pad=0,rounding_size=6", color=_fill(colours, label)

@@ -32,8 +32,15 @@ MAX_LIST_CELLS = 100_000_000
 DISTANCE_TIME_LIMIT = 60.0
 
 
-def _rng(seed):
-    """A ``random.Random`` from a seed: None, a whole number, text or bytes, or a ``Random`` itself."""
+def make_rng(seed):
+    """A ``random.Random`` from a seed: None, a whole number, text or bytes, or a ``Random`` itself
+    (returned as it is).
+
+    Raises
+    ------
+    ArgumentError
+        ``seed`` is none of these.
+    """
     if isinstance(seed, _random.Random):
         return seed
     if seed is None or _args.is_integer(seed):
@@ -61,7 +68,9 @@ def _walk_length(moves) -> int:
     )
 
 
-def _count(n) -> int:
+def board_count(n) -> int:
+    """``n``, checked as the number of positions a call makes: a whole number from 0 to
+    :data:`MAX_BOARDS` (an :class:`~slidelab.errors.ArgumentError` otherwise)."""
     return _args.integer(
         n, "n", minimum=0, maximum=MAX_BOARDS, why=" (the most positions a call makes)"
     )
@@ -82,7 +91,7 @@ def random_board(size=None, goal=None, *, blank_first: bool = False, seed=None) 
     goal : Board or str, optional
     seed : int, str or random.Random, optional
     """
-    rng = _rng(seed)
+    rng = make_rng(seed)
     return _random_board(_goal(size, goal, blank_first), rng)
 
 
@@ -102,11 +111,14 @@ def scramble(moves: int, size=None, goal=None, *, blank_first: bool = False, see
     The walk's length is an upper bound on the distance to the goal; at most :data:`MAX_WALK`.
     """
     moves = _walk_length(moves)
-    rng = _rng(seed)
-    return _scramble(_goal(size, goal, blank_first), moves, rng)
+    rng = make_rng(seed)
+    return random_walk(_goal(size, goal, blank_first), moves, rng)
 
 
-def _scramble(goal: Board, moves: int, rng) -> Board:
+def random_walk(goal: Board, moves: int, rng) -> Board:
+    """``goal`` after a random walk of ``moves`` single-tile moves drawn from ``rng`` (a
+    ``random.Random``), never stepping straight back; the arguments are not checked
+    (:func:`scramble` checks them)."""
     nbr = neighbour_table(goal.width, goal.height).tolist()
     cells = list(goal.cells)
     blank, back = goal.blank, -1
@@ -168,16 +180,16 @@ def iter_random_boards(
 
 def _plan(n, size, goal, moves, blank_first, seed):
     """The checked ``(n, goal, moves, rng)`` of a call making ``n`` boards."""
-    n = _count(n)
+    n = board_count(n)
     if moves is not None:
         moves = _walk_length(moves)
-    rng = _rng(seed)
+    rng = make_rng(seed)
     return n, _goal(size, goal, blank_first), moves, rng
 
 
 def _boards(n, goal, moves, rng) -> Iterator[Board]:
     for _ in range(n):
-        yield _random_board(goal, rng) if moves is None else _scramble(goal, moves, rng)
+        yield _random_board(goal, rng) if moves is None else random_walk(goal, moves, rng)
 
 
 def random_boards(

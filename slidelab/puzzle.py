@@ -260,20 +260,20 @@ class Puzzle:
         >>> p.rank(p.goal), p.unrank(p.rank(p.goal)) == p.goal
         (46233, True)
         """
-        from .ranking import _multiset_rank
+        from .ranking import arrangement_rank
 
         board = as_board(board, self.size)
         check_compatible(board, self.goal)
-        return int(_multiset_rank(self.encode(board), self.label_counts, self.n_arrangements))
+        return int(arrangement_rank(self.encode(board), self.label_counts, self.n_arrangements))
 
     def unrank(self, rank: int) -> Board:
         """The board with this rank (inverse of :meth:`rank`)."""
-        from .ranking import _multiset_unrank
+        from .ranking import arrangement_unrank
 
         if not 0 <= rank < self.n_arrangements:
             raise MismatchError(f"rank {rank} is outside 0..{self.n_arrangements - 1}")
         out = np.empty(self.width * self.height, np.int16)
-        _multiset_unrank(int(rank), self.label_counts, self.n_arrangements, out)
+        arrangement_unrank(int(rank), self.label_counts, self.n_arrangements, out)
         return self.decode(out)
 
     @cached_property

@@ -6,7 +6,9 @@ number), in ``0 .. n!-1``.  A board with repeated labels is a permutation of a
 multiset; its rank is its lexicographic index among the distinct arrangements,
 in ``0 .. n! / prod(c_i!) - 1``.  Ranks index flat arrays in the searches.
 
-The ``_``-prefixed functions are numba kernels on int arrays (values ``0..k``).
+The numba kernels work on int arrays (values ``0..k``), unchecked: :func:`arrangement_rank` and
+:func:`arrangement_unrank` are the ranks of :meth:`Puzzle.rank <slidelab.puzzle.Puzzle.rank>` and
+the searches; the Python functions check their arguments and call them.
 Counts of arrangements must fit in 63 bits (up to 20 distinct cells).
 
 Examples
@@ -72,7 +74,7 @@ def _perm_unrank(rank, out):
 
 
 @njit(cache=True)
-def _multiset_rank(state, counts, total):
+def arrangement_rank(state, counts, total):
     """Rank of ``state`` among arrangements of the multiset ``counts``.
 
     ``counts[v]`` is how often value ``v`` occurs; ``total`` the number of
@@ -94,7 +96,7 @@ def _multiset_rank(state, counts, total):
 
 
 @njit(cache=True)
-def _multiset_unrank(rank, counts, total, out):
+def arrangement_unrank(rank, counts, total, out):
     """Write into ``out`` the arrangement of ``counts`` with this rank."""
     n = out.shape[0]
     c = counts.copy()
@@ -210,7 +212,7 @@ def multiset_rank(items) -> int:
     counts = np.bincount(codes, minlength=len(values)).astype(np.int64)
     total = count_arrangements(counts)
     _check_fits(total)
-    return int(_multiset_rank(codes, counts, total))
+    return int(arrangement_rank(codes, counts, total))
 
 
 def multiset_unrank(rank: int, multiset) -> tuple:
@@ -224,5 +226,5 @@ def multiset_unrank(rank: int, multiset) -> tuple:
     if not 0 <= rank < total:
         raise SlidelabError(f"rank {_args.show(rank)} is outside 0..{total - 1}")
     out = np.empty(int(counts.sum()), np.int64)
-    _multiset_unrank(rank, counts, total, out)
+    arrangement_unrank(rank, counts, total, out)
     return tuple(values[int(v)] for v in out)

@@ -58,7 +58,7 @@ def _isolate_cache(patch: pytest.MonkeyPatch, directory: Path) -> Path:
     databases this process has loaded (from other caches), both until ``patch`` is undone."""
     directory.mkdir(parents=True, exist_ok=True)
     patch.setenv("SLIDELAB_CACHE", str(directory))
-    patch.setattr(importlib.import_module("slidelab.heuristics.pdb"), "_LOADED", {})
+    patch.setattr(importlib.import_module("slidelab.heuristics.pdb"), "LOADED", {})
     return directory
 
 

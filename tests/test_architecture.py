@@ -1,4 +1,5 @@
-"""The package's import graph: no cycles between modules, and no import upwards between layers.
+"""The package's import graph: no cycles between modules, no import upwards between layers, and
+no private name taken from another module.
 
 The graph is computed statically: every ``slidelab/**/*.py`` is parsed with :mod:`ast`, and
 every ``import``/``from ... import`` anywhere in a module (functions included) is an edge,
@@ -22,6 +23,10 @@ front ends
 
 ``slidelab/__init__.py`` and ``slidelab/__main__.py`` are exempt: the top package re-exports
 every layer lazily, and ``__main__`` runs the command line.
+
+No module takes a private name (``_name``) from another, by ``from .x import _name`` or as
+``x._name``: a name another module needs is its own module's interface, public; a private
+module imported whole (``from . import _args``) is fine, its plain names being its interface.
 """
 
 from __future__ import annotations
@@ -74,6 +79,11 @@ EXEMPT = {PACKAGE, f"{PACKAGE}.__main__"}
 #: (importer prefix, imported prefix) pairs forbidden even within a layer
 FORBIDDEN = [(f"{PACKAGE}.analysis", f"{PACKAGE}.search")]
 
+#: private names one module may take from another: ``{(importer, "slidelab.x._name"): why}``.
+#: Empty: a name another module needs is that module's interface, and public; one that stays
+#: inside keeps its underscore.  An entry here needs a reason that says why neither holds.
+PRIVATE_ALLOWED: dict[tuple[str, str], str] = {}
+
 
 # ---------------------------------------------------------------------------- the graph
 
@@ -119,6 +129,20 @@ def _resolve(name: str, modules: dict[str, Path]) -> str | None:
     return None
 
 
+def _origin(node: ast.ImportFrom, module: str, is_package: bool) -> str:
+    """The dotted name ``from ORIGIN import ...`` reads from, relative imports resolved."""
+    if not node.level:
+        return node.module or ""
+    base = module.split(".")
+    if not is_package:
+        base = base[:-1]
+    up = node.level - 1
+    if up > len(base) - 1:
+        raise AssertionError(f"{module}: relative import beyond the package")
+    base = base[: len(base) - up] if up else base
+    return ".".join(base + ([node.module] if node.module else []))
+
+
 def imports_of(module: str, source: str, modules, is_package: bool = False) -> set[str]:
     """The package's modules (names in ``modules``) that ``module`` imports (its text
     ``source``; ``is_package``: it is a package's ``__init__``)."""
@@ -128,17 +152,7 @@ def imports_of(module: str, source: str, modules, is_package: bool = False) -> s
         if isinstance(node, ast.Import):
             targets = [alias.name for alias in node.names]
         else:
-            if node.level:
-                base = module.split(".")
-                if not is_package:
-                    base = base[:-1]
-                up = node.level - 1
-                if up > len(base) - 1:
-                    raise AssertionError(f"{module}: relative import beyond the package")
-                base = base[: len(base) - up] if up else base
-                origin = ".".join(base + ([node.module] if node.module else []))
-            else:
-                origin = node.module or ""
+            origin = _origin(node, module, is_package)
             # ``from pkg import sub`` imports the submodule; ``from mod import name`` the module
             targets = [
                 f"{origin}.{alias.name}" if f"{origin}.{alias.name}" in modules else origin
@@ -148,6 +162,62 @@ def imports_of(module: str, source: str, modules, is_package: bool = False) -> s
             resolved = _resolve(target, modules)
             if resolved is not None and resolved != module:
                 found.add(resolved)
+    return found
+
+
+def is_private(name: str) -> bool:
+    """``_name``: a module's own, not its interface (``__dunder__`` names are neither)."""
+    return name.startswith("_") and not (name.startswith("__") and name.endswith("__"))
+
+
+def _dotted(node: ast.expr) -> list[str] | None:
+    """``["a", "b", "c"]`` of the expression ``a.b.c``; None for anything else."""
+    parts = []
+    while isinstance(node, ast.Attribute):
+        parts.append(node.attr)
+        node = node.value
+    if not isinstance(node, ast.Name):
+        return None
+    parts.append(node.id)
+    return parts[::-1]
+
+
+def private_names_taken(
+    module: str, source: str, modules, is_package: bool = False
+) -> set[tuple[str, int]]:
+    """The private names that ``module`` takes from other modules of the package (names in
+    ``modules``), as ``("slidelab.x._name", line)``: ``from .x import _name`` anywhere in it
+    (functions included), or ``x._name`` on a module it imported (``from . import x``,
+    ``import slidelab.x as x``, ``slidelab.x._name``).  A private *module* imported whole
+    (``from . import _args``) is the package's own, and its plain names are its interface: no
+    private name is taken; nor where a public name is imported under a private alias.  The check
+    reads names, not types: an object's private attribute (``space._board``) is not seen."""
+    tree = ast.parse(source, module)
+    bound: dict[str, str] = {}  # a local name -> the package's module it is
+    found = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                if alias.name in modules:
+                    local = alias.asname or alias.name.partition(".")[0]
+                    bound[local] = alias.name if alias.asname else local
+        elif isinstance(node, ast.ImportFrom):
+            origin = _origin(node, module, is_package)
+            for alias in node.names:
+                full = f"{origin}.{alias.name}"
+                if full in modules:
+                    bound[alias.asname or alias.name] = full
+                elif is_private(alias.name) and origin in modules and origin != module:
+                    found.add((full, node.lineno))
+    for node in ast.walk(tree):
+        if not (isinstance(node, ast.Attribute) and is_private(node.attr)):
+            continue
+        parts = _dotted(node.value)
+        if parts is None or parts[0] not in bound:
+            continue
+        owner = ".".join([bound[parts[0]], *parts[1:]])
+        if owner in modules and owner != module:
+            found.add((f"{owner}.{node.attr}", node.lineno))
     return found
 
 
@@ -345,6 +415,71 @@ def test_no_import_cycles(graph):
 def test_no_upward_imports(graph):
     found = upward_edges(graph)
     assert not found, "imports upwards between layers:\n" + "\n".join(found)
+
+
+def private_crossings() -> list[str]:
+    """One line per private name a module of the package takes from another, less
+    :data:`PRIVATE_ALLOWED`."""
+    modules = module_files()
+    lines = []
+    for module, path in modules.items():
+        source = path.read_text(encoding="utf-8")
+        taken = private_names_taken(module, source, modules, path.name == "__init__.py")
+        for name, line in sorted(taken, key=lambda item: (item[1], item[0])):
+            if (module, name) not in PRIVATE_ALLOWED:
+                lines.append(f"  {path.relative_to(ROOT.parent)}:{line}: {name}")
+    return lines
+
+
+def test_the_private_name_check_catches_what_it_should():
+    """Both forms are found, in functions too; private modules, aliases, dunders and a
+    module's own names are not."""
+    p = PACKAGE
+    modules = {f"{p}.{m}" for m in ("a", "a.b", "a.c", "a._m", "d", "e", "_f")} | {p}
+    source = """
+import slidelab.d
+import slidelab.e as e
+from .. import d as dee, __version__
+from . import c, _m
+from .c import public, _private
+from .._f import name as _alias, _hidden
+from ..d import _ok as ok
+
+def later(self):
+    from ..e import _late
+    self._mine, _m.plain, c.public
+    return c._thing + dee._other + e._more + slidelab.d._deep + _m._inner
+
+_own = 1
+print(_own, slidelab._top)
+"""
+    found = private_names_taken(f"{p}.a.b", source, modules)
+    assert found == {
+        (f"{p}.a.c._private", 6),
+        (f"{p}._f._hidden", 7),
+        (f"{p}.d._ok", 8),
+        (f"{p}.e._late", 11),
+        (f"{p}.a.c._thing", 13),
+        (f"{p}.d._other", 13),
+        (f"{p}.e._more", 13),
+        (f"{p}.d._deep", 13),
+        (f"{p}.a._m._inner", 13),
+        (f"{p}._top", 16),
+    }
+    # a package's ``__init__`` taking its own names is no crossing
+    assert not private_names_taken(f"{p}.a", "from . import _x\nfrom .c import y", modules, True)
+
+
+def test_no_private_name_crosses_modules():
+    """A module takes only public names from another: a name another module needs is part of
+    its interface (and documented as such), one that stays inside keeps its underscore.  A
+    private module (``_args``, ``search/_bestfirst``) imported whole is fine: its plain names
+    are its interface."""
+    found = private_crossings()
+    assert not found, (
+        "private names taken from another module (make the name public, move it where it\n"
+        "belongs, or keep it inside):\n" + "\n".join(found)
+    )
 
 
 def test_the_kernel_stamp_covers_every_file_with_compiled_code():

@@ -19,7 +19,7 @@ from slidelab import Puzzle, solve
 from slidelab.errors import SearchLimitError, SearchTooLong
 from slidelab.generate import random_board, scramble
 from slidelab.heuristics.pdb import build_estimate, is_ready
-from slidelab.search._common import Limits
+from slidelab.search import Limits
 from slidelab.search.idastar import idastar
 
 solve_module = importlib.import_module("slidelab.search.solve")

@@ -13,7 +13,7 @@ from slidelab import (
     bidirectional_bfs,
     random_board,
 )
-from slidelab.search._common import Limits
+from slidelab.search import Limits
 from slidelab.search.constructive import cancel_inverses, constructive
 
 LETTERS_4X4 = "ABA_/CDCD/ABAB/CDCD"

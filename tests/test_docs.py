@@ -128,12 +128,12 @@ def test_the_web_api_reference_is_the_servers_schema(site):
     for path, operations in schema["paths"].items():
         for verb in operations:
             assert f"{verb.upper()} {path}" in text, (verb, path)
-    from slidelab.web.errors import _JOB_STATUS
+    from slidelab.web.errors import JOB_STATUS
     from slidelab.web.lanes import MAX_BODY
 
     # the hand-written part: the body limit, and every kind a failed solve's error names
     assert f"over {MAX_BODY // 1024} KiB" in text
-    for kind in [*_JOB_STATUS, "internal"]:
+    for kind in [*JOB_STATUS, "internal"]:
         assert f"{kind}" in _section(page, "errors"), kind
     for name, model in schema["components"]["schemas"].items():
         section = _section(page, f"schema-{name.lower()}")

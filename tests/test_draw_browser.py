@@ -6,7 +6,7 @@ import pytest
 sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
 
 from slidelab import solve  # noqa: E402
-from slidelab.draw import _GAP, _PAD  # noqa: E402
+from slidelab.draw import GAP, PAD  # noqa: E402
 from test_web_e2e import CHROMIUM, CHROMIUM_ARGS, _ensure_chromium  # noqa: E402
 
 TILE, SECONDS, HOLD = 40, 0.3, 1.0
@@ -37,7 +37,7 @@ def cells_at(page, seconds: float, width: int, n: int) -> list:
     )
     cells: list = [0] * n
     for x, y, label in found:
-        c, r = (x - _PAD - _GAP // 2) / TILE, (y - _PAD - _GAP // 2) / TILE
+        c, r = (x - PAD - GAP // 2) / TILE, (y - PAD - GAP // 2) / TILE
         assert abs(c - round(c)) < 0.01 and abs(r - round(r)) < 0.01, (x, y, label)  # on a cell
         cells[round(r) * width + round(c)] = label
     return cells

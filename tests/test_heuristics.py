@@ -86,7 +86,7 @@ def test_pdb_tables_cached(cache, monkeypatch):
     seen = []
     pattern_database(puzzle, "1,2,3,4/5,6,7,8", progress=lambda f, m: seen.append(f))
     assert seen and len(list_tables()) == 2 and all(t["valid"] for t in list_tables())
-    monkeypatch.setattr(pdb_module, "_LOADED", {})
+    monkeypatch.setattr(pdb_module, "LOADED", {})
     again = []
     pattern_database(puzzle, "1,2,3,4/5,6,7,8", progress=lambda f, m: again.append(f))
     assert again == []  # loaded, not rebuilt
@@ -106,7 +106,7 @@ def test_large_tables_are_read_into_memory_small_ones_mapped(cache, monkeypatch)
     puzzle = Puzzle("1 2 3/4 5 6/7 0 8")
     cases = [(1 << 40, True, False), (100, True, True), (100, False, False)]
     for limit, huge, in_memory in cases:
-        monkeypatch.setattr(pdb_module, "_LOADED", {})
+        monkeypatch.setattr(pdb_module, "LOADED", {})
         monkeypatch.setattr(pdb_module, "IN_MEMORY_BYTES", limit)
         monkeypatch.setattr("slidelab.memory.huge_pages", lambda huge=huge: huge)
         db = pattern_database(puzzle, "1,2,3,4/5,6,7,8")  # built once, then loaded
@@ -114,7 +114,7 @@ def test_large_tables_are_read_into_memory_small_ones_mapped(cache, monkeypatch)
         assert all(not t.flags.writeable for t in db.tables)
         assert solve(puzzle, method="idastar", heuristic="pdb").length == 1
     monkeypatch.setattr("slidelab.memory.available_memory", lambda: 1000)  # memory runs short
-    monkeypatch.setattr(pdb_module, "_LOADED", {})
+    monkeypatch.setattr(pdb_module, "LOADED", {})
     db = pattern_database(puzzle, "1,2,3,4/5,6,7,8")
     assert all(mapped(t) for t in db.tables)
 
@@ -143,7 +143,7 @@ def test_a_group_in_another_order_has_its_own_cached_table(cache, monkeypatch):
     pdb_module = importlib.import_module("slidelab.heuristics.pdb")
     puzzle = Puzzle("1 2 3/4 5 6/7 0 8")
     forward = pattern_database(puzzle, "1,2,3,4/5,6,7,8", reflect=False).heuristic()
-    monkeypatch.setattr(pdb_module, "_LOADED", {})
+    monkeypatch.setattr(pdb_module, "LOADED", {})
     backward = pattern_database(puzzle, "4,3,2,1/8,7,6,5", reflect=False).heuristic()
     rng = random.Random(5)
     for _ in range(200):

@@ -155,8 +155,8 @@ def test_the_kernel_cache_is_keyed_by_content_and_package_layout(tmp_path):
     from slidelab import _jit
 
     ida = Path(_jit.__file__).resolve().parent / "search" / "_ida.py"
-    assert _jit._KernelLocator.package_subpath(ida) == "slidelab_search"
-    assert _jit._KernelLocator.package_subpath(Path(_jit.__file__)) == "slidelab"
+    assert _jit.KernelLocator.package_subpath(ida) == "slidelab_search"
+    assert _jit.KernelLocator.package_subpath(Path(_jit.__file__)) == "slidelab"
     (tmp_path / "a.py").write_text("x = 1")
     before = _jit.package_stamp(tmp_path, ["a.py"])
     os.utime(tmp_path / "a.py", (1, 1))  # written at another time: the same code

@@ -10,14 +10,14 @@ import sys
 import time
 
 from slidelab import Puzzle
-from slidelab.cli.progress import _table_and_step, _TableBar
+from slidelab.cli.progress import TableBar, table_and_step
 from slidelab.heuristics.pdb import announce_build, partition_name
 
 
 def test_a_build_message_becomes_a_short_whole_label():
     message = "table 2/4: depth 12, 45,000,000 of 518,918,400 placements"
-    assert _table_and_step(message) == ("table 2/4", "depth 12")
-    assert _table_and_step("distance table: depth 3, 1,234 positions") == (
+    assert table_and_step(message) == ("table 2/4", "depth 12")
+    assert table_and_step("distance table: depth 3, 1,234 positions") == (
         "distance table",
         "depth 3",
     )
@@ -26,7 +26,7 @@ def test_a_build_message_becomes_a_short_whole_label():
 def test_the_bar_shows_each_table_whole_and_leaves_no_line_behind(monkeypatch):
     err = io.StringIO()
     monkeypatch.setattr(sys, "stderr", err)
-    bar = _TableBar(live=True)
+    bar = TableBar(live=True)
     for table in (1, 2):
         for depth, fraction in ((5, 0.1), (17, 0.6), (30, 1.0)):
             bar(fraction, f"table {table}/2: depth {depth}, 518,918,400 of 518,918,400 placements")
@@ -52,9 +52,9 @@ def test_a_build_is_announced_with_its_size_and_time(cache, caplog):
 
 
 def test_a_slow_search_reports_on_stderr_when_not_a_terminal(capsys):
-    from slidelab.cli import QUIET_SECONDS, _ProgressLine
+    from slidelab.cli.progress import QUIET_SECONDS, ProgressLine
 
-    line = _ProgressLine(live=False)
+    line = ProgressLine(live=False)
     line.start()
     info = {
         "method": "idastar",

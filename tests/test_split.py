@@ -11,7 +11,7 @@ from slidelab import Puzzle
 from slidelab.errors import SearchLimitError
 from slidelab.generate import random_board
 from slidelab.memory import cores_for_this_thread, grant_cores, granted, usable_cores
-from slidelab.search._common import Limits
+from slidelab.search import Limits
 
 ida = importlib.import_module("slidelab.search.idastar")
 

@@ -12,7 +12,7 @@ import pytest
 from slidelab import solve
 from slidelab._clock import Clock, compile_seconds, compiling_ended, compiling_started
 from slidelab.errors import SearchLimitError
-from slidelab.search._common import Limits
+from slidelab.search import Limits
 
 
 def test_the_clock_leaves_out_getting_kernels_ready():

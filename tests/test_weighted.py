@@ -10,7 +10,7 @@ import pytest
 from reference import exact_distances
 from slidelab import Board, Puzzle, SearchLimitError, apply_moves, random_board, scramble, solve
 from slidelab.heuristics import make_heuristic
-from slidelab.search._common import Limits
+from slidelab.search import Limits
 from slidelab.search._polish import polish_path, symmetries
 from slidelab.search.astar import astar, weighted_astar
 

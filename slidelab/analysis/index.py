@@ -153,7 +153,7 @@ class Space:
         MismatchError
             The board is not of this puzzle (size or tiles differ).
         """
-        board = board if isinstance(board, Board) else self._board(board)
+        board = board if isinstance(board, Board) else self.read_board(board)
         codes = self._codes
         try:
             values = [codes[c] for c in board.cells]
@@ -165,7 +165,7 @@ class Space:
             or board.height != self.height
             or sorted(values) != self._sorted
         ):
-            self._board(board)  # raises the mismatch
+            self.read_board(board)  # raises the mismatch
         b = values.index(-1)
         del values[b]
         return np.array(values, dtype=np.int64), b
@@ -191,7 +191,7 @@ class Space:
         UnsolvableError
             The board cannot reach the goal (distinct tiles, wrong parity).
         """
-        board = board if isinstance(board, Board) else self._board(board)
+        board = board if isinstance(board, Board) else self.read_board(board)
         seq, b = self.sequence(board)
         idx = index_of(seq, b, self.kernel_args())
         if idx < 0:
@@ -221,7 +221,14 @@ class Space:
         codes = np.insert(np.asarray(s, np.int64) + 1, b, 0)
         return self.puzzle.decode(codes)
 
-    def _board(self, board) -> Board:
+    def read_board(self, board) -> Board:
+        """``board`` (a :class:`Board` or its text) as a board of this puzzle.
+
+        Raises
+        ------
+        MismatchError
+            The board is not of this puzzle (size or tiles differ).
+        """
         from ..puzzle import as_board, check_compatible
 
         board = as_board(board, self.goal.size)

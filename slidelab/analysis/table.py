@@ -286,7 +286,7 @@ class DistanceTable:
 
     def _sequence(self, board):
         if not isinstance(board, Board):
-            board = self.space._board(board)
+            board = self.space.read_board(board)
         seq, b = self.space.sequence(board)
         return board, seq, b
 

@@ -26,16 +26,16 @@ from .batch import batch_command
 from .check import check_command
 from .generate import generate_command
 from .moves import moves_group
-from .program import _Group
-from .progress import QUIET_SECONDS, _ProgressLine
+from .program import ProgramGroup
+from .progress import QUIET_SECONDS
 from .serve import serve_command
 from .solve import solve_command
-from .tables import _can_ask, tables_group
+from .tables import tables_group
 
-__all__ = ["main", "QUIET_SECONDS", "_ProgressLine", "_can_ask"]
+__all__ = ["main", "QUIET_SECONDS"]
 
 
-@click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})
+@click.group(cls=ProgramGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="slidelab")
 def main():
     """slidelab: solve, check and generate sliding-tile puzzles of any size.

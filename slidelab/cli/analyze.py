@@ -11,7 +11,7 @@ from ..errors import SlidelabError
 from ..units import parse_bytes, parse_duration
 from .common import fail, metric_option
 from .program import needs
-from .progress import _AnalysisBar
+from .progress import AnalysisBar
 
 
 @click.command("analyze")
@@ -103,7 +103,7 @@ def analyze_command(
             check_plot_path(plot_file)
             require_matplotlib()
         show = sys.stderr.isatty() if progress is None else progress
-        bar = _AnalysisBar() if show else None
+        bar = AnalysisBar() if show else None
         stats = analyze(
             goal,
             bar,

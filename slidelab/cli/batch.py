@@ -22,8 +22,8 @@ from .common import (
     read_search_options,
     search_options,
 )
-from .program import _interrupted, needs
-from .progress import _BatchBar
+from .program import interrupt_handler, needs
+from .progress import BatchBar
 
 
 @click.command("batch", cls=SearchCommand)
@@ -141,10 +141,10 @@ def batch_command(
                 else "nothing left to solve"
             )
             click.echo(f"{total:,} instances{earlier}; {doing}", err=True)
-    bar = _BatchBar(total, done, show and (total is None or total > done))
+    bar = BatchBar(total, done, show and (total is None or total > done))
     this_run = Summary()
     interrupted = False
-    previous = signal.signal(signal.SIGTERM, _interrupted)  # kill: stop as cleanly as Ctrl-C
+    previous = signal.signal(signal.SIGTERM, interrupt_handler)  # kill: stop as cleanly as Ctrl-C
     began = time.perf_counter()
     records = None
     try:

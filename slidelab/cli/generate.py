@@ -112,9 +112,9 @@ def generate_command(
         if distance is not None:
             from ..generate import DISTANCE_TIME_LIMIT
             from ..search.at_distance import positions_at_distance
-            from .progress import _AnalysisBar
+            from .progress import AnalysisBar
 
-            bar = _AnalysisBar() if sys.stderr.isatty() else None
+            bar = AnalysisBar() if sys.stderr.isatty() else None
             try:
                 boards = positions_at_distance(
                     distance,

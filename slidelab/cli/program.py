@@ -4,7 +4,7 @@ The order of start-up is one visible rule: a command declares the modules it
 needs with :func:`needs`; they are imported before its body runs, while the
 collector is held, and then start-up ends (:func:`end_startup`).  A command
 without :func:`needs` (``moves``, ``tables list``) imports only light modules
-and runs with the collector held; :class:`_Group` ends start-up after it.
+and runs with the collector held; :class:`ProgramGroup` ends start-up after it.
 """
 
 from __future__ import annotations
@@ -44,7 +44,7 @@ def _program_start() -> None:
 
     The program also says on standard error what the library logs for people
     (the one-line notice when kernels are compiled on first use), and takes
-    Ctrl-C and SIGTERM as an interruption wherever they come (see :class:`_Group`).
+    Ctrl-C and SIGTERM as an interruption wherever they come (see :class:`ProgramGroup`).
     """
     global _gc_held
     atexit.register(gc.freeze)
@@ -52,8 +52,8 @@ def _program_start() -> None:
         gc.disable()
         _gc_held = True
     _show_notices()
-    signal.signal(signal.SIGINT, _interrupted)
-    signal.signal(signal.SIGTERM, _interrupted)
+    signal.signal(signal.SIGINT, interrupt_handler)
+    signal.signal(signal.SIGTERM, interrupt_handler)
 
 
 def end_startup(freeze: bool = True) -> None:
@@ -109,14 +109,14 @@ def _show_notices() -> None:
         logger.setLevel(logging.INFO)
 
 
-def _interrupted(signum, frame):
+def interrupt_handler(signum, frame):
     """The program's SIGINT and SIGTERM handler (``batch`` also sets it for SIGTERM)."""
     global _interrupt_seen
     _interrupt_seen = True
     raise KeyboardInterrupt
 
 
-class _Group(click.Group):
+class ProgramGroup(click.Group):
     """Starts the program (:func:`_program_start`) and stops it cleanly on Ctrl-C or SIGTERM
     (exit 130) instead of printing a traceback.
 

@@ -10,7 +10,7 @@ import click
 QUIET_SECONDS = 5.0
 
 
-class _ProgressLine:
+class ProgressLine:
     """Search progress on stderr: bound or depth, nodes, rate, time.
 
     ``live`` (a terminal, or ``--progress``): one self-overwriting line.
@@ -63,7 +63,7 @@ class _ProgressLine:
             self.shown = False
 
 
-def _table_and_step(message: str) -> tuple[str, str]:
+def table_and_step(message: str) -> tuple[str, str]:
     """``("table 2/4", "depth 12")`` of a build's progress message ("table 2/4: depth 12,
     45,000,000 of 127,512,000 placements"): the bar itself shows how far it is, so the label
     keeps the words that fit any terminal, whole."""
@@ -71,7 +71,7 @@ def _table_and_step(message: str) -> tuple[str, str]:
     return table, detail.split(",")[0].strip()
 
 
-class _TableBar:
+class TableBar:
     """Progress on stderr while tables are built: a bar per table on a terminal (``live``,
     fitted to the terminal's width and redrawn in place: tqdm), else one line as each table
     starts."""
@@ -83,7 +83,7 @@ class _TableBar:
         self.said = None
 
     def __call__(self, fraction: float, message: str):
-        table, step = _table_and_step(message)
+        table, step = table_and_step(message)
         if not self.live:
             if table != self.said:
                 self.said = table
@@ -118,7 +118,7 @@ class _TableBar:
             self.done = 0
 
 
-class _AnalysisBar:
+class AnalysisBar:
     """A progress bar on stderr over the states found: depth, states, rate."""
 
     def __init__(self):
@@ -149,7 +149,7 @@ class _AnalysisBar:
             self.bar = None
 
 
-class _BatchBar:
+class BatchBar:
     """The batch's progress bar on stderr: count, rate, ETA, failures (tqdm)."""
 
     def __init__(self, total: int, done: int, show: bool):
@@ -170,7 +170,7 @@ class _BatchBar:
 
     def tables(self, fraction: float, message: str) -> None:
         if self.bar is not None:
-            table, step = _table_and_step(message)
+            table, step = table_and_step(message)
             self.bar.set_description_str(f"{table} {fraction:4.0%} {step}")
 
     def update(self, record: dict) -> None:

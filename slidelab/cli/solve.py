@@ -22,7 +22,7 @@ from .common import (
     search_options,
 )
 from .program import needs
-from .progress import _ProgressLine, _TableBar
+from .progress import ProgressLine, TableBar
 
 
 @click.command("solve", cls=SearchCommand)
@@ -82,8 +82,8 @@ def solve_command(
         fail(str(exc))
     show = sys.stderr.isatty() if progress is None else progress
     # --no-progress: silence; otherwise a live line on a terminal, a line now and then elsewhere
-    reporter = _ProgressLine(live=show) if progress is not False else None
-    tables = _TableBar(live=show) if reporter else None
+    reporter = ProgressLine(live=show) if progress is not False else None
+    tables = TableBar(live=show) if reporter else None
     lines: deque = deque()  # (line number, record) of each position given to the solver, in order
 
     def positions():

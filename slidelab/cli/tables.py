@@ -12,7 +12,7 @@ from ..heuristics.registry import PARTITION_HELP
 from ..units import format_bytes
 from .common import fail
 from .program import needs
-from .progress import _TableBar
+from .progress import TableBar
 
 
 @click.group("tables")
@@ -63,7 +63,7 @@ def tables_build(goal, blank_first, partition):
         puzzle = Puzzle(board, board)
         # pattern_database refuses a partition too large to build before anything else, and
         # says what it builds, how big and about how long before it starts (the bar comes after)
-        bar = _TableBar(live=sys.stderr.isatty())
+        bar = TableBar(live=sys.stderr.isatty())
         db = pattern_database(puzzle, partition, progress=bar)
         bar.close()
     except SlidelabError as exc:

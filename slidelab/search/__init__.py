@@ -19,7 +19,6 @@ from typing import TYPE_CHECKING
 from .._lazy import lazy_exports
 
 _EXPORTS = {
-    "_common": ["Limits"],
     "astar": ["astar", "best_first_search", "weighted_astar"],
     "at_distance": ["positions_at_distance"],
     "bfs": ["bfs"],
@@ -27,6 +26,7 @@ _EXPORTS = {
     "bidirectional_astar": ["bidirectional_astar"],
     "constructive": ["constructive"],
     "idastar": ["idastar", "idastar_all"],
+    "limits": ["Limits"],
     "many": ["solve_many"],
     "options": ["SearchOptions", "check_options"],
     "request": ["Request", "read_request"],
@@ -54,7 +54,6 @@ sys.modules[__name__].__class__ = _Package
 
 
 if TYPE_CHECKING:
-    from ._common import Limits
     from .astar import astar, best_first_search, weighted_astar
     from .at_distance import positions_at_distance
     from .bfs import bfs
@@ -62,6 +61,7 @@ if TYPE_CHECKING:
     from .bidirectional_astar import bidirectional_astar
     from .constructive import constructive
     from .idastar import idastar, idastar_all
+    from .limits import Limits
     from .many import solve_many
     from .options import SearchOptions, check_options
     from .registry import METHODS, Method, method_name

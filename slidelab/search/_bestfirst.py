@@ -66,7 +66,7 @@ def _hash(key, words):
 
 
 @njit(cache=True, inline="always")
-def _find(table, keys, key, words):
+def find_key(table, keys, key, words):
     """``(slot, node)``: the node holding ``key`` and its slot, or an empty slot and -1."""
     mask = np.uint64(table.shape[0] - 1)
     s = np.int64(_hash(key, words) & mask)
@@ -120,7 +120,7 @@ def _swap(hp, a, b):
 
 
 @njit(cache=True, inline="always")
-def _push(hp, size, f, t):
+def heap_push(hp, size, f, t):
     """Push onto the 4-ary heap (a node's 4 children are adjacent in memory)."""
     i = size
     hp[i, 0] = f
@@ -136,7 +136,8 @@ def _push(hp, size, f, t):
 
 
 @njit(cache=True, inline="always")
-def _pop(hp, size):
+def heap_pop(hp, size):
+    """Remove the heap's first entry (read ``hp[0]`` before); returns the new size."""
     size -= 1
     hp[0, 0] = hp[size, 0]
     hp[0, 1] = hp[size, 1]
@@ -235,7 +236,7 @@ def _run_body(
         x = t & NODE_MASK
         g = t >> 32
         if (flags[x] & CLOSED) != 0 or g != gs[x]:
-            size = _pop(hp, size)  # stale entry
+            size = heap_pop(hp, size)  # stale entry
             continue
         # bring the path stack to x: up to the first ancestor on the stack ...
         k = 0
@@ -247,7 +248,7 @@ def _run_body(
         if onstack[a] < 0 or onstack[a] + k * reach > maxd:
             status = DEEP
             break
-        size = _pop(hp, size)
+        size = heap_pop(hp, size)
         da = onstack[a]
         while depth > da:  # ... undo the moves above it ...
             if reach == 1 or snode[depth] >= 0:
@@ -305,7 +306,7 @@ def _run_body(
                 board[nb] = 0
                 if reach > 1:  # a longer slide goes on from this one's value
                     hh = heuristic_move(hdata, board, depth + amount - 1, hh, tile, nb, cur)
-                slot, c = _find(table, keys, ckey, words)
+                slot, c = find_key(table, keys, ckey, words)
                 if c >= 0:
                     if gs[c] > g1 and g1 + hs[c] < bound:
                         gs[c] = g1  # a shorter path: re-open if closed
@@ -316,7 +317,7 @@ def _run_body(
                             flags[c] &= ~CLOSED
                             reopened += 1
                         fbox[0] = g1 + weight * hs[c]
-                        size = _push(hp, size, fbits[0], (np.int64(g1) << 32) | c)
+                        size = heap_push(hp, size, fbits[0], (np.int64(g1) << 32) | c)
                 else:
                     if reach == 1:  # single steps: an estimate only for new nodes
                         hh = heuristic_move(hdata, board, depth, h, tile, nb, cur)
@@ -335,7 +336,7 @@ def _run_body(
                         onstack[c] = -1
                         table[slot] = c
                         fbox[0] = g1 + weight * ch
-                        size = _push(hp, size, fbits[0], (np.int64(g1) << 32) | c)
+                        size = heap_push(hp, size, fbits[0], (np.int64(g1) << 32) | c)
                 cur = nb
             while cur != blank:  # slide the tiles back
                 prev = nbr[cur, d ^ 1]

@@ -15,7 +15,7 @@ from ..puzzle import Puzzle
 from ..solution import Stats
 from ..units import format_bytes
 from . import _bestfirst as bf
-from ._common import Limits, out_of_memory
+from .limits import Limits, out_of_memory
 
 #: expansions per kernel slice (limits and progress are checked between slices)
 SLICE = 1 << 14

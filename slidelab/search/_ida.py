@@ -204,7 +204,7 @@ def _ida_lines(
     )  # fmt: skip
 
 
-def _ida_run(*args, reach: int = 1, divisor: int = 1):
+def ida_run(*args, reach: int = 1, divisor: int = 1):
     """One slice of the search (see :func:`_ida_body`): the STM kernel where it applies."""
     if reach == 1 and divisor == 1:
         return _ida_stm(*args)

@@ -51,7 +51,7 @@ import numpy as np
 
 from .._jit import njit
 from ..heuristics.dispatch import heuristic_move
-from ._bestfirst import _find, _pop, _push
+from ._bestfirst import find_key, heap_pop, heap_push
 
 RUNNING, FOUND, EXHAUSTED, FULL, DEEP, CAPPED = 0, 1, 2, 3, 4, 5
 
@@ -117,7 +117,7 @@ def _clean(hp, size, s, gs, flags):
         t = hp[0, 1]
         x = t & NODE_MASK
         if (flags[x] & closed) != 0 or (t >> 32) != gs[s, x]:
-            size = _pop(hp, size)
+            size = heap_pop(hp, size)
         else:
             break
     return size
@@ -169,7 +169,7 @@ def _expand(
         a = parent[s, a]
     if onstack[s, a] < 0 or onstack[s, a] + k > maxd:
         return False
-    st[S_HEAP + s] = _pop(hp, st[S_HEAP + s])
+    st[S_HEAP + s] = heap_pop(hp, st[S_HEAP + s])
     depth = st[S_DEPTH + s]
     blank = st[S_BLANK + s]
     da = onstack[s, a]
@@ -215,7 +215,7 @@ def _expand(
         v = np.uint64(tile)
         ckey[word_of[nb]] ^= v << shift_of[nb]
         ckey[word_of[blank]] ^= v << shift_of[blank]
-        slot, c = _find(table, keys, ckey, words)
+        slot, c = find_key(table, keys, ckey, words)
         u = st[S_U]
         if c >= 0 and (flags[c] & seen) != 0:
             ch = hs[s, c]
@@ -253,7 +253,7 @@ def _expand(
         parent[s, c] = x
         pdir[s, c] = d
         _count(gcnt, fcnt, st, s, g1, g1 + ch, 1)
-        size = _push(hp, size, max(g1 + ch, 2 * g1), (np.int64(g1) << 32) | c)
+        size = heap_push(hp, size, max(g1 + ch, 2 * g1), (np.int64(g1) << 32) | c)
         if (flags[c] & other_seen) != 0 and g1 + gs[other, c] < u:
             st[S_U] = g1 + gs[other, c]  # the two sides meet at c
             st[S_MEET] = c

@@ -42,7 +42,7 @@ from ..heuristics import Heuristic
 from ..puzzle import Puzzle
 from ..solution import Stats
 from ._bestfirst_run import Packing, WindowCapped, run_kernel
-from ._common import Limits
+from .limits import Limits
 
 #: longest window searched
 WINDOW = 44

@@ -29,8 +29,9 @@ from ..puzzle import Puzzle
 from ..solution import Solution, Stats, make_solution
 from ..units import format_bytes
 from ._bestfirst_run import Packing, run_kernel
-from ._common import Limits, search_entry
+from ._common import search_entry
 from ._polish import polish_path
+from .limits import Limits
 
 #: bytes per stored state, measured roughly (key, dict slots, heap entry)
 BYTES_PER_STATE = 400

@@ -40,8 +40,9 @@ from .. import _args
 from .._clock import Clock
 from ..board import Board
 from ..errors import SearchLimitError, SlidelabError
-from ..generate import DISTANCE_TIME_LIMIT, _count, _goal, _rng, _scramble
+from ..generate import DISTANCE_TIME_LIMIT, board_count, make_rng, random_walk
 from ..moves import metric_name
+from ..puzzle import goal_board
 from ..units import counted
 
 #: the known diameters: (width, height, metric) -> (name, the most moves any position is from a
@@ -102,12 +103,12 @@ def positions_at_distance(
     from ..analysis.index import Space
 
     distance = _args.integer(distance, "distance", minimum=0)
-    n = _count(n)
+    n = board_count(n)
     time_limit = _args.number(time_limit, "time_limit", positive=True, optional=True)
     _args.callback(progress, "progress")
     metric = metric_name(metric)
-    target = _goal(size, goal, blank_first)
-    rng = _rng(seed)
+    target = goal_board(goal, size=size, blank_first=blank_first)
+    rng = make_rng(seed)
     _check_known_diameter(target, distance, metric)
     space = Space(target, metric)
     if space.states <= LAYERED_STATES:
@@ -192,7 +193,7 @@ def _by_search(
                 f"found {len(found)} of {n} positions at distance {distance} in"
                 f" {time_limit:g} s ({tries} walks solved{again}); give a longer --time-limit"
             )
-        board = _scramble(goal, walk, rng)
+        board = random_walk(goal, walk, rng)
         try:
             solution = solve(board, goal, time_limit=left, metric=metric)
         except SearchLimitError:

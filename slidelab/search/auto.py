@@ -35,7 +35,7 @@ from ..errors import SearchInterrupted, SearchLimitError, SearchTooLong, Slidela
 from ..puzzle import Puzzle
 from ..solution import Solution
 from ..units import format_duration
-from ._common import Limits
+from .limits import Limits
 from .options import SearchOptions
 from .plan import Plan, build_hint, limits_of, search_heuristic, small
 

@@ -23,9 +23,10 @@ from .._jit import njit
 from ..errors import SlidelabError
 from ..moves import reach
 from ..puzzle import Puzzle
-from ..ranking import _multiset_rank, _multiset_unrank
+from ..ranking import arrangement_rank, arrangement_unrank
 from ..solution import Solution, Stats, make_solution
-from ._common import Limits, out_of_memory, search_entry
+from ._common import search_entry
+from .limits import Limits, out_of_memory
 
 UNSEEN = 255
 SIDE_START, SIDE_GOAL = 0, 8
@@ -51,7 +52,7 @@ def _expand(frontier, lo, hi, out, n_out, via, side, nbr, counts, total, state, 
         if n_out + room > cap:
             break
         r = frontier[i]
-        _multiset_unrank(r, counts, total, state)
+        arrangement_unrank(r, counts, total, state)
         b = 0
         while state[b] != 0:
             b += 1
@@ -68,7 +69,7 @@ def _expand(frontier, lo, hi, out, n_out, via, side, nbr, counts, total, state, 
                 state[cur] = state[nb]
                 state[nb] = 0
                 cur = nb
-                child = _multiset_rank(state, counts, total)
+                child = arrangement_rank(state, counts, total)
                 generated += 1
                 v = via[child]
                 if v == 255:
@@ -96,7 +97,7 @@ def _trace(rank, via, nbr, counts, total, state):
     """Blank directions, one per single-tile step, from the root of ``rank``'s side to ``rank``."""
     path = np.empty(4096, np.int8)
     length = 0
-    _multiset_unrank(rank, counts, total, state)
+    arrangement_unrank(rank, counts, total, state)
     b = 0
     while state[b] != 0:
         b += 1
@@ -109,7 +110,7 @@ def _trace(rank, via, nbr, counts, total, state):
             state[b] = state[prev]
             state[prev] = 0
             b = prev
-        rank = _multiset_rank(state, counts, total)
+        rank = arrangement_rank(state, counts, total)
     out = np.empty(length, np.int8)
     for i in range(length):
         out[i] = path[length - 1 - i]
@@ -170,7 +171,7 @@ class Space:
         limits.started += time.perf_counter() - began
 
     def rank(self, codes) -> int:
-        return int(_multiset_rank(codes, self.counts, self.total))
+        return int(arrangement_rank(codes, self.counts, self.total))
 
     def trace(self, rank: int) -> list[int]:
         return _trace(rank, self.via, self.nbr, self.counts, self.total, self.state).tolist()

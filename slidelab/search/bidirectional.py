@@ -13,8 +13,9 @@ from __future__ import annotations
 
 from ..puzzle import Puzzle
 from ..solution import Solution
-from ._common import Limits, search_entry
+from ._common import search_entry
 from .bfs import layered
+from .limits import Limits
 
 
 @search_entry("bidirectional")

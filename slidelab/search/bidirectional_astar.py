@@ -38,7 +38,8 @@ from ..units import format_bytes, format_duration
 from . import _mm as mm
 from ._bestfirst import rehash
 from ._bestfirst_run import Packing
-from ._common import Limits, out_of_memory, search_entry
+from ._common import search_entry
+from .limits import Limits, out_of_memory
 
 log = logging.getLogger(__name__)
 

@@ -35,8 +35,9 @@ from ..geometry import DOWN, LEFT, RIGHT, TILE_TO_BLANK, UP
 from ..puzzle import Puzzle
 from ..solution import Solution, Stats, make_solution
 from ..solvability import check, permutation_parity
-from ._common import Limits, search_entry
+from ._common import search_entry
 from .bidirectional import bidirectional_bfs
+from .limits import Limits
 
 METHOD = "constructive"
 

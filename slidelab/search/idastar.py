@@ -34,8 +34,9 @@ from ..memory import cores_for_this_thread
 from ..moves import reach as move_reach
 from ..puzzle import Puzzle
 from ..solution import Solution, Stats, make_solution
-from ._common import Limits, search_entry
-from ._ida import EXHAUSTED, FOUND, RUNNING, _ida_run
+from ._common import search_entry
+from ._ida import EXHAUSTED, FOUND, RUNNING, ida_run
+from .limits import Limits
 
 BUDGET = 1 << 22
 #: seconds: once an iteration takes (or the next is expected to take) this long, the later ones
@@ -83,7 +84,7 @@ class _Search:
 
     def run(self, budget: int) -> int:
         """One slice of at most ``budget`` nodes: RUNNING, FOUND or EXHAUSTED."""
-        return _ida_run(
+        return ida_run(
             self.root, self.nbr, self.goal, self.weight, self.bound, self.path, self.amount,
             self.steps, self.tried, self.hs, self.st, self.next_bound, budget, self.data,
             self.came, reach=self.reach, divisor=self.divisor,

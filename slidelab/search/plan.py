@@ -20,7 +20,7 @@ from ..errors import SearchLimitError
 from ..puzzle import Puzzle
 from ..solution import Stats
 from ..units import format_bytes, format_duration
-from ._common import Limits
+from .limits import Limits
 from .options import SearchOptions
 from .registry import METHODS, Method
 

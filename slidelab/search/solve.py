@@ -19,8 +19,8 @@ from .. import _args
 from .._clock import Clock
 from ..puzzle import Puzzle
 from ..solution import Solution
-from ._common import Limits
 from .auto import solve_auto
+from .limits import Limits
 from .options import OPTION_NAMES, SearchOptions, options_of
 from .plan import (
     AUTO_HEURISTIC,

@@ -12,7 +12,8 @@ from ..analysis.table import DistanceTable, goal_table
 from ..errors import SlidelabError
 from ..puzzle import Puzzle
 from ..solution import Solution
-from ._common import Limits, search_entry
+from ._common import search_entry
+from .limits import Limits
 
 
 @search_entry("table")

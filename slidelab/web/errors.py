@@ -69,7 +69,7 @@ def input_error(message: str, status: int = 400, **extra) -> ApiError:
 
 
 #: a failed job's kind (see :func:`slidelab.workers.run_job`) -> the status it is answered with
-_JOB_STATUS = {"input": 400, "unsolvable": 422, "limit": 422, "cancelled": 409}
+JOB_STATUS = {"input": 400, "unsolvable": 422, "limit": 422, "cancelled": 409}
 
 
 def job_error(job) -> ApiError:
@@ -79,7 +79,7 @@ def job_error(job) -> ApiError:
     extra = {"kind": kind, "id": job.id}
     if error.get("stats"):
         extra["stats"] = error["stats"]
-    return input_error(error["error"], _JOB_STATUS.get(kind, 500), **extra)
+    return input_error(error["error"], JOB_STATUS.get(kind, 500), **extra)
 
 
 def install(app: FastAPI) -> None:

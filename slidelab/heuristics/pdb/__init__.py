@@ -53,6 +53,7 @@ __all__ = [
     "AUTO_BUILD_STATES",
     "DEFAULT_PARTITION",
     "GroupLayout",
+    "LOADED",
     "MAX_BUILD_BYTES",
     "PDB_FORMAT",
     "PatternDatabase",
@@ -78,7 +79,10 @@ __all__ = [
 
 log = logging.getLogger(__name__)
 
-_LOADED: dict = {}
+#: the pattern databases loaded in this process, by ``(goal, groups, reflect)``: reused by
+#: :func:`pattern_database` while their files are in the cache (:func:`forget_deleted` lets
+#: go of the others); a test that wants its own cache sets it to an empty dict
+LOADED: dict = {}
 
 #: a group's table of at least this many bytes is read into memory backed by huge pages (where
 #: the system gives them, :func:`slidelab.memory.huge_pages`, and the memory is there) rather
@@ -95,10 +99,10 @@ def pattern_database(
     """
     groups = parse_partition(puzzle, partition)
     key = (puzzle.goal, tuple(map(tuple, groups)), reflect)
-    if cache and key in _LOADED:
-        if _still_cached(_LOADED[key]):
-            return _LOADED[key]
-        del _LOADED[key]  # a file deleted from the cache (its size limit): load or build again
+    if cache and key in LOADED:
+        if _still_cached(LOADED[key]):
+            return LOADED[key]
+        del LOADED[key]  # a file deleted from the cache (its size limit): load or build again
     for codes in groups:  # refuse an oversized group before building any table
         check_build_size(puzzle, codes)
     if cache:
@@ -111,7 +115,7 @@ def pattern_database(
         from ...cache import table_path
 
         db.cache_files = [_file_id(table_path(_spec(puzzle, codes))) for codes in groups]
-        _LOADED[key] = db
+        LOADED[key] = db
     return db
 
 
@@ -147,9 +151,9 @@ def forget_deleted() -> int:
     """Let go of the loaded databases a table file of which was deleted from the cache
     (:func:`slidelab.cache.trim_tables`): their memory, and the disk space of the mapped
     files, are freed.  Returns how many were let go."""
-    gone = [key for key, db in _LOADED.items() if not _files_there(db)]
+    gone = [key for key, db in LOADED.items() if not _files_there(db)]
     for key in gone:
-        del _LOADED[key]
+        del LOADED[key]
     return len(gone)
 
 
@@ -168,7 +172,7 @@ def _spec(puzzle: Puzzle, codes) -> dict:
 
 def _group_ready(puzzle: Puzzle, codes) -> bool:
     """Whether one group's table is loaded in this process or cached on disk."""
-    if any(codes in db.groups for (goal, _, _), db in _LOADED.items() if goal == puzzle.goal):
+    if any(codes in db.groups for (goal, _, _), db in LOADED.items() if goal == puzzle.goal):
         return True
     from ...cache import table_path
 

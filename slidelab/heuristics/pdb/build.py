@@ -21,7 +21,7 @@ from ...errors import SlidelabError
 from ...puzzle import Puzzle
 from ...units import counted
 from . import distinct
-from .layout import GroupLayout, _build_states, _group_index, _group_unrank, group_goal_text
+from .layout import GroupLayout, build_states, group_goal_text, group_index, group_unrank
 
 UNSEEN = 255
 CLOSED = 0x80
@@ -45,7 +45,7 @@ def build_bytes(puzzle: Puzzle, codes: Sequence[int]) -> int:
     """Memory a group's build holds at its peak (bytes)."""
     if distinct.suitable(puzzle, codes):
         return distinct.build_bytes(puzzle.width * puzzle.height, len(codes))
-    return _build_states(puzzle, codes)
+    return build_states(puzzle, codes)
 
 
 def check_build_size(puzzle: Puzzle, codes: Sequence[int]) -> None:
@@ -108,7 +108,7 @@ def build_by_scan(
     seen, earlier, combo = layout.scratch()
     ident = np.arange(n)
     sig = np.arange(m + 2)
-    start = _group_index(
+    start = group_index(
         ab,
         ident,
         sig,
@@ -204,7 +204,7 @@ def _build_layer(
     for s in range(total):
         if dist[s] != d:
             continue
-        _group_unrank(s, 0, gm, gcnt, gavail, binom, mult, ab, taken, slots)
+        group_unrank(s, 0, gm, gcnt, gavail, binom, mult, ab, taken, slots)
         base = s - s % free_cells
         blank = 0
         count = 0
@@ -249,7 +249,7 @@ def _build_layer(
                     continue
                 ab[q] = ab[p]
                 ab[p] = blank_code
-                s3 = _group_index(
+                s3 = group_index(
                     ab, ident, sig, 0, gof, gpos, gm, binom, mult, seen, earlier, combo
                 )
                 ab[p] = ab[q]

@@ -9,9 +9,9 @@ are combined in mixed radix (:class:`GroupLayout`'s ``mult``).  For distinct
 tiles this is the usual ``n (n-1) ... (n-k+1)`` perfect hash of the tiles'
 positions: tile ``j``'s digit is its cell less the cells of tiles ``0..j-1``
 before it.  The kernels below compute that one number from what each caller
-holds: a board (:func:`_group_index`, any labels), an array of positions
+holds: a board (:func:`group_index`, any labels), an array of positions
 (:func:`placement_index`, the builder) or positions packed in one integer
-(:func:`_compact_index`, the search's lookups); :func:`_group_unrank` inverts it.
+(:func:`packed_index`, the search's lookups); :func:`group_unrank` inverts it.
 
 **Partitions.**  Named partitions (``6-6-3``, ``7-8``, ``6-6-6-6``), ``auto``
 (two-row bands, each group as large as the build limit allows), ``full``, or
@@ -25,7 +25,7 @@ Examples
 ([12], [3, 1])
 >>> int(placement_index(np.array([2, 0]), 2, layout.mult[0]))   # tile 0 on cell 2, tile 1 on 0
 6
->>> int(_compact_index(2 | (0 << 2), 2, 2, layout.mult, 0))      # the same, packed 2 bits a cell
+>>> int(packed_index(2 | (0 << 2), 2, 2, layout.mult, 0))        # the same, packed 2 bits a cell
 6
 """
 
@@ -51,7 +51,7 @@ AUTO_BUILD_STATES = 60_000_000
 
 
 @njit(cache=True)
-def _group_index(board, view, sigma, g, gof, gpos, gm, binom, mult, seen, earlier, combo):
+def group_index(board, view, sigma, g, gof, gpos, gm, binom, mult, seen, earlier, combo):
     """Rank of group ``g``'s placement on the board seen through ``view`` and ``sigma``.
 
     The board read is ``sigma[board[view[c]]]`` for cell ``c``: the identity
@@ -80,7 +80,7 @@ def _group_index(board, view, sigma, g, gof, gpos, gm, binom, mult, seen, earlie
 
 
 @njit(cache=True)
-def _group_unrank(idx, g, gm, gcnt, gavail, binom, mult, out, taken, slots):
+def group_unrank(idx, g, gm, gcnt, gavail, binom, mult, out, taken, slots):
     """Write group ``g``'s placement of rank ``idx`` into ``out`` (codes ``j + 1``, 0 elsewhere)."""
     n = out.shape[0]
     for c in range(n):
@@ -126,7 +126,7 @@ def placement_index(pos, k, mult):
 
 
 @njit(cache=True, inline="always")
-def _compact_index(key, m, bits, mult, g):
+def packed_index(key, m, bits, mult, g):
     """Perfect-hash rank of a distinct-tile group from its packed cell positions."""
     mask = (1 << bits) - 1
     idx = 0
@@ -221,7 +221,7 @@ def _group_tiles(puzzle: Puzzle, codes: Sequence[int]) -> int:
     return sum(int(puzzle.label_counts[c]) for c in codes)
 
 
-def _build_states(puzzle: Puzzle, codes: Sequence[int]) -> int:
+def build_states(puzzle: Puzzle, codes: Sequence[int]) -> int:
     """Size of the build's state space (placements of the group times blank cells)."""
     return placements(puzzle, codes) * (puzzle.width * puzzle.height - _group_tiles(puzzle, codes))
 
@@ -286,7 +286,7 @@ def auto_partition(puzzle: Puzzle, limit: int = AUTO_BUILD_STATES) -> list[list[
     groups: list[list[int]] = [[]]
     for code in order:
         trial = groups[-1] + [code]
-        if groups[-1] and _build_states(puzzle, trial) > limit:
+        if groups[-1] and build_states(puzzle, trial) > limit:
             groups.append([code])
         else:
             groups[-1] = trial

@@ -19,7 +19,7 @@ from ...errors import SlidelabError
 from ...puzzle import Puzzle
 from ..base import Heuristic
 from ..dispatch import register
-from .layout import GroupLayout, _compact_index, _group_index, reflection
+from .layout import GroupLayout, group_index, packed_index, reflection
 
 
 @njit(cache=True, inline="always")
@@ -61,7 +61,7 @@ def _pdb_move(data, board, depth, h, tile, frm, to):
         vals[depth + 1, i] = vals[depth, i]
     g = gof[tile]
     if g >= 0:
-        idx = _group_index(
+        idx = group_index(
             board, ident, ident_sigma, g, gof, gpos, gm, binom, mult, seen, earlier, combo
         )
         vals[depth + 1, g] = tables[g][idx]
@@ -69,7 +69,7 @@ def _pdb_move(data, board, depth, h, tile, frm, to):
         t2 = sigma[tile]
         g2 = gof[t2]
         if g2 >= 0:
-            idx = _group_index(
+            idx = group_index(
                 board, refl, sigma, g2, gof, gpos, gm, binom, mult, seen, earlier, combo
             )
             vals[depth + 1, groups + g2] = tables[g2][idx]
@@ -99,7 +99,7 @@ def _pdb_distinct_within(data, board, depth, h, tile, frm, to, enough):
     if g >= 0:
         key = keys[depth, g] + (to - frm) * (1 << (bits * gpos[tile]))
         keys[depth + 1, g] = key
-        index = _compact_index(key, gm[g], bits, mult, g)
+        index = packed_index(key, gm[g], bits, mult, g)
         prefetch(tables[g], index)
     t2 = sigma[tile]
     g2 = gof[t2]
@@ -107,7 +107,7 @@ def _pdb_distinct_within(data, board, depth, h, tile, frm, to, enough):
     if flags[0] != 0 and g2 >= 0:
         key = keys[depth, groups + g2] + (refl[to] - refl[frm]) * (1 << (bits * gpos[t2]))
         keys[depth + 1, groups + g2] = key
-        mirror = _compact_index(key, gm[g2], bits, mult, g2)
+        mirror = packed_index(key, gm[g2], bits, mult, g2)
         prefetch(tables[g2], mirror)
     if g >= 0:
         vals[depth + 1, g] = tables[g][index]
@@ -176,7 +176,7 @@ class PatternDatabase:
         seen, earlier, combo = L.scratch()
         for g in range(G):
             vals[0, g] = self.tables[g][
-                _group_index(
+                group_index(
                     codes,
                     self.ident,
                     self.ident_sigma,
@@ -193,7 +193,7 @@ class PatternDatabase:
             ]
             if self.reflected:
                 vals[0, G + g] = self.tables[g][
-                    _group_index(
+                    group_index(
                         codes,
                         self.refl,
                         self.sigma,
@@ -249,7 +249,7 @@ class PatternDatabase:
             for g in range(G):
                 keys_g = int(keys[0, side * G + g])
                 vals[0, side * G + g] = self.tables[g][
-                    _compact_index(keys_g, int(L.gm[g]), bits, L.mult, g)
+                    packed_index(keys_g, int(L.gm[g]), bits, L.mult, g)
                 ]
         flags = np.array([1 if self.reflected else 0, bits], dtype=np.int64)
         data = (self.tables, L.gof, L.gpos, L.gm, L.mult, keys, vals, self.refl, self.sigma, flags)
