@@ -123,11 +123,12 @@ def build_by_scan(
         combo,
     )
     dist[start] = 0
-    taken = np.zeros(n, np.bool_)
-    slots = np.zeros(n, np.int64)
-    inreg = np.zeros(n, np.bool_)
-    stack = np.zeros(n, np.int64)
-    prefix = np.zeros(n, np.int64)
+    numbering = (layout.gof, layout.gpos, layout.gm, layout.gcnt, layout.gavail, layout.binom)
+    # the kernel's scratch: the index's, then a state's cells taken, region cells, in the
+    # region, the flood's stack, group tiles before each cell
+    scratch = (seen, earlier, combo) + tuple(
+        np.zeros(n, t) for t in (np.bool_, np.int64, np.bool_, np.int64, np.int64)
+    )
     reached, d = 1, 0
     while True:
         if d > MAX_TABLE_DISTANCE:
@@ -135,27 +136,7 @@ def build_by_scan(
                 f"pattern database distances exceed {counted(MAX_TABLE_DISTANCE, 'move')}"
             )
         new = _build_layer(
-            dist,
-            d,
-            puzzle.neighbours,
-            layout.gof,
-            layout.gpos,
-            layout.gm,
-            layout.gcnt,
-            layout.gavail,
-            layout.binom,
-            layout.mult,
-            seen,
-            earlier,
-            combo,
-            ab,
-            taken,
-            slots,
-            inreg,
-            stack,
-            prefix,
-            m + 1,
-            free_cells,
+            dist, d, puzzle.neighbours, numbering, layout.mult, scratch, ab, m + 1, free_cells
         )
         reached += new
         if progress is not None:
@@ -172,30 +153,14 @@ def build_by_scan(
 
 
 @njit(cache=True)
-def _build_layer(
-    dist,
-    d,
-    nbr,
-    gof,
-    gpos,
-    gm,
-    gcnt,
-    gavail,
-    binom,
-    mult,
-    seen,
-    earlier,
-    combo,
-    ab,
-    taken,
-    slots,
-    inreg,
-    stack,
-    prefix,
-    blank_code,
-    free_cells,
-):
-    """Expand every open state at cost ``d``; return how many states were newly reached."""
+def _build_layer(dist, d, nbr, numbering, mult, scratch, ab, blank_code, free_cells):
+    """Expand every open state at cost ``d``; return how many states were newly reached.
+
+    ``numbering`` is the layout's arrays that number the group's placements
+    (:class:`.layout.GroupLayout`: ``gof, gpos, gm, gcnt, gavail, binom``).
+    """
+    gof, gpos, gm, gcnt, gavail, binom = numbering
+    seen, earlier, combo, taken, slots, inreg, stack, prefix = scratch
     n = ab.shape[0]
     ident = np.arange(n)
     sig = np.arange(blank_code + 1)
