@@ -20,7 +20,8 @@ korf100   ``slidelab solve --blank-first --partition 7-8`` on Korf's 100, one st
 
 Run: ``python benchmarks/structure.py [--rows pdb78,line-mtm,...] [--cache DIR]``; prints a
 Markdown table.  With ``PYTHONPATH`` pointing at another checkout it times that one (the
-"before" column of a change).
+"before" column of a change; the commands run outside the checkout, since ``python -m`` puts
+the working folder first).
 """
 
 from __future__ import annotations
@@ -69,6 +70,7 @@ def timed(args: list[str], env: dict, stdin: str | None) -> tuple[float, int, in
         stderr=subprocess.PIPE,
         env=env,
         text=True,
+        cwd=tempfile.gettempdir(),  # not the checkout: ``-m`` would import it before PYTHONPATH
     )
     if stdin is not None:
         child.stdin.write(stdin)
