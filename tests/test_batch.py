@@ -336,7 +336,10 @@ def _start_and_stop(source, out, sig, at_least=8):
     return proc.returncode, stdout, stderr
 
 
-@pytest.mark.parametrize("sig", [signal.SIGKILL, signal.SIGINT])
+@pytest.mark.parametrize(
+    "sig",
+    [pytest.param(signal.SIGKILL, marks=pytest.mark.slow), signal.SIGINT],  # 10 s each
+)
 def test_resume_after_stopping_loses_and_duplicates_nothing(tmp_path, sig):
     source = _slow_batch(tmp_path)
     out = tmp_path / "out.jsonl"

@@ -81,6 +81,7 @@ def _slidelab(env, *args, timeout=300):
     )
 
 
+@pytest.mark.slow  # it compiles every kernel a 3x3 needs from an empty kernel cache: 80 s on 2 cores
 def test_first_run_says_it_compiles_and_a_3x3_compiles_only_its_table_build(tmp_path):
     env = _fresh_env(tmp_path)
     first = _slidelab(env, "solve", "8 6 7/2 5 4/3 0 1")

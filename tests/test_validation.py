@@ -739,6 +739,7 @@ def test_gif_to_a_directory_or_another_extension_is_refused(tmp_path):
         solution.to_gif(tmp_path / "replay.png")
 
 
+@pytest.mark.slow  # about 15 s
 def test_gif_of_millions_of_moves_is_refused_before_its_frames_are_made():
     from slidelab.draw import MAX_GIF_FRAMES
 
