@@ -1,7 +1,9 @@
-"""Bit intrinsics for numba kernels: population count and index of the lowest set bit.
+"""Bit intrinsics for numba kernels: population count, index of the lowest set bit, atomic OR,
+prefetch, and the BMI2 bit gather/scatter (``pext``, ``pdep``, with a loop where the CPU lacks
+them).
 
-Both compile to one machine instruction (LLVM ``ctpop`` and ``cttz``) and work
-in cached kernels.
+The first two compile to one machine instruction (LLVM ``ctpop`` and ``cttz``)
+and work in cached kernels.
 
 Examples
 --------
@@ -15,6 +17,7 @@ Examples
 
 from __future__ import annotations
 
+import numpy as np
 from llvmlite import ir
 from numba import types
 from numba.core import cgutils
@@ -146,7 +149,37 @@ def _bmi2(name):
     return op
 
 
-#: ``pext(x, mask)``: the bits of ``x`` under ``mask``, packed to the bottom (BMI2 only)
-pext = _bmi2("pext")
-#: ``pdep(x, mask)``: the low bits of ``x`` spread to the set bits of ``mask`` (BMI2 only)
-pdep = _bmi2("pdep")
+@njit(cache=True, inline="always")
+def _gather_or_scatter(x, mask, scatter):
+    """One bit of ``mask`` at a time: ``pdep`` with ``scatter``, else ``pext``."""
+    out = np.int64(0)
+    bit = np.int64(1)
+    while mask != 0:
+        low = mask & -mask
+        if scatter:
+            if x & bit:
+                out |= low
+        elif x & low:
+            out |= bit
+        bit <<= 1
+        mask &= mask - 1
+    return out
+
+
+@njit(cache=True, inline="always")
+def pext_loop(x, mask):
+    """:data:`pext` without BMI2, a bit of ``mask`` at a time."""
+    return _gather_or_scatter(np.int64(x), np.int64(mask), False)
+
+
+@njit(cache=True, inline="always")
+def pdep_loop(x, mask):
+    """:data:`pdep` without BMI2, a bit of ``mask`` at a time."""
+    return _gather_or_scatter(np.int64(x), np.int64(mask), True)
+
+
+#: ``pext(x, mask)``: the bits of ``x`` under ``mask``, packed to the bottom (one instruction
+#: where the CPU has BMI2; the kernels are compiled for this machine)
+pext = _bmi2("pext") if HAS_BMI2 else pext_loop
+#: ``pdep(x, mask)``: the low bits of ``x`` spread to the set bits of ``mask``
+pdep = _bmi2("pdep") if HAS_BMI2 else pdep_loop

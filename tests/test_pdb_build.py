@@ -91,17 +91,21 @@ def test_moved_index_matches_a_full_rank(data):
     assert pdb_build._moved(p, j, t, to, w, tile_at, mult) == pdb_build._index(moved, k, mult)
 
 
-@given(st.integers(0, (1 << 25) - 1), st.integers(0, (1 << 25) - 1))
-def test_bit_gather_matches_the_loop(region, free):
-    from slidelab._bits import HAS_BMI2
+@given(st.integers(0, (1 << 40) - 1), st.integers(0, (1 << 40) - 1))
+def test_bit_gather_and_scatter_loops_match_a_plain_reading(x, mask):
+    """The loops that stand in for BMI2's ``pext``/``pdep`` (and the instructions where the
+    CPU has them) against the definition, bit by bit."""
+    from numba import njit
 
-    region &= free
-    assert pdb_build._slots_loop(region, free) == pdb_build._slots(region, free)
-    count = bin(free).count("1")
-    for s in range(count):
-        assert pdb_build._select_loop(free, s) == pdb_build._select(free, s)
-    if HAS_BMI2:
-        assert pdb_build._slots is pdb_build._slots_bmi2
+    from slidelab import _bits
+
+    cells = [c for c in range(40) if mask >> c & 1]
+    gathered = sum(1 << i for i, c in enumerate(cells) if x >> c & 1)
+    scattered = sum(1 << c for i, c in enumerate(cells) if x >> i & 1)
+    assert _bits.pext_loop(x, mask) == gathered
+    assert _bits.pdep_loop(x, mask) == scattered
+    both = njit(lambda a, b: (_bits.pext(a, b), _bits.pdep(a, b)))
+    assert both(x, mask) == (gathered, scattered)
 
 
 MIRRORED = [

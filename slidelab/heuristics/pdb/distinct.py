@@ -47,7 +47,7 @@ import numba
 import numpy as np
 from numba import prange
 
-from ..._bits import HAS_BMI2, atomic_or, lowest_bit, pdep, pext, popcount
+from ..._bits import atomic_or, lowest_bit, pdep, pext, popcount, prefetch
 from ..._bits import with_code as _with_code
 from ..._jit import njit
 from ..._layers import SPREAD, breadth_first, close_layer, spread_block, spread_per
@@ -114,38 +114,15 @@ def _moved(p, j, t, to, w, tile_at, mult):
 
 
 @njit(cache=True, inline="always")
-def _slots_loop(region, free):
+def _slots(region, free):
     """The region's slots as a mask with bit ``2 s`` set for each slot ``s``."""
-    out = np.int64(0)
-    r = region
-    while r != 0:
-        c = lowest_bit(r)
-        r &= r - 1
-        out |= np.int64(1) << (2 * popcount(free & ((np.int64(1) << c) - 1)))
-    return out
-
-
-@njit(cache=True, inline="always")
-def _select_loop(free, s):
-    """The cell of slot ``s``: the ``s``-th set bit of ``free``."""
-    for _ in range(s):
-        free &= free - 1
-    return lowest_bit(free)
-
-
-@njit(cache=True, inline="always")
-def _slots_bmi2(region, free):
     return pdep(pext(region, free), np.int64(0x5555555555555555))
 
 
 @njit(cache=True, inline="always")
-def _select_bmi2(free, s):
+def _select(free, s):
+    """The cell of slot ``s``: the ``s``-th set bit of ``free``."""
     return lowest_bit(pdep(np.int64(1) << s, free))
-
-
-# one instruction each where the CPU has BMI2 (the kernels are compiled for this machine)
-_slots = _slots_bmi2 if HAS_BMI2 else _slots_loop
-_select = _select_bmi2 if HAS_BMI2 else _select_loop
 
 
 @njit(cache=True, inline="always")
@@ -296,6 +273,47 @@ def _scratch(k, n):
 
 
 @njit(cache=True, inline="always")
+def _move_list(n):
+    """A thread's list of one placement's moves (at most four a cell): ``(index, cell, empty
+    cells, both mirror members, depth less Manhattan distance)`` of each successor."""
+    m = 4 * n
+    return (
+        np.zeros(m, np.int64),
+        np.zeros(m, np.int64),
+        np.zeros(m, np.int64),
+        np.zeros(m, np.bool_),
+        np.zeros(m, np.int64),
+    )
+
+
+@njit(cache=True, inline="always")
+def _tile_moves(words, t, region, free, p, ps, free_m, md_p, d, geometry, places, moves, m):
+    """Add to ``moves`` (from entry ``m`` on) the moves of the group tile on cell ``t`` into
+    ``region`` of placement ``p``, and ask for the successors' words (prefetch) so that the
+    waits for memory overlap; returns the new length.  A move's successor is a neighbour
+    either way: reached from ``p`` (push), or a state from which ``p`` is reached (pull)."""
+    block, k, n, w, not_first, not_last, nbmask, mult, md, low, scell, stile, sym = geometry
+    pos, spos, tile_at, tile_at_m = places
+    mq, mcell, mfree, mboth, mgap = moves
+    j = tile_at[t]
+    adj = nbmask[t] & region
+    while adj != 0:
+        to = lowest_bit(adj)
+        adj &= adj - 1
+        q, cell2, free2, both = _stored_move(
+            p, ps, j, t, to, free, free_m, w, tile_at, tile_at_m, mult, scell, stile, sym
+        )
+        prefetch(words, q)
+        mq[m] = q
+        mcell[m] = cell2
+        mfree[m] = free2
+        mboth[m] = both
+        mgap[m] = d + 1 - (md_p - md[j, t] + md[j, to])
+        m += 1
+    return m
+
+
+@njit(cache=True, inline="always")
 def _stored_move(p, ps, j, t, to, free, free_m, w, tile_at, tile_at_m, mult, scell, stile, sym):
     """Placement ``p`` (mirror image ``ps``, empty cells ``free`` and ``free_m``) after tile
     ``j`` moves from cell ``t`` into the blank's region at ``to``, as stored: ``(index, a cell
@@ -323,15 +341,19 @@ def _stored_move(p, ps, j, t, to, free, free_m, w, tile_at, tile_at_m, mult, sce
 
 
 @njit(cache=True, inline="always")
-def _push_block(words, nib, d, flags_next, blk, free0, occ_m, md0, places, geometry):
+def _push_block(words, nib, d, flags_next, blk, free0, occ_m, md0, places, geometry, moves):
     """Block ``blk``'s open regions claim their unreached neighbours; returns ``(regions,
     cells, placements, overflow)`` reached.
 
-    Threads write anywhere, so a region is claimed with an atomic OR: bits only
-    ever go from 0 to the next layer's code, and the old value tells who was first.
+    A placement's moves are listed first, and their words asked for at once
+    (prefetched), so that the waits for memory overlap; then each successor
+    region still unreached is claimed.  Threads write anywhere, so a region is
+    claimed with an atomic OR: bits only ever go from 0 to the next layer's
+    code, and the old value tells who was first.
     """
     block, k, n, w, not_first, not_last, nbmask, mult, md, low, scell, stile, sym = geometry
     pos, spos, tile_at, tile_at_m = places
+    mq, mcell, mfree, mboth, mgap = moves
     cur = 1 + (d & 1)
     nxt = 3 - cur
     full = (np.int64(1) << n) - 1
@@ -352,6 +374,7 @@ def _push_block(words, nib, d, flags_next, blk, free0, occ_m, md0, places, geome
         free_m = 0
         if sym:
             ps, free_m = _place_mirror(pos, k, n, mult, scell, stile, spos, tile_at_m, occ_m)
+        m = 0
         while open_ != 0:
             region = _flood(_select(free, lowest_bit(open_) >> 1), free, w, not_first, not_last)
             open_ &= ~_slots(region, free)
@@ -359,43 +382,44 @@ def _push_block(words, nib, d, flags_next, blk, free0, occ_m, md0, places, geome
             while border != 0:  # the group's tiles next to the region
                 t = lowest_bit(border)
                 border &= border - 1
-                j = tile_at[t]
-                adj = nbmask[t] & region
-                while adj != 0:
-                    to = lowest_bit(adj)
-                    adj &= adj - 1
-                    q, cell2, free2, both = _stored_move(
-                        p, ps, j, t, to, free, free_m, w, tile_at, tile_at_m, mult, scell,
-                        stile, sym,
-                    )  # fmt: skip
-                    if _code_at(np.int64(words[q]), free2, cell2) != 0:
-                        continue
-                    region2 = _flood(cell2, free2, w, not_first, not_last)
-                    if both:  # a symmetric placement: a region and its mirror at once
-                        region2 |= _mirror_mask(region2, scell)
-                    old = np.int64(atomic_or(words, q, _slots(region2, free2) * nxt))
-                    if _code_at(old, free2, cell2) != 0:
-                        continue  # another thread claimed it first
-                    regions += 1
-                    cells += popcount(region2)
-                    flags_next[q // block] = 1
-                    if old == 0:
-                        gap = d + 1 - (md_p - md[j, t] + md[j, to])
-                        if gap > 30:
-                            over = 1
-                        atomic_or(nib, q >> 1, (gap >> 1) << (4 * (q & 1)))
-                        new += 1
+                m = _tile_moves(
+                    words, t, region, free, p, ps, free_m, md_p, d, geometry, places, moves, m
+                )
+        for i in range(m):
+            q = mq[i]
+            cell2 = mcell[i]
+            free2 = mfree[i]
+            if _code_at(np.int64(words[q]), free2, cell2) != 0:
+                continue
+            region2 = _flood(cell2, free2, w, not_first, not_last)
+            if mboth[i]:  # a symmetric placement: a region and its mirror at once
+                region2 |= _mirror_mask(region2, scell)
+            old = np.int64(atomic_or(words, q, _slots(region2, free2) * nxt))
+            if _code_at(old, free2, cell2) != 0:
+                continue  # another thread claimed it first
+            regions += 1
+            cells += popcount(region2)
+            flags_next[q // block] = 1
+            if old == 0:
+                gap = mgap[i]
+                if gap > 30:
+                    over = 1
+                atomic_or(nib, q >> 1, (gap >> 1) << (4 * (q & 1)))
+                new += 1
     return regions, cells, new, over
 
 
 @njit(cache=True, inline="always")
-def _pull_block(words, nib, d, flags_next, done, blk, free0, occ_m, md0, places, geometry):
-    """Block ``blk``'s unreached regions look for a neighbour in the open layer; each thread
-    writes only its own blocks.  Returns ``(regions, cells, placements, overflow)`` reached."""
+def _pull_block(words, nib, d, flags_next, done, blk, free0, occ_m, md0, places, geometry, moves):
+    """Block ``blk``'s unreached regions look for a neighbour in the open layer (their moves
+    listed by :func:`_region_moves`); each thread writes only its own blocks.  Returns
+    ``(regions, cells, placements, overflow)`` reached."""
     block, k, n, w, not_first, not_last, nbmask, mult, md, low, scell, stile, sym = geometry
     pos, spos, tile_at, tile_at_m = places
+    mq, mcell, mfree = moves[0], moves[1], moves[2]
     cur = 1 + (d & 1)
     nxt = 3 - cur
+    full = (np.int64(1) << n) - 1
     e1 = n - k + 1
     regions = 0
     cells = 0
@@ -418,27 +442,24 @@ def _pull_block(words, nib, d, flags_next, done, blk, free0, occ_m, md0, places,
             if ps < p:
                 words[p] = low * 3  # not stored: its mirror is; closed from now on
                 continue
+        md_p = _md_placed(md0, pos, k, md)
         y = x
         while unseen != 0:
             region = _flood(_select(free, lowest_bit(unseen) >> 1), free, w, not_first, not_last)
             rs = _slots(region, free)
             unseen &= ~rs
             found = False
-            for j in range(k):
-                t = pos[j]
-                adj = nbmask[t] & region
-                while adj != 0:
-                    frm = lowest_bit(adj)
-                    adj &= adj - 1
-                    q, cell2, free2, _ = _stored_move(
-                        p, ps, j, t, frm, free, free_m, w, tile_at, tile_at_m, mult, scell,
-                        stile, sym,
-                    )  # fmt: skip
-                    if _code_at(np.int64(words[q]), free2, cell2) == cur:
+            border = _grow(region, w, not_first, not_last) & ~free & full
+            while border != 0 and not found:  # a tile at a time, until a neighbour is open
+                t = lowest_bit(border)
+                border &= border - 1
+                m = _tile_moves(
+                    words, t, region, free, p, ps, free_m, md_p, d, geometry, places, moves, 0
+                )
+                for i in range(m):
+                    if _code_at(np.int64(words[mq[i]]), mfree[i], mcell[i]) == cur:
                         found = True
                         break
-                if found:
-                    break
             if found:
                 y |= rs * nxt
                 regions += 1
@@ -447,7 +468,7 @@ def _pull_block(words, nib, d, flags_next, done, blk, free0, occ_m, md0, places,
                 left = True
         if y != x:
             if x == 0:
-                gap = d + 1 - _md_placed(md0, pos, k, md)
+                gap = d + 1 - md_p
                 if gap > 30:
                     over = 1
                 _set_nibble(nib, p, gap >> 1)
@@ -473,6 +494,7 @@ def _layer(words, nib, d, marks, flags_next, geometry, chunks, pull):
     for ch in prange(chunks):
         places = _scratch(k, n)
         pos, spos, tile_at, tile_at_m = places
+        moves = _move_list(n)
         # counted in registers, stored once: threads' rows of ``counts`` share cache lines
         regions = 0
         cells = 0
@@ -487,11 +509,12 @@ def _layer(words, nib, d, marks, flags_next, geometry, chunks, pull):
             md0 = _md(pos, k - 2, md)
             if pull:
                 r, c, p, o = _pull_block(
-                    words, nib, d, flags_next, marks, blk, free0, occ_m, md0, places, geometry
-                )
+                    words, nib, d, flags_next, marks, blk, free0, occ_m, md0, places, geometry,
+                    moves,
+                )  # fmt: skip
             else:
                 r, c, p, o = _push_block(
-                    words, nib, d, flags_next, blk, free0, occ_m, md0, places, geometry
+                    words, nib, d, flags_next, blk, free0, occ_m, md0, places, geometry, moves
                 )
             regions += r
             cells += c
