@@ -341,7 +341,8 @@ def _sweep_range(words, depth, record, d, flags_cur, flags_next, done, side, Hw,
         if c0 == (w1 - 1) // Hw:  # within one cell: look at the source blocks' flags first
             k0 = w0 - c0 * Hw
             wanted = False
-            for cell in side[c0]:
+            for e in range(side.shape[1]):  # indexed: a row view per word costs reference counts
+                cell = side[c0, e]
                 sw = cell * Hw + k0
                 if cell >= 0 and (flags_cur[sw >> 5] != 0 or flags_cur[(sw + w1 - w0 - 1) >> 5]):
                     wanted = True
@@ -356,7 +357,8 @@ def _sweep_range(words, depth, record, d, flags_cur, flags_next, done, side, Hw,
             c = wi // Hw
             k = wi - c * Hw
             near = np.int64(0)
-            for cell in side[c]:
+            for e in range(side.shape[1]):
+                cell = side[c, e]
                 if cell >= 0:
                     near |= _with_code(words[cell * Hw + k], cur)
             new = near & unreached

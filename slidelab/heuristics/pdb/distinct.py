@@ -341,84 +341,66 @@ def _stored_move(p, ps, j, t, to, free, free_m, w, tile_at, tile_at_m, mult, sce
 
 
 @njit(cache=True, inline="always")
-def _push_block(words, nib, d, flags_next, blk, free0, occ_m, md0, places, geometry, moves):
-    """Block ``blk``'s open regions claim their unreached neighbours; returns ``(regions,
-    cells, placements, overflow)`` reached.
+def _claim(words, nib, d, flags_next, m, geometry, moves):
+    """Push: the successors in ``moves[:m]`` (:func:`_tile_moves`) still unreached join the
+    next layer; returns ``(regions, cells, placements, overflow)`` reached.
 
-    A placement's moves are listed first, and their words asked for at once
-    (prefetched), so that the waits for memory overlap; then each successor
-    region still unreached is claimed.  Threads write anywhere, so a region is
-    claimed with an atomic OR: bits only ever go from 0 to the next layer's
-    code, and the old value tells who was first.
+    Threads write anywhere, so a region is claimed with an atomic OR: bits only
+    ever go from 0 to the next layer's code, and the old value tells who was first.
     """
-    block, k, n, w, not_first, not_last, nbmask, mult, md, low, scell, stile, sym = geometry
-    pos, spos, tile_at, tile_at_m = places
+    block, w, not_first, not_last, scell = (
+        geometry[0],
+        geometry[3],
+        geometry[4],
+        geometry[5],
+        geometry[10],
+    )
     mq, mcell, mfree, mboth, mgap = moves
-    cur = 1 + (d & 1)
-    nxt = 3 - cur
-    full = (np.int64(1) << n) - 1
-    e1 = n - k + 1
+    nxt = 2 - (d & 1)
     regions = 0
     cells = 0
     new = 0
     over = 0
-    base = blk * block
-    for off in range(block):
-        p = base + off
-        open_ = _with_code(np.int64(words[p]), cur, low)
-        if open_ == 0:
+    for i in range(m):
+        q = mq[i]
+        cell2 = mcell[i]
+        free2 = mfree[i]
+        if _code_at(np.int64(words[q]), free2, cell2) != 0:
             continue
-        free = _place_last_two(off, e1, free0, k, pos, tile_at)
-        md_p = _md_placed(md0, pos, k, md)
-        ps = 0
-        free_m = 0
-        if sym:
-            ps, free_m = _place_mirror(pos, k, n, mult, scell, stile, spos, tile_at_m, occ_m)
-        m = 0
-        while open_ != 0:
-            region = _flood(_select(free, lowest_bit(open_) >> 1), free, w, not_first, not_last)
-            open_ &= ~_slots(region, free)
-            border = _grow(region, w, not_first, not_last) & ~free & full
-            while border != 0:  # the group's tiles next to the region
-                t = lowest_bit(border)
-                border &= border - 1
-                m = _tile_moves(
-                    words, t, region, free, p, ps, free_m, md_p, d, geometry, places, moves, m
-                )
-        for i in range(m):
-            q = mq[i]
-            cell2 = mcell[i]
-            free2 = mfree[i]
-            if _code_at(np.int64(words[q]), free2, cell2) != 0:
-                continue
-            region2 = _flood(cell2, free2, w, not_first, not_last)
-            if mboth[i]:  # a symmetric placement: a region and its mirror at once
-                region2 |= _mirror_mask(region2, scell)
-            old = np.int64(atomic_or(words, q, _slots(region2, free2) * nxt))
-            if _code_at(old, free2, cell2) != 0:
-                continue  # another thread claimed it first
-            regions += 1
-            cells += popcount(region2)
-            flags_next[q // block] = 1
-            if old == 0:
-                gap = mgap[i]
-                if gap > 30:
-                    over = 1
-                atomic_or(nib, q >> 1, (gap >> 1) << (4 * (q & 1)))
-                new += 1
+        region2 = _flood(cell2, free2, w, not_first, not_last)
+        if mboth[i]:  # a symmetric placement: a region and its mirror at once
+            region2 |= _mirror_mask(region2, scell)
+        old = np.int64(atomic_or(words, q, _slots(region2, free2) * nxt))
+        if _code_at(old, free2, cell2) != 0:
+            continue  # another thread claimed it first
+        regions += 1
+        cells += popcount(region2)
+        flags_next[q // block] = 1
+        if old == 0:
+            gap = mgap[i]
+            if gap > 30:
+                over = 1
+            atomic_or(nib, q >> 1, (gap >> 1) << (4 * (q & 1)))
+            new += 1
     return regions, cells, new, over
 
 
 @njit(cache=True, inline="always")
-def _pull_block(words, nib, d, flags_next, done, blk, free0, occ_m, md0, places, geometry, moves):
-    """Block ``blk``'s unreached regions look for a neighbour in the open layer (their moves
-    listed by :func:`_region_moves`); each thread writes only its own blocks.  Returns
-    ``(regions, cells, placements, overflow)`` reached."""
+def _walk_block(
+    words, nib, d, flags_next, done, blk, pull, free0, occ_m, md0, places, geometry, moves
+):
+    """Layer ``d`` in block ``blk``; returns ``(regions, cells, placements, overflow)`` reached.
+
+    **Push**: the block's open regions list their moves (:func:`_tile_moves`)
+    and claim the unreached successors (:func:`_claim`).  **Pull**: the block's
+    unreached regions look for a neighbour in the open layer, a tile at a time,
+    stopping at the first; the thread writes only its own block, and marks it
+    ``done`` once nothing in it is left unreached.
+    """
     block, k, n, w, not_first, not_last, nbmask, mult, md, low, scell, stile, sym = geometry
     pos, spos, tile_at, tile_at_m = places
     mq, mcell, mfree = moves[0], moves[1], moves[2]
     cur = 1 + (d & 1)
-    nxt = 3 - cur
     full = (np.int64(1) << n) - 1
     e1 = n - k + 1
     regions = 0
@@ -426,33 +408,38 @@ def _pull_block(words, nib, d, flags_next, done, blk, free0, occ_m, md0, places,
     new = 0
     over = 0
     left = False
-    changed = False
     base = blk * block
     for off in range(block):
         p = base + off
         x = np.int64(words[p])
-        unseen = _with_code(x, 0, low)
-        if unseen == 0:
+        todo = _with_code(x, 0 if pull else cur, low)  # the regions to reach, or to expand
+        if todo == 0:
             continue
         free = _place_last_two(off, e1, free0, k, pos, tile_at)
+        md_p = _md_placed(md0, pos, k, md)
         ps = 0
         free_m = 0
         if sym:
             ps, free_m = _place_mirror(pos, k, n, mult, scell, stile, spos, tile_at_m, occ_m)
-            if ps < p:
+            if pull and ps < p:
                 words[p] = low * 3  # not stored: its mirror is; closed from now on
                 continue
-        md_p = _md_placed(md0, pos, k, md)
-        y = x
-        while unseen != 0:
-            region = _flood(_select(free, lowest_bit(unseen) >> 1), free, w, not_first, not_last)
+        reached = np.int64(0)
+        m = 0
+        while todo != 0:
+            region = _flood(_select(free, lowest_bit(todo) >> 1), free, w, not_first, not_last)
             rs = _slots(region, free)
-            unseen &= ~rs
-            found = False
+            todo &= ~rs
             border = _grow(region, w, not_first, not_last) & ~free & full
-            while border != 0 and not found:  # a tile at a time, until a neighbour is open
+            found = False
+            while border != 0 and not found:  # the group's tiles next to the region
                 t = lowest_bit(border)
                 border &= border - 1
+                if not pull:  # every move
+                    m = _tile_moves(
+                        words, t, region, free, p, ps, free_m, md_p, d, geometry, places, moves, m
+                    )
+                    continue
                 m = _tile_moves(
                     words, t, region, free, p, ps, free_m, md_p, d, geometry, places, moves, 0
                 )
@@ -461,23 +448,27 @@ def _pull_block(words, nib, d, flags_next, done, blk, free0, occ_m, md0, places,
                         found = True
                         break
             if found:
-                y |= rs * nxt
+                reached |= rs
                 regions += 1
                 cells += popcount(region)
-            else:
+            elif pull:
                 left = True
-        if y != x:
+        if not pull:
+            r, c, p2, o = _claim(words, nib, d, flags_next, m, geometry, moves)
+            regions += r
+            cells += c
+            new += p2
+            over = max(over, o)
+        elif reached != 0:
             if x == 0:
                 gap = d + 1 - md_p
                 if gap > 30:
                     over = 1
                 _set_nibble(nib, p, gap >> 1)
                 new += 1
-            words[p] = y
-            changed = True
-    if changed:
-        flags_next[blk] = 1
-    if not left:
+            words[p] = x | reached * (3 - cur)
+            flags_next[blk] = 1
+    if pull and not left:
         done[blk] = 1
     return regions, cells, new, over
 
@@ -485,7 +476,7 @@ def _pull_block(words, nib, d, flags_next, done, blk, free0, occ_m, md0, places,
 @njit(cache=True, parallel=True)
 def _layer(words, nib, d, marks, flags_next, geometry, chunks, pull):
     """Layer ``d``, pushed from the blocks ``marks`` flags, or pulled into the blocks it does
-    not mark done (:func:`_push_block`, :func:`_pull_block`); returns ``(regions, cells,
+    not mark done (:func:`_walk_block`); returns ``(regions, cells,
     placements, overflow)`` reached."""
     k, n, md = geometry[1], geometry[2], geometry[8]
     scell, stile, sym = geometry[10], geometry[11], geometry[12]
@@ -507,15 +498,10 @@ def _layer(words, nib, d, marks, flags_next, geometry, chunks, pull):
                 continue
             free0, occ_m = _start_block(blk, k, n, pos, tile_at, scell, stile, spos, tile_at_m, sym)
             md0 = _md(pos, k - 2, md)
-            if pull:
-                r, c, p, o = _pull_block(
-                    words, nib, d, flags_next, marks, blk, free0, occ_m, md0, places, geometry,
-                    moves,
-                )  # fmt: skip
-            else:
-                r, c, p, o = _push_block(
-                    words, nib, d, flags_next, blk, free0, occ_m, md0, places, geometry, moves
-                )
+            r, c, p, o = _walk_block(
+                words, nib, d, flags_next, marks, blk, pull, free0, occ_m, md0, places, geometry,
+                moves,
+            )  # fmt: skip
             regions += r
             cells += c
             new += p
