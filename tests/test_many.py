@@ -110,3 +110,29 @@ def test_interrupting_a_stream_on_the_command_line(tmp_path):
 
 def test_interrupted_is_a_limit_error():
     assert issubclass(SearchInterrupted, SearchLimitError)
+
+
+def test_an_answer_comes_while_the_input_waits_for_its_next_line():
+    """On a pipe that stays open (a person typing, a program asking one question at a time),
+    each answer comes before the next line does: the input is read on its own thread."""
+    import queue
+    import threading
+
+    lines: queue.Queue = queue.Queue()
+
+    def typed():
+        while (line := lines.get()) is not None:
+            yield Puzzle(line)
+
+    answers = solve_many(typed(), options=check_options(method="bfs"), workers=2)
+    got: queue.Queue = queue.Queue()
+    reader = threading.Thread(target=lambda: [got.put(a) for a in answers], daemon=True)
+    reader.start()
+    lines.put("1 2 3/4 5 6/7 0 8")
+    first = got.get(timeout=60)  # no second line yet, and the input is still open
+    assert first.length == 1
+    lines.put("1 2 3/4 5 6/0 7 8")
+    assert got.get(timeout=60).length == 2
+    lines.put(None)
+    reader.join(timeout=60)
+    assert not reader.is_alive()

@@ -38,7 +38,7 @@ from .options import SearchOptions, options_of
 from .plan import Plan
 from .request import Request, check_request
 from .solve import solve_request
-from .stream import InOrder, Plans, done, run_stream
+from .stream import Plans, ReadAhead, done, run_stream
 
 #: positions read ahead per worker thread
 READ_AHEAD = 2
@@ -192,10 +192,13 @@ def _pooled(items: Iterator, options, workers: int, progress, table_progress):
             return done(plan)
         return pool.submit(shared.run, next(index), request, plan)
 
+    window = READ_AHEAD * workers
+    # read on a thread: on a pipe that stays open, an answer does not wait for the next line
+    inputs = ReadAhead(iter(items), window)
     answers = run_stream(
-        InOrder(items),
+        inputs,
         submit,
-        window=READ_AHEAD * workers,
+        window=window,
         ordered=True,
         poll=_POLL,
         interrupted=shared.stop.set,
@@ -209,4 +212,5 @@ def _pooled(items: Iterator, options, workers: int, progress, table_progress):
                 return
     finally:
         shared.stop.set()  # a consumer that stops early (or Ctrl-C there) stops the searches
+        inputs.close()
         pool.shutdown(wait=True, cancel_futures=True)

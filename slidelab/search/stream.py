@@ -41,27 +41,6 @@ def done(value) -> Future:
     return future
 
 
-class InOrder:
-    """An input read in the consumer's thread, an item when the loop wants one (``timeout`` is
-    not used: a read waits for its item)."""
-
-    def __init__(self, items: Iterable):
-        self._items = iter(items)
-        self.ended = False
-
-    def get(self, timeout: float | None = None):
-        """The next item; :data:`END` once the input ended."""
-        if self.ended:
-            return END
-        item = next(self._items, END)
-        if item is END:
-            self.ended = True
-        return item
-
-    def close(self) -> None:
-        """Nothing to stop."""
-
-
 class ReadAhead:
     """An input read (and each item made, by the generator) in a thread, up to ``most`` items
     ahead: reading (a pipe that brings a line now and then) never holds up the answers of the
@@ -146,7 +125,7 @@ def run_stream(
     poll: float = POLL,
     interrupted: Callable[[], None] | None = None,
 ) -> Iterator[tuple[object, Future]]:
-    """``(item, future)`` for each item of ``items`` (:class:`InOrder` or :class:`ReadAhead`),
+    """``(item, future)`` for each item of ``items`` (a :class:`ReadAhead`),
     once ``submit(item)``'s future is done: in input order (``ordered``) or as they finish.
 
     At most ``window`` items are in flight; the next ones are taken as places free up (while
@@ -238,7 +217,6 @@ __all__ = [
     "GOALS_KEPT",
     "NOTHING",
     "POLL",
-    "InOrder",
     "Plans",
     "ReadAhead",
     "done",
