@@ -18,7 +18,7 @@ from __future__ import annotations
 import queue
 import threading
 from collections import OrderedDict
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterator
 from concurrent.futures import FIRST_COMPLETED, Future, wait
 
 from ..errors import SlidelabError
