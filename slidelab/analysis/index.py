@@ -337,7 +337,7 @@ def suffix_tables(K: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     kernels that walk indices by suffix blocks take a state's last ``K`` places
     from these (:func:`.index_kernels.suffix_block`).
 
-    Computed once a process (about 10 ms for ``K = 8``).
+    Computed once a process (about 50 ms for ``K = 8`` on the 2-core development machine).
 
     >>> perm, leh, par = suffix_tables(3)
     >>> perm.tolist()[3], leh.tolist()[3], par.tolist()

@@ -247,9 +247,8 @@ def _walk(a, directions, reach, distinct, by_suffix, pull):
                             if code == cur:
                                 found = 1
                                 break
-                        elif (
-                            code == 0
-                        ):  # claimed with an atomic OR: the old value says who was first
+                        elif code == 0:
+                            # claimed with an atomic OR: the old value says who was first
                             old = atomic_or(words, word, nxt << shift)
                             if (old >> shift) & 3 == 0:
                                 found += 1
@@ -341,7 +340,7 @@ def _sweep_range(words, depth, record, d, flags_cur, flags_next, done, side, Hw,
         if c0 == (w1 - 1) // Hw:  # within one cell: look at the source blocks' flags first
             k0 = w0 - c0 * Hw
             wanted = False
-            for e in range(side.shape[1]):  # indexed: a row view per word costs reference counts
+            for e in range(side.shape[1]):  # indexed: a row view costs reference counts
                 cell = side[c0, e]
                 sw = cell * Hw + k0
                 if cell >= 0 and (flags_cur[sw >> 5] != 0 or flags_cur[(sw + w1 - w0 - 1) >> 5]):
@@ -496,8 +495,9 @@ def search_layers(
     # distinct tiles past SUFFIX, in STM: the vertical moves walk suffix blocks
     blocks = BLOCK_WALK and space.distinct and space.tiles >= SUFFIX and reach == 1
     nsb = N // (math.factorial(SUFFIX) // 2) if blocks else 0
-    # the tables of the last places of a suffix block (the walks take them either way)
-    suffix = suffix_tables(SUFFIX)
+    # the tables of the last places of a suffix block (about 50 ms to make); a walk state by state
+    # takes a one-tile stand-in of the same types, which it never reads
+    suffix = suffix_tables(SUFFIX if blocks else 1)
 
     def expand(d, pull, size, flags_cur, flags_next, done):
         small = serial or size < serial_layer

@@ -289,8 +289,9 @@ def _move_list(n):
 @njit(cache=True, inline="always")
 def _tile_moves(words, t, region, free, p, ps, free_m, md_p, d, geometry, places, moves, m):
     """Add to ``moves`` (from entry ``m`` on) the moves of the group tile on cell ``t`` into
-    ``region`` of placement ``p``, and ask for the successors' words (prefetch) so that the
-    waits for memory overlap; returns the new length.  A move's successor is a neighbour
+    ``region`` of placement ``p``, and ask for the successors' words (prefetch, so that the
+    waits for memory could overlap: no measurable gain on the 2-core machine, where the build
+    is bound by its arithmetic); returns the new length.  A move's successor is a neighbour
     either way: reached from ``p`` (push), or a state from which ``p`` is reached (pull)."""
     block, k, n, w, not_first, not_last, nbmask, mult, md, low, scell, stile, sym = geometry
     pos, spos, tile_at, tile_at_m = places
@@ -348,13 +349,7 @@ def _claim(words, nib, d, flags_next, m, geometry, moves):
     Threads write anywhere, so a region is claimed with an atomic OR: bits only
     ever go from 0 to the next layer's code, and the old value tells who was first.
     """
-    block, w, not_first, not_last, scell = (
-        geometry[0],
-        geometry[3],
-        geometry[4],
-        geometry[5],
-        geometry[10],
-    )
+    block, k, n, w, not_first, not_last, nbmask, mult, md, low, scell, stile, sym = geometry
     mq, mcell, mfree, mboth, mgap = moves
     nxt = 2 - (d & 1)
     regions = 0
@@ -435,18 +430,16 @@ def _walk_block(
             while border != 0 and not found:  # the group's tiles next to the region
                 t = lowest_bit(border)
                 border &= border - 1
-                if not pull:  # every move
-                    m = _tile_moves(
-                        words, t, region, free, p, ps, free_m, md_p, d, geometry, places, moves, m
-                    )
-                    continue
+                # push: every move, claimed after the last region; pull: a tile's at a time
                 m = _tile_moves(
-                    words, t, region, free, p, ps, free_m, md_p, d, geometry, places, moves, 0
-                )
-                for i in range(m):
-                    if _code_at(np.int64(words[mq[i]]), mfree[i], mcell[i]) == cur:
-                        found = True
-                        break
+                    words, t, region, free, p, ps, free_m, md_p, d, geometry, places, moves,
+                    0 if pull else m,
+                )  # fmt: skip
+                if pull:
+                    for i in range(m):
+                        if _code_at(np.int64(words[mq[i]]), mfree[i], mcell[i]) == cur:
+                            found = True
+                            break
             if found:
                 reached |= rs
                 regions += 1
