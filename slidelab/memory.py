@@ -25,10 +25,11 @@ def usable_cores() -> int:
 _GRANTED = threading.local()
 
 
-def grant_cores(cores: int) -> None:
+def grant_cores(cores) -> None:
     """Say that work in this thread should use at most ``cores`` cores (a pool that already runs
-    one job per core grants each of its threads or processes one)."""
-    _GRANTED.cores = max(1, int(cores))
+    one job per core grants each of its threads or processes one), or a callable that says how
+    many when asked (a pool's share of the cores among the jobs it runs now)."""
+    _GRANTED.cores = cores if callable(cores) else max(1, int(cores))
 
 
 @contextlib.contextmanager
@@ -45,7 +46,10 @@ def granted(cores: int):
 def cores_for_this_thread() -> int:
     """The cores this thread's work may spread over: what :func:`grant_cores` granted it, else
     :func:`usable_cores`."""
-    return getattr(_GRANTED, "cores", None) or usable_cores()
+    cores = getattr(_GRANTED, "cores", None)
+    if callable(cores):
+        return max(1, int(cores()))
+    return cores or usable_cores()
 
 
 def physical_memory() -> int:
@@ -133,6 +137,21 @@ def default_max_bytes() -> int:
 
 #: where Linux says whether anonymous memory may be backed by transparent huge pages
 THP_SETTING = "/sys/kernel/mm/transparent_hugepage/enabled"
+
+
+#: a table read at random of at least this many bytes is read into memory backed by huge pages
+#: (where the system gives them and the memory is there) rather than memory-mapped from the
+#: cache: the 15-puzzle's 7-8 and the 24-puzzle's 6-6-6-6 pattern databases, the 15-puzzle's
+#: abstraction table (:func:`read_into_memory`)
+IN_MEMORY_BYTES = 32 << 20
+
+
+def read_into_memory(nbytes: int) -> bool:
+    """Whether a table of ``nbytes`` read at random addresses (a heuristic's) is read into memory
+    rather than mapped (see :data:`IN_MEMORY_BYTES`): a large table, huge pages, and at most a
+    quarter of the memory available now (processes that each read their copy stop doing so when
+    memory runs short, and map the one shared copy instead)."""
+    return nbytes >= IN_MEMORY_BYTES and huge_pages() and 4 * nbytes <= available_memory()
 
 
 def huge_pages() -> bool:

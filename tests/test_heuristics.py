@@ -107,7 +107,7 @@ def test_large_tables_are_read_into_memory_small_ones_mapped(cache, monkeypatch)
     cases = [(1 << 40, True, False), (100, True, True), (100, False, False)]
     for limit, huge, in_memory in cases:
         monkeypatch.setattr(pdb_module, "LOADED", {})
-        monkeypatch.setattr(pdb_module, "IN_MEMORY_BYTES", limit)
+        monkeypatch.setattr("slidelab.memory.IN_MEMORY_BYTES", limit)
         monkeypatch.setattr("slidelab.memory.huge_pages", lambda huge=huge: huge)
         db = pattern_database(puzzle, "1,2,3,4/5,6,7,8")  # built once, then loaded
         assert all(mapped(t) != in_memory for t in db.tables)

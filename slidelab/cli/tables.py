@@ -52,15 +52,40 @@ def tables_list(as_json):
 @click.argument("goal", required=False, default="4x4")
 @click.option("--blank-first", is_flag=True, help="Ordered goal with the blank first.")
 @click.option("--partition", default=None, help=f"{PARTITION_HELP}.")
+@click.option(
+    "--heuristic",
+    type=click.Choice(["pdb", "abstraction"]),
+    default="pdb",
+    show_default=True,
+    help="The tables of which heuristic: the pattern databases, or the abstraction table.",
+)
+@click.option(
+    "--metric",
+    type=click.Choice(["stm", "mtm"], case_sensitive=False),
+    default="mtm",
+    show_default=True,
+    help="The abstraction table's metric.",
+)
 @needs("slidelab.heuristics.pdb", "slidelab.puzzle")
-def tables_build(goal, blank_first, partition):
-    """Build the pattern databases for GOAL (a board, or a size WxH for the ordered goal)."""
+def tables_build(goal, blank_first, partition, heuristic, metric):
+    """Build the pattern databases (or the abstraction table) for GOAL (a board, or a size WxH
+    for the ordered goal)."""
     from ..heuristics.pdb import pattern_database
     from ..puzzle import Puzzle, goal_board
 
     try:
         board = goal_board(goal, blank_first=blank_first)
         puzzle = Puzzle(board, board)
+        if heuristic == "abstraction":
+            from ..heuristics import make_heuristic
+
+            if partition is not None:
+                fail("--partition is for the pattern databases, not the abstraction table")
+            bar = TableBar(live=sys.stderr.isatty())
+            heur = make_heuristic(puzzle, "abstraction", metric=metric.lower(), progress=bar)
+            bar.close()
+            click.echo(f"{heur.description} for goal {puzzle.goal.format()}: ready")
+            return
         # pattern_database refuses a partition too large to build before anything else, and
         # says what it builds, how big and about how long before it starts (the bar comes after)
         bar = TableBar(live=sys.stderr.isatty())

@@ -22,20 +22,25 @@ from numba.extending import overload
 
 _MOVES: dict[int, object] = {}
 _BOUNDED: dict[int, object] = {}
+_OF_BOARD: set[int] = set()
 
 
-def register(arity: int, move, bounded=None) -> None:
+def register(arity: int, move, bounded=None, of_board: bool = False) -> None:
     """Use ``move`` (and ``bounded``, if given) for data tuples of length ``arity``.
 
     One heuristic per length.  ``bounded(data, board, depth, h, tile, frm, to,
     enough)`` returns what ``move`` returns, or any value above ``enough`` once
-    the estimate is known to be above it.
+    the estimate is known to be above it.  ``of_board``: the estimate is read from
+    the board alone (no per-depth rows), so the steps inside a slide of several
+    tiles need not be estimated (:func:`heuristic_step`).
     """
     if _MOVES.get(arity, move) is not move:
         raise ValueError(f"a heuristic already uses data tuples of length {arity}")
     _MOVES[arity] = move
     if bounded is not None:
         _BOUNDED[arity] = bounded
+    if of_board:
+        _OF_BOARD.add(arity)
 
 
 def heuristic_move(data, board, depth, h, tile, frm, to):
@@ -46,6 +51,32 @@ def heuristic_move(data, board, depth, h, tile, frm, to):
 @overload(heuristic_move, inline="always")
 def _heuristic_move(data, board, depth, h, tile, frm, to):
     move = _MOVES.get(len(data.types))
+    if move is None:
+        return None
+
+    def impl(data, board, depth, h, tile, frm, to):
+        return move(data, board, depth, h, tile, frm, to)
+
+    return impl
+
+
+def heuristic_step(data, board, depth, h, tile, frm, to):
+    """:func:`heuristic_move` for a step inside a slide of several tiles, whose estimate only
+    the slide's last step needs: the value returned is then only what the next step takes
+    (a heuristic read from the board alone skips it; compiled code only)."""
+    raise NotImplementedError("heuristic_step is called from compiled kernels only")
+
+
+@overload(heuristic_step, inline="always")
+def _heuristic_step(data, board, depth, h, tile, frm, to):
+    arity = len(data.types)
+    if arity in _OF_BOARD:
+
+        def skip(data, board, depth, h, tile, frm, to):
+            return h
+
+        return skip
+    move = _MOVES.get(arity)
     if move is None:
         return None
 

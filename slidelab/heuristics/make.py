@@ -47,11 +47,9 @@ def make_heuristic(
     metric = metric_name(metric)
     if partition is not None and "partition" not in spec.options:
         raise SlidelabError("a partition applies to the pdb heuristic only")
-    options: dict = (
-        {"partition": partition, "progress": progress, "cache": cache}
-        if "partition" in spec.options
-        else {}
-    )
+    options: dict = {"partition": partition} if "partition" in spec.options else {}
+    if spec.tables:
+        options.update(progress=progress, cache=cache)
     if "metric" in spec.options:
         options["metric"] = metric
     try:

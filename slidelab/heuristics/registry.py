@@ -48,6 +48,9 @@ class HeuristicSpec:
         Other spellings accepted (case-insensitive).
     options : tuple of str
         The keyword options its builder takes besides the puzzle (e.g. ``partition``).
+    tables : bool
+        It builds tables once and caches them: its builder also takes ``progress`` and
+        ``cache``.
     """
 
     name: str
@@ -57,6 +60,7 @@ class HeuristicSpec:
     boards: str = "any board"
     aliases: tuple[str, ...] = ()
     options: tuple[str, ...] = ()
+    tables: bool = False
 
     def load(self) -> Callable:
         """The builder function (its module is imported now)."""
@@ -99,6 +103,19 @@ HEURISTICS: dict[str, HeuristicSpec] = {
             boards="any board; tables up to a few hundred MB (7-8 on the 15-puzzle)",
             aliases=("pattern", "pattern-database", "pattern-databases"),
             options=("partition",),
+            tables=True,
+        ),
+        HeuristicSpec(
+            "abstraction",
+            "exact distance of the goal with its tiles merged into classes (Rokicki's"
+            " relabelling on the 15-puzzle), the largest over the board's mirror images;"
+            " counted in the search's metric (strongest in MTM; built once and cached)",
+            "slidelab.analysis.abstraction:abstraction",
+            boards="any board; a table of up to 200 million positions (151 million on the"
+            " 15-puzzle)",
+            aliases=("abs", "relabelling", "relabeling"),
+            options=("metric",),
+            tables=True,
         ),
         HeuristicSpec(
             "walking-distance",

@@ -20,7 +20,7 @@ from __future__ import annotations
 import numpy as np
 
 from .._jit import njit
-from ..heuristics.dispatch import heuristic_move, heuristic_move_within
+from ..heuristics.dispatch import heuristic_move_within, heuristic_step
 
 RUNNING, FOUND, EXHAUSTED = 0, 1, 2
 
@@ -144,7 +144,7 @@ def _ida_body(
                     enough = divisor * np.floor((limit - depth - 1) / weight)
                     nh = heuristic_move_within(hdata, board, row + j, nh, t, nb, cur, enough)
                 else:
-                    nh = heuristic_move(hdata, board, row + j, nh, t, nb, cur)
+                    nh = heuristic_step(hdata, board, row + j, nh, t, nb, cur)
                 cur = nb
             if done < k:  # the line ends before k tiles: no longer slide this way either
                 _slide_back(board, nbr, cur, blank, d)

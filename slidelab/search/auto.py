@@ -118,6 +118,8 @@ def solve_auto(puzzle: Puzzle, plan: Plan, options: SearchOptions, clock, progre
     proven optimum within the time limit."""
     from ..heuristics.pdb import build_estimate, is_ready
 
+    if plan.heuristic == "abstraction" and options.heuristic is None:
+        return _with_abstraction(puzzle, options, clock, progress, table_progress)
     if plan.heuristic != "pdb":  # a heuristic asked for: search with it
         limits = limits_of(options, progress, clock)
         heur = search_heuristic(
@@ -131,13 +133,12 @@ def solve_auto(puzzle: Puzzle, plan: Plan, options: SearchOptions, clock, progre
     if options.heuristic is not None or options.partition is not None:
         # tables asked for: build them (on the clock) and search
         return _with_tables(puzzle, options, rungs, clock, progress, table_progress)
-    cheap = cheap_heuristic(puzzle, options.metric)
-    limits = limits_of(options, progress, clock)
-    heur = search_heuristic(puzzle, cheap, None, limits, table_progress, options.metric)
-    estimate = heur.value(puzzle.start_codes)
-    far = estimate > PROBE_MAX_ESTIMATE  # no search without tables would finish
     if not rungs:
-        if far and not small(puzzle):
+        cheap = cheap_heuristic(puzzle, options.metric)
+        limits = limits_of(options, progress, clock)
+        heur = search_heuristic(puzzle, cheap, None, limits, table_progress, options.metric)
+        estimate = heur.value(puzzle.start_codes)
+        if estimate > PROBE_MAX_ESTIMATE and not small(puzzle):
             log.info(
                 "at least %s moves from its goal (%s): too far for an optimal search without"
                 " tables; solving by the constructive method (fast, not optimal)",
@@ -147,30 +148,73 @@ def solve_auto(puzzle: Puzzle, plan: Plan, options: SearchOptions, clock, progre
             return _constructive(puzzle, options, progress)
         return _optimal_or_bounded(puzzle, options, clock, progress, heur, PROBE_NO_TABLES)
     seconds, _ = build_estimate(puzzle, rungs[0])
+    tables = f"the {_name(puzzle, rungs[0])} pattern databases"
+    solution = _probe(puzzle, options, clock, progress, table_progress, seconds, tables)
+    if solution is None:
+        return _with_tables(puzzle, options, rungs, clock, progress, table_progress)
+    if isinstance(solution, SearchLimitError):  # the build would not be done in time
+        hint = _hint(puzzle, rungs[0], seconds)
+        return _bounded_or_raise(puzzle, options, clock, progress, None, solution, hint)
+    return solution
+
+
+def _probe(puzzle, options, clock, progress, table_progress, seconds: float, tables: str):
+    """Before building ``tables`` (``seconds`` to build), IDA* with what needs none
+    (:func:`cheap_heuristic`) for :data:`PROBE_SHARE` of that: its solution; None when the build
+    should go on (the probe gave up, or its estimate is too far to try); when the build would
+    not be done in the time left, the cheap search's until then, or its error."""
+    cheap = cheap_heuristic(puzzle, options.metric)
+    limits = limits_of(options, progress, clock)
+    heur = search_heuristic(puzzle, cheap, None, limits, table_progress, options.metric)
     left = clock.left()
     if left is not None and seconds > left:
         # the build would not be done in time: the cheap search is the only optimal one
-        hint = _hint(puzzle, rungs[0], seconds)
-        return _optimal_or_bounded(puzzle, options, clock, progress, heur, None, hint)
-    if not far:
-        budget = min(max(PROBE_SHARE * seconds, PROBE_MIN), PROBE_MAX)
-        if left is not None:
-            budget = max(0.05, min(budget, left - seconds))
-        limits.patience = budget
+        limits.patience = None if small(puzzle) else _optimal_budget(clock)
         try:
             return _idastar(puzzle, heur, limits, options.metric)
-        except SearchTooLong as exc:
-            log.info(
-                "searching with %s alone: %s; the %s pattern databases are quicker to build",
-                cheap,
-                exc,
-                _name(puzzle, rungs[0]),
-            )
         except SearchInterrupted:
             raise
-        except SearchLimitError as exc:  # the time limit
-            return _bounded_or_raise(puzzle, options, clock, progress, None, exc, "")
-    return _with_tables(puzzle, options, rungs, clock, progress, table_progress)
+        except SearchLimitError as exc:
+            return exc
+    if heur.value(puzzle.start_codes) > PROBE_MAX_ESTIMATE:  # no search without tables finishes
+        return None
+    budget = min(max(PROBE_SHARE * seconds, PROBE_MIN), PROBE_MAX)
+    if left is not None:
+        budget = max(0.05, min(budget, left - seconds))
+    limits.patience = budget
+    try:
+        return _idastar(puzzle, heur, limits, options.metric)
+    except SearchTooLong as exc:
+        log.info("searching with %s alone: %s; building %s is quicker", cheap, exc, tables)
+    except SearchInterrupted:
+        raise
+    except SearchLimitError as exc:  # the time limit
+        return exc
+    return None
+
+
+def _with_abstraction(puzzle, options, clock, progress, table_progress) -> Solution:
+    """IDA* with the abstraction table (:mod:`slidelab.analysis.abstraction`): at once where it
+    is ready, else after a probe without tables (:func:`_probe`), built first (announced)."""
+    from ..analysis.abstraction import build_seconds, is_ready
+
+    if not is_ready(puzzle, options.metric):
+        seconds = build_seconds(puzzle, options.metric)
+        solution = _probe(
+            puzzle, options, clock, progress, table_progress, seconds, "the abstraction table"
+        )
+        if isinstance(solution, SearchLimitError):
+            hint = (
+                f"; the abstraction table would help (about {format_duration(seconds)} to build,"
+                f" once): slidelab tables build {puzzle.size} --heuristic abstraction"
+                f" --metric {options.metric}"
+            )
+            return _bounded_or_raise(puzzle, options, clock, progress, None, solution, hint)
+        if solution is not None:
+            return solution
+    limits = limits_of(options, progress, clock)
+    heur = search_heuristic(puzzle, "abstraction", None, limits, table_progress, options.metric)
+    return _optimal_or_bounded(puzzle, options, clock, progress, heur)
 
 
 def _with_tables(

@@ -140,11 +140,19 @@ def _inline(item, options, progress, table_progress):
 class _Stream:
     """What the worker threads share: the stop flag, the storing searches' turn, the head."""
 
-    def __init__(self, progress):
+    def __init__(self, progress, cores: int):
         self.stop = threading.Event()
         self.storing = threading.Lock()
         self.head = 0
         self.progress = progress
+        self.cores = cores
+        self.running = 0  # searches under way
+        self.count = threading.Lock()
+
+    def share(self) -> int:
+        """The cores a search starting now may use: the pool's, shared by the searches under
+        way (the last board of a stream, or a stream of one, gets them all)."""
+        return max(1, self.cores // max(1, self.running))
 
     def reporter(self, index: int) -> Callable[[dict], None]:
         """The progress callback of position ``index``: stops its search once ``stop`` is set,
@@ -162,8 +170,14 @@ class _Stream:
         try:
             if self.stop.is_set():
                 raise KeyboardInterrupt
-            with self.storing if plan.method.stores else contextlib.nullcontext():
-                return solve_request(request, plan=plan, progress=self.reporter(index))
+            with self.count:
+                self.running += 1
+            try:
+                with self.storing if plan.method.stores else contextlib.nullcontext():
+                    return solve_request(request, plan=plan, progress=self.reporter(index))
+            finally:
+                with self.count:
+                    self.running -= 1
         except KeyboardInterrupt:
             return SearchInterrupted("interrupted")
         except SlidelabError as exc:  # SearchInterrupted too (IDA* says how far it got)
@@ -171,13 +185,13 @@ class _Stream:
 
 
 def _pooled(items: Iterator, options, workers: int, progress, table_progress):
-    shared = _Stream(progress)
+    shared = _Stream(progress, usable_cores())
     plans = Plans(table_progress)
-    pool = ThreadPoolExecutor(  # a search per core: none splits its own iterations further
+    pool = ThreadPoolExecutor(  # a search per core; one alone may split its iterations
         max_workers=workers,
         thread_name_prefix="slidelab-solve",
         initializer=grant_cores,
-        initargs=(1,),
+        initargs=(shared.share,),
     )
     index = itertools.count()
 

@@ -42,8 +42,24 @@ AUTO_TABLE_STATES = 50_000_000
 AUTO_OPTIMAL_CELLS = 16
 
 #: the heuristic ``auto`` and ``solve_all`` use for IDA* in each metric where no other is asked
-#: for (on boards without named pattern databases, or with repeated labels: ``manhattan``)
+#: for (on boards without named pattern databases, or with repeated labels: ``manhattan``); in
+#: MTM the abstraction table where the board has a named relabelling (:func:`auto_heuristic`)
 AUTO_HEURISTIC = {"stm": "pdb", "mtm": "pdb"}
+
+
+def auto_heuristic(puzzle: Puzzle, metric: str) -> str:
+    """The heuristic ``auto`` and ``solve_all`` search ``puzzle`` with in ``metric``: in MTM,
+    ``abstraction`` where the board has a named relabelling (the 15-puzzle with its blank in a
+    corner: Rokicki's), else :data:`AUTO_HEURISTIC`'s.
+
+    >>> auto_heuristic(Puzzle("2 1 3 4/5 6 7 8/9 10 11 12/13 14 15 0"), "mtm")
+    'abstraction'
+    """
+    from ..analysis.abstraction import named_relabelling
+
+    if metric == "mtm" and named_relabelling(puzzle) is not None:
+        return "abstraction"
+    return AUTO_HEURISTIC[metric]
 
 
 def choose_method(puzzle: Puzzle, metric: str = "stm") -> tuple[str, str]:
@@ -73,7 +89,7 @@ def choose_method(puzzle: Puzzle, metric: str = "stm") -> tuple[str, str]:
         return "table", "manhattan"
     if puzzle.n_arrangements <= AUTO_TABLE_STATES:
         return "bidirectional", "manhattan"
-    return "idastar", AUTO_HEURISTIC[metric]
+    return "idastar", auto_heuristic(puzzle, metric)
 
 
 def small(puzzle: Puzzle) -> bool:
@@ -255,6 +271,7 @@ def on_clock(table_progress: Callable | None, limits: Limits, hint: str = "") ->
 __all__ = [
     "AUTO_BUILD_TABLE_STATES",
     "AUTO_HEURISTIC",
+    "auto_heuristic",
     "AUTO_OPTIMAL_CELLS",
     "AUTO_TABLE_STATES",
     "DEFAULT_WEIGHT",

@@ -23,9 +23,9 @@ from .auto import solve_auto
 from .limits import Limits
 from .options import OPTION_NAMES, SearchOptions, options_of
 from .plan import (
-    AUTO_HEURISTIC,
     DEFAULT_WEIGHT,
     Plan,
+    auto_heuristic,
     choose_method,
     limits_of,
     make_plan,
@@ -82,8 +82,10 @@ def solve(
     heuristic : str, optional
         For A* and IDA*: a name of :data:`~slidelab.heuristics.registry.HEURISTICS`:
         ``manhattan`` (the default, except that ``auto`` on a 15-puzzle uses
-        ``pdb``), ``linear-conflict``, ``pdb`` (pattern databases, built once and
-        cached), ``walking-distance`` or ``zero``.
+        ``pdb``, and ``abstraction`` in MTM), ``linear-conflict``, ``pdb`` (pattern
+        databases, built once and cached), ``abstraction`` (the exact distance of the
+        goal with its tiles merged into classes, built once and cached),
+        ``walking-distance`` or ``zero``.
     weight : float, optional
         For ``weighted-astar`` and ``idastar``: ``f = g + weight * h``; the length is
         at most ``weight`` times optimal.  Default 1 (optimal), or
@@ -291,7 +293,7 @@ def solve_all(
     heuristic = options.heuristic
     if heuristic is None:
         few = small(puzzle) and not puzzle.has_repeats
-        heuristic = AUTO_HEURISTIC[options.metric] if few else "manhattan"
+        heuristic = auto_heuristic(puzzle, options.metric) if few else "manhattan"
     limits = Limits(None, None, None, progress, clock=clock)
     heur = search_heuristic(
         puzzle, heuristic, options.partition, limits, table_progress, options.metric

@@ -84,11 +84,6 @@ log = logging.getLogger(__name__)
 #: go of the others); a test that wants its own cache sets it to an empty dict
 LOADED: dict = {}
 
-#: a group's table of at least this many bytes is read into memory backed by huge pages (where
-#: the system gives them, :func:`slidelab.memory.huge_pages`, and the memory is there) rather
-#: than memory-mapped from the cache: the 15-puzzle's 7-8 and the 24-puzzle's 6-6-6-6 tables
-IN_MEMORY_BYTES = 32 << 20
-
 
 def pattern_database(
     puzzle: Puzzle, partition=None, *, progress=None, cache: bool = True, reflect: bool = True
@@ -293,19 +288,10 @@ def _group_table(puzzle, codes, i, count, progress, cache):
     if not cache:
         return build(progress)
     from ...cache import load_or_build
+    from ...memory import read_into_memory
 
-    in_memory = _in_memory(placements(puzzle, codes))
+    in_memory = read_into_memory(placements(puzzle, codes))
     return load_or_build(_spec(puzzle, codes), build, progress, mmap=not in_memory)
-
-
-def _in_memory(nbytes: int) -> bool:
-    """Whether a table of ``nbytes`` is read into memory rather than mapped (see
-    :data:`IN_MEMORY_BYTES`): a large table, huge pages, and at most a quarter of the memory
-    available now (processes that each read their copy stop doing so when memory runs short,
-    and map the one shared copy instead)."""
-    from ...memory import available_memory, huge_pages
-
-    return nbytes >= IN_MEMORY_BYTES and huge_pages() and 4 * nbytes <= available_memory()
 
 
 def pdb(puzzle: Puzzle, partition=None, progress=None, cache: bool = True) -> Heuristic:

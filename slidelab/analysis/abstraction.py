@@ -1,0 +1,403 @@
+"""Abstraction heuristics: the exact distance of the goal with its tiles merged into classes.
+
+Relabel the goal so that several tiles share a label (a *class*): every real
+move is a move of the relabelled board, so the relabelled board's exact
+distance (in either metric) never exceeds the real one.  That distance is read
+from the relabelled goal's :class:`~slidelab.analysis.table.DistanceTable`
+(the whole space searched once by the layered engine on every core, and
+cached): one look-up per position, through the multiset numbering of
+:mod:`slidelab.analysis.index`.
+
+**Symmetric images.**  A reflection ``T`` of the board that maps the goal onto
+itself up to renaming its labels (``goal[T c] = sigma(goal[c])``) maps every
+position to one as far from the goal; its relabelling is another lower bound,
+read from the same table.  The estimate is the largest over the images (on
+the 15-puzzle: the board and its transpose, as Tomas Rokicki and the Rust crate
+slidy do).
+
+**Classes.**  On a 4x4 board of distinct tiles whose blank is in a corner: Rokicki's relabelling
+``1 1 2 2/3 3 2 2/3 3 4 4/3 4 4 0`` (turned to the blank's corner),
+151,351,200 positions, a byte each in MTM (diameter 32).  Elsewhere the labels
+in goal order, cut into the most classes whose space has at most
+:data:`MAX_STATES` positions (every label its own class, the exact table, where
+the whole space fits).  A label is never split: a class is a union of labels.
+
+The heuristic lives with the analysis, not with the other heuristics: its table is a
+whole-space search's (the heuristics' layer is below the engines').  It is registered like
+every heuristic (:data:`slidelab.heuristics.registry.HEURISTICS`).
+
+Examples
+--------
+>>> from slidelab import Puzzle
+>>> puzzle = Puzzle("8 6 7/2 5 4/3 0 1")
+>>> abstraction_goal(puzzle)
+Board('1 2 3/4 5 6/7 8 0')
+>>> h = abstraction(puzzle, cache=False)
+>>> h.value(puzzle.start_codes)
+31
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+from collections.abc import Callable
+
+import numpy as np
+
+from .._bits import prefetch
+from .._jit import njit
+from ..board import Board
+from ..errors import SlidelabError
+from ..heuristics.base import Heuristic
+from ..heuristics.dispatch import register
+from ..moves import metric_name
+from ..puzzle import Puzzle
+from .index import Space
+from .table import DistanceTable, goal_table
+
+log = logging.getLogger(__name__)
+
+#: the most positions an automatic relabelling's table may have (a byte each)
+MAX_STATES = 200_000_000
+#: Tomas Rokicki's relabelling of the 15-puzzle, the blank in the bottom-right corner
+ROKICKI = (1, 1, 2, 2, 3, 3, 2, 2, 3, 3, 4, 4, 3, 4, 4, 0)
+
+
+# ---------------------------------------------------------------------------- symmetry
+
+
+def board_symmetries(width: int, height: int) -> list[np.ndarray]:
+    """The reflections and turns of a ``width x height`` board as cell maps (identity first):
+    four on a rectangle, eight on a square."""
+    cells = np.arange(width * height)
+    r, c = divmod(cells, width)
+    maps = [
+        cells,
+        r * width + (width - 1 - c),
+        (height - 1 - r) * width + c,
+        (height - 1 - r) * width + (width - 1 - c),
+    ]
+    if width == height:
+        n = width - 1
+        maps += [c * width + r, (n - c) * width + (n - r), c * width + (n - r), (n - c) * width + r]
+    return [np.asarray(m, np.int64) for m in maps]
+
+
+def goal_symmetries(goal: np.ndarray, width: int, height: int) -> list[tuple[np.ndarray, dict]]:
+    """``(T, sigma)`` for each board symmetry ``T`` that maps the goal (label codes) onto itself
+    up to a renaming ``sigma`` of its labels (the blank kept): ``goal[T[c]] == sigma[goal[c]]``."""
+    found = []
+    for cell_map in board_symmetries(width, height):
+        sigma: dict[int, int] = {}
+        ok = True
+        for c in range(goal.size):
+            a, b = int(goal[c]), int(goal[cell_map[c]])
+            if sigma.setdefault(a, b) != b or (a == 0) != (b == 0):
+                ok = False
+                break
+        if ok and len(set(sigma.values())) == len(sigma):
+            found.append((cell_map, sigma))
+    return found
+
+
+# ---------------------------------------------------------------------------- classes
+
+
+def _states(counts) -> int:
+    """Positions of a board with these class sizes and one blank."""
+    n = sum(counts) + 1
+    return n * math.factorial(n - 1) // math.prod(math.factorial(k) for k in counts)
+
+
+def named_relabelling(puzzle: Puzzle) -> list[int] | None:
+    """Rokicki's relabelling (a class per goal cell) turned so that its blank is the goal's, on a
+    4x4 board of distinct tiles whose blank is in a corner; None elsewhere."""
+    if (puzzle.width, puzzle.height) != (4, 4) or puzzle.has_repeats:
+        return None
+    blank = int(np.flatnonzero(puzzle.goal_codes == 0)[0])
+    for cell_map in board_symmetries(4, 4):
+        if cell_map[15] == blank:
+            pattern = [0] * 16
+            for c in range(16):
+                pattern[int(cell_map[c])] = ROKICKI[c]
+            return pattern
+    return None
+
+
+def _merge_to_labels(goal: np.ndarray, pattern: list[int]) -> dict[int, int]:
+    """Each label code's class, merging the classes that one label's cells fall in."""
+    parent = {q: q for q in set(pattern) if q}
+
+    def root(q):
+        while parent[q] != q:
+            q = parent[q]
+        return q
+
+    first: dict[int, int] = {}
+    for c, code in enumerate(goal.tolist()):
+        if code == 0:
+            continue
+        q = root(pattern[c])
+        p = root(first.setdefault(code, q))
+        if p != q:
+            parent[max(p, q)] = min(p, q)
+    roots = sorted({root(q) for q in first.values()})
+    number = {q: i + 1 for i, q in enumerate(roots)}
+    return {code: number[root(q)] for code, q in first.items()}
+
+
+def _chunked(puzzle: Puzzle) -> dict[int, int]:
+    """The labels in goal order cut into the most classes whose space fits :data:`MAX_STATES`."""
+    goal = puzzle.goal_codes
+    order: list[int] = []
+    for code in goal.tolist():
+        if code and code not in order:
+            order.append(code)
+    counts = puzzle.label_counts
+    tiles = int(counts[1:].sum())
+    for q in range(len(order), 0, -1):
+        # cut where the running tile count passes each multiple of tiles / q
+        classes: dict[int, int] = {}
+        run = 0
+        for code in order:
+            classes[code] = min(q, 1 + (run * q) // tiles)
+            run += int(counts[code])
+        ids = sorted(set(classes.values()))
+        renumber = {v: i + 1 for i, v in enumerate(ids)}
+        classes = {k: renumber[v] for k, v in classes.items()}
+        sizes = [0] * len(ids)
+        for code, v in classes.items():
+            sizes[v - 1] += int(counts[code])
+        if _states(sizes) <= MAX_STATES:
+            return classes
+    return {code: 1 for code in order}
+
+
+def label_classes(puzzle: Puzzle, classes=None) -> dict[int, int]:
+    """Each label code's class (1, 2, ...): from ``classes`` (a relabelled goal, a board or its
+    text, or a class per goal cell), or the automatic choice (see the module)."""
+    goal = puzzle.goal_codes
+    if classes is None:
+        pattern = named_relabelling(puzzle)
+        return _chunked(puzzle) if pattern is None else _merge_to_labels(goal, pattern)
+    board = classes if isinstance(classes, Board) else Board(classes)
+    if (board.width, board.height) != (puzzle.width, puzzle.height):
+        raise SlidelabError(
+            f"the classes {board.format()!r} are not of a {puzzle.size} board like the goal"
+        )
+    cells = list(board.cells)
+    if [c == 0 for c in cells] != [int(v) == 0 for v in goal]:
+        raise SlidelabError(f"the classes {board.format()!r} must put the blank on the goal's")
+    names = sorted({c for c in cells if c != 0}, key=str)
+    pattern = [0 if c == 0 else names.index(c) + 1 for c in cells]
+    merged = _merge_to_labels(goal, pattern)
+    if len(set(merged.values())) != len(names):
+        raise SlidelabError(
+            f"the classes {board.format()!r} split a label of the goal between classes"
+        )
+    return merged
+
+
+def abstraction_goal(puzzle: Puzzle, classes=None) -> Board:
+    """The relabelled goal: each tile replaced by its class (see :func:`label_classes`)."""
+    merged = label_classes(puzzle, classes)
+    goal = puzzle.goal_codes
+    return Board(
+        [[0 if goal[r * puzzle.width + c] == 0 else merged[int(goal[r * puzzle.width + c])]
+          for c in range(puzzle.width)] for r in range(puzzle.height)]
+    )  # fmt: skip
+
+
+# ---------------------------------------------------------------------------- the kernel
+
+
+@njit(cache=True, inline="always")
+def _index(board, src, lab, k, args, md, want_md):
+    """Index (in the relabelled goal's space) of image ``k`` of ``board``, and, with
+    ``want_md``, the image's Manhattan bound with the distance's parity (the four-bit
+    encoding's base: :func:`slidelab.analysis.index_kernels.heuristic_at`)."""
+    H, full, width, goal_blank = args[0], args[1], args[2], args[3]
+    radix, smaller = lab[0], lab[1]
+    n = src.shape[1]
+    code = full
+    t = 0
+    b = 0
+    h = 0
+    for c in range(n):
+        v = lab[2][k, board[src[k, c]]]
+        if v < 0:
+            b = c
+            continue
+        t += smaller[code, v]
+        code -= radix[v]
+        if want_md:
+            h += md[v, c]
+    if want_md:
+        bd = abs(b // width - goal_blank // width) + abs(b % width - goal_blank % width)
+        if (h - bd) & 1:
+            h -= 1
+    if args[5]:  # distinct tiles: the rank is halved (:mod:`slidelab.analysis.index`)
+        t >>= 1
+    return b * H + t, h
+
+
+@njit(cache=True, inline="always")
+def _read(table, idx, h, nibble):
+    if nibble:
+        return h + 2 * ((np.int64(table[idx >> 1]) >> ((idx & 1) << 2)) & 15)
+    return np.int64(table[idx])
+
+
+@njit(cache=True, inline="always")
+def _abstraction_within(data, board, depth, h, tile, frm, to, enough):
+    """The largest of the images' table entries; stops once one is above ``enough``."""
+    table, src, lab, args, md = data
+    nibble = args[4] != 0
+    images = src.shape[0]
+    i0, h0 = _index(board, src, lab, 0, args, md, nibble)
+    prefetch(table, i0 >> 1 if nibble else i0)
+    i1 = i0
+    h1 = h0
+    if images > 1:
+        i1, h1 = _index(board, src, lab, 1, args, md, nibble)
+        prefetch(table, i1 >> 1 if nibble else i1)
+    best = _read(table, i0, h0, nibble)
+    if best > enough:
+        return best
+    if images > 1:
+        v = _read(table, i1, h1, nibble)
+        if v > best:
+            best = v
+        for k in range(2, images):
+            if best > enough:
+                return best
+            ik, hk = _index(board, src, lab, k, args, md, nibble)
+            v = _read(table, ik, hk, nibble)
+            if v > best:
+                best = v
+    return best
+
+
+@njit(cache=True, inline="always")
+def _abstraction_move(data, board, depth, h, tile, frm, to):
+    return _abstraction_within(data, board, depth, h, tile, frm, to, np.inf)
+
+
+register(5, _abstraction_move, _abstraction_within, of_board=True)
+
+
+# ---------------------------------------------------------------------------- the builder
+
+
+def _space(puzzle: Puzzle, metric: str, classes=None) -> Space:
+    """The relabelled goal's space, refused when too large for a table."""
+    relabelled = abstraction_goal(puzzle, classes)
+    space = Space(relabelled, metric)
+    if space.tiles > 20 or space.states > 4 * MAX_STATES:
+        raise SlidelabError(
+            f"the abstraction {relabelled.format()!r} has {space.states:,} positions,"
+            " too many for a table; choose fewer classes"
+        )
+    return space
+
+
+def is_ready(puzzle: Puzzle, metric: str = "stm") -> bool:
+    """Whether the abstraction table of ``puzzle``'s goal (automatic classes) is cached."""
+    try:
+        return DistanceTable.cached(_space(puzzle, metric_name(metric))) is not None
+    except SlidelabError:
+        return False
+
+
+def build_seconds(puzzle: Puzzle, metric: str = "stm") -> float:
+    """About how long building the abstraction table takes here (:func:`.budget.estimate`)."""
+    from .budget import estimate
+
+    return estimate(_space(puzzle, metric_name(metric)), table=True).seconds
+
+
+def announce_build(space: Space) -> None:
+    """Say (INFO, on the log the command line shows) what is about to be built: which table,
+    how big, about how long, and that it is done once."""
+    from ..cache import cache_dir
+    from ..units import format_bytes, format_duration
+    from .budget import estimate
+
+    cost = estimate(space, table=True)
+    log.info(
+        "building the abstraction table of the %s goal relabelled %s (%s): %s positions, %s,"
+        " about %s; once: cached in %s for later solves",
+        f"{space.width}x{space.height}",
+        space.goal.format(),
+        space.metric.upper(),
+        f"{space.states:,}",
+        format_bytes(space.states),
+        format_duration(cost.seconds),
+        cache_dir(),
+    )
+
+
+def _in_memory(table: np.ndarray) -> np.ndarray:
+    """The table as a plain read-only array: read into (huge-page) memory where that pays
+    (:func:`slidelab.memory.read_into_memory`: IDA* reads it at random), else the mapped file."""
+    from ..memory import read_into_memory
+
+    if read_into_memory(table.nbytes):
+        table = np.array(table)  # numpy asks for huge pages for an array this large
+    view = np.asarray(table, dtype=np.uint8).view(np.ndarray)
+    view.flags.writeable = False
+    return view
+
+
+def abstraction(
+    puzzle: Puzzle,
+    metric: str = "stm",
+    *,
+    classes=None,
+    progress: Callable[[float, str], None] | None = None,
+    cache: bool = True,
+) -> Heuristic:
+    """The abstraction heuristic of ``puzzle`` in ``metric`` (see the module): the relabelled
+    goal's distance table is loaded from the cache, or built (``progress(fraction, message)``
+    meanwhile) and cached."""
+    metric = metric_name(metric)
+    w, hgt = puzzle.width, puzzle.height
+    space = _space(puzzle, metric, classes)
+    relabelled = space.goal
+    if cache and DistanceTable.cached(space) is None:
+        announce_build(space)
+    table = (
+        goal_table(space, progress, metric) if cache else DistanceTable.build(space, cache=False)
+    )
+    g = space.kernel_args()
+    merged = label_classes(puzzle, classes)
+    values = {q: i for i, q in enumerate(space.puzzle.labels)}  # class -> the space's tile value
+    ncodes = len(puzzle.labels) + 1
+    images = goal_symmetries(puzzle.goal_codes, w, hgt)
+    src = np.zeros((len(images), w * hgt), np.int64)
+    labels = np.full((len(images), ncodes), -1, np.int64)
+    for k, (cell_map, sigma) in enumerate(images):
+        src[k, cell_map] = np.arange(w * hgt)  # the image's cell T(c) reads the board's cell c
+        for code in range(1, ncodes):
+            labels[k, code] = values[merged[sigma[code]]]
+    args = np.array(
+        [g.per_blank, g.full, g.width, g.goal_blank, int(table.nibble), int(g.distinct)],
+        np.int64,
+    )
+    data = (_in_memory(table.data), src, (g.radix, g.smaller, labels), args, g.taxicab)
+
+    def init(codes, max_depth):
+        board = np.asarray(codes, np.int16)
+        return data, int(_abstraction_move(data, board, 0, 0, 0, 0, 0))
+
+    return Heuristic(
+        "abstraction",
+        True,
+        _abstraction_move,
+        init,
+        f"exact {metric.upper()} distance of the goal relabelled as {relabelled.format()!r}"
+        f" ({space.states:,} positions), the largest over {len(images)} mirror image"
+        + ("s" if len(images) != 1 else ""),
+        metric=metric,
+    )

@@ -1,0 +1,200 @@
+"""The abstraction heuristic: the exact distance of a relabelled goal, over the board's images.
+
+Checked against exact distances of every position (a plain dictionary search,
+:func:`reference.exact_distances`, on the 2x4 and a lettered board; the engine's own
+distance table on the 3x3), in both metrics, with classes coarse enough that the estimate
+is not the distance itself.
+"""
+
+from __future__ import annotations
+
+import importlib
+import logging
+
+import numpy as np
+import pytest
+
+import slidelab
+from reference import exact_distances
+from slidelab import Board, Puzzle
+from slidelab.analysis import DistanceTable
+from slidelab.analysis.abstraction import (
+    MAX_STATES,
+    ROKICKI,
+    abstraction,
+    abstraction_goal,
+    goal_symmetries,
+)
+from slidelab.analysis.index import Space
+from slidelab.errors import SlidelabError
+from slidelab.generate import scramble
+from slidelab.heuristics import make_heuristic
+from slidelab.puzzle import goal_board
+
+pytestmark = pytest.mark.usefixtures("module_cache")
+
+#: (goal, classes): a relabelling that merges tiles, on boards small enough to enumerate
+COARSE = [
+    ("1 2 3 4/5 6 7 0", "1 1 2 2/3 3 2 0"),
+    ("A B A B/B A 0 A", "1 1 1 1/1 1 0 1"),
+]
+
+
+def _solved(size: str, blank_first: bool = False) -> Puzzle:
+    goal = goal_board(size=size, blank_first=blank_first)
+    return Puzzle(goal, goal)
+
+
+def _codes(puzzle: Puzzle, cells) -> list[int]:
+    code = {label: i + 1 for i, label in enumerate(puzzle.labels)}
+    code[0] = 0
+    return [code[c] for c in cells]
+
+
+@pytest.mark.parametrize("metric", ["stm", "mtm"])
+@pytest.mark.parametrize(("goal", "classes"), COARSE)
+def test_a_coarse_abstraction_never_overestimates_anywhere(goal, classes, metric):
+    dist = exact_distances(Board(goal), metric)
+    puzzle = Puzzle(Board(goal), Board(goal))
+    h = abstraction(puzzle, metric, classes=classes)
+    assert h.metric == metric and h.admissible
+    values = {cells: h.value(_codes(puzzle, cells)) for cells in dist}
+    assert values[Board(goal).cells] == 0
+    over = [(cells, v, dist[cells]) for cells, v in values.items() if v > dist[cells]]
+    assert not over[:5]
+    assert any(v < dist[cells] for cells, v in values.items())  # an estimate, not the table
+
+
+@pytest.mark.parametrize("metric", ["stm", "mtm"])
+def test_the_estimate_is_the_largest_over_the_mirror_images(metric):
+    """On the 3x3 (blank in a corner) the images are the board and its transpose, the tiles
+    renamed: each read from the relabelled goal's table as a board of its own."""
+    goal = Board("1 2 3/4 5 6/7 8 0")
+    classes = "1 1 2/1 2 2/3 3 0"
+    puzzle = Puzzle(goal, goal)
+    h = abstraction(puzzle, metric, classes=classes)
+    table = DistanceTable.build(abstraction_goal(puzzle, classes), metric=metric)
+    exact = DistanceTable.build(goal, metric=metric)
+    images = goal_symmetries(puzzle.goal_codes, 3, 3)
+    assert len(images) == 2
+    cls = {1: 1, 2: 1, 3: 2, 4: 1, 5: 2, 6: 2, 7: 3, 8: 3, 0: 0}
+    rng = np.random.default_rng(5)
+    higher = 0
+    for _ in range(200):
+        board = Board.from_cells(tuple(rng.permutation(9).tolist()), 3, 3)
+        if not slidelab.is_solvable(board, goal):
+            continue
+        cells = board.cells
+        reads = []
+        for cell_map, sigma in images:
+            image = [0] * 9
+            for c in range(9):
+                image[int(cell_map[c])] = cls[sigma[cells[c]]]
+            reads.append(table.distance(Board.from_cells(tuple(image), 3, 3)))
+        value = h.value(_codes(puzzle, cells))
+        assert value == max(reads) <= exact.distance(board)
+        higher += reads[1] > reads[0]
+    assert higher > 0  # the transpose pays somewhere
+
+
+def test_rokicki_relabelling_on_the_15_puzzle_turned_to_the_goals_blank():
+    ordered = _solved("4x4")
+    assert abstraction_goal(ordered).cells == ROKICKI
+    korf = _solved("4x4", blank_first=True)
+    assert abstraction_goal(korf) == Board("0 4 4 3/4 4 3 3/2 2 3 3/2 2 1 1")
+    space = Space(abstraction_goal(ordered), "mtm")
+    assert space.states == 151_351_200
+
+
+def test_elsewhere_the_most_classes_that_fit():
+    for goal, expected in [
+        ("1 2 3/4 5 6/7 8 0", "1 2 3/4 5 6/7 8 0"),  # the whole space fits: the exact table
+        # the line puzzle's 252,252,000 do not: cut into quarters of the tiles, B and C share
+        # one (a label is never split); 7,207,200 positions
+        ("ABA_/CDCD/ABAB/CDCD", "1 2 1 0/2 3 2 3/1 2 1 2/2 3 2 3"),
+    ]:
+        assert abstraction_goal(Puzzle(Board(goal), Board(goal))) == Board(expected)
+    five = abstraction_goal(_solved("5x3"))
+    assert Space(five).states <= MAX_STATES
+    assert len(set(five.cells)) - 1 == 4  # 4 classes of 14 tiles: 63,063,000 positions
+    assert Space(five).states == 63_063_000
+
+
+@pytest.mark.parametrize(
+    ("classes", "why"),
+    [
+        ("1 1 2 2/3 3 4 0", "not of a 3x3 board"),
+        ("0 1 2/2 3 3/4 4 1", "blank on the goal's"),
+        ("1 1 2/2 3 3/4 4 0", None),
+    ],
+)
+def test_classes_are_checked(classes, why):
+    puzzle = _solved("3x3")
+    if why is None:
+        assert abstraction_goal(puzzle, classes) == Board(classes)
+        return
+    with pytest.raises(SlidelabError, match=why):
+        abstraction_goal(puzzle, classes)
+
+
+def test_classes_may_not_split_a_label():
+    puzzle = Puzzle(Board("A B A B/B A 0 A"), Board("A B A B/B A 0 A"))
+    with pytest.raises(SlidelabError, match="split a label"):
+        abstraction_goal(puzzle, "1 2 1 2/2 1 0 3")
+
+
+def test_made_by_name_in_mtm_with_no_divisor():
+    h = make_heuristic(Puzzle("8 6 7/2 5 4/3 0 1"), "abs", metric="mtm")
+    assert (h.name, h.metric, h.divisor) == ("abstraction", "mtm", 1)
+    assert h.value(Puzzle("8 6 7/2 5 4/3 0 1").start_codes) == 20  # the 3x3: the exact table
+
+
+# ---------------------------------------------------------------------------- auto, and the CLI
+
+#: a relabelling of the 15-puzzle that builds at once (102,960 positions), standing in for
+#: Rokicki's (151 million, about 30 s) where a test builds the table
+COARSE_FIFTEEN = [1] * 8 + [2] * 7 + [0]
+
+
+@pytest.fixture
+def coarse(monkeypatch, cache):
+    module = importlib.import_module("slidelab.analysis.abstraction")
+    real = module.named_relabelling
+    monkeypatch.setattr(
+        module, "named_relabelling", lambda p: None if real(p) is None else COARSE_FIFTEEN
+    )
+    return cache
+
+
+def test_auto_in_mtm_solves_a_near_fifteen_puzzle_without_the_table(coarse, caplog):
+    near = scramble(12, "4x4", seed=3)
+    with caplog.at_level(logging.INFO, logger="slidelab"):
+        s = slidelab.solve(near, metric="mtm")
+    assert s.optimal and s.metric == "mtm"
+    assert "building the abstraction table" not in caplog.text
+    assert not list(coarse.rglob("*.slt"))
+
+
+def test_auto_in_mtm_probes_then_builds_the_abstraction_table_saying_so(
+    coarse, caplog, monkeypatch
+):
+    auto = importlib.import_module("slidelab.search.auto")
+    monkeypatch.setattr(auto, "PROBE_MIN", 0.0)  # the probe gives up at once
+    far = scramble(80, "4x4", seed=4)
+    with caplog.at_level(logging.INFO, logger="slidelab"):
+        s = slidelab.solve(far, metric="mtm")
+    assert "searching with walking-distance alone" in caplog.text
+    announce = caplog.text.index("building the abstraction table of the 4x4 goal relabelled")
+    assert "102,960 positions" in caplog.text[announce:]
+    assert s.optimal
+    exact = slidelab.solve(far, method="idastar", heuristic="walking-distance", metric="mtm")
+    assert s.length == exact.length
+
+
+def test_tables_build_makes_the_abstraction_table(coarse, cli):
+    result = cli("tables", "build", "4x4", "--heuristic", "abstraction")
+    assert result.exit_code == 0, result.output
+    assert "102,960 positions" in result.output and result.output.rstrip().endswith("ready")
+    assert len(list(coarse.rglob("*.slt"))) == 1
+    refused = cli("tables", "build", "4x4", "--heuristic", "abstraction", "--partition", "7-8")
+    assert refused.exit_code != 0 and "pattern databases" in refused.output
