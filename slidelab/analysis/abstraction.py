@@ -15,9 +15,12 @@ read from the same table.  The estimate is the largest over the images (on
 the 15-puzzle: the board and its transpose, as Tomas Rokicki and the Rust crate
 slidy do).
 
-**Classes.**  On a 4x4 board of distinct tiles whose blank is in a corner: Rokicki's relabelling
-``1 1 2 2/3 3 2 2/3 3 4 4/3 4 4 0`` (turned to the blank's corner),
-151,351,200 positions, a byte each in MTM (diameter 32).  Elsewhere the labels
+**Classes.**  On a 4x4 board of distinct tiles whose blank is in a corner:
+``1 2 3 3/4 4 3 3/4 4 5 5/4 5 5 0`` (turned to the blank's corner), Tomas
+Rokicki's relabelling ``1 1 2 2/3 3 2 2/3 3 4 4/3 4 4 0`` with its pair of tiles
+apart: 302,702,400 positions, a byte each (diameter 33 in MTM), against his
+151,351,200 (diameter 32) for 1.5 to 4 times fewer nodes on random 15-puzzles
+(``benchmarks/mtm.py``; the benchmarks page compares them).  Elsewhere the labels
 in goal order, cut into the most classes whose space has at most
 :data:`MAX_STATES` positions (every label its own class, the exact table, where
 the whole space fits).  A label is never split: a class is a union of labels.
@@ -60,8 +63,13 @@ log = logging.getLogger(__name__)
 
 #: the most positions an automatic relabelling's table may have (a byte each)
 MAX_STATES = 200_000_000
-#: Tomas Rokicki's relabelling of the 15-puzzle, the blank in the bottom-right corner
+#: Tomas Rokicki's relabelling of the 15-puzzle, the blank in the bottom-right corner (151,351,200
+#: positions)
 ROKICKI = (1, 1, 2, 2, 3, 3, 2, 2, 3, 3, 4, 4, 3, 4, 4, 0)
+#: the one used: Rokicki's with its pair of tiles apart (302,702,400 positions, a byte each; built
+#: in about 55 s on 2 cores): 1.5 to 4 times fewer nodes than his on random 15-puzzles
+#: (``benchmarks/mtm.py``)
+FIFTEEN = (1, 2, 3, 3, 4, 4, 3, 3, 4, 4, 5, 5, 4, 5, 5, 0)
 
 
 # ---------------------------------------------------------------------------- symmetry
@@ -111,8 +119,8 @@ def _states(counts) -> int:
 
 
 def named_relabelling(puzzle: Puzzle) -> list[int] | None:
-    """Rokicki's relabelling (a class per goal cell) turned so that its blank is the goal's, on a
-    4x4 board of distinct tiles whose blank is in a corner; None elsewhere."""
+    """:data:`FIFTEEN` (a class per goal cell) turned so that its blank is the goal's, on a 4x4
+    board of distinct tiles whose blank is in a corner; None elsewhere."""
     if (puzzle.width, puzzle.height) != (4, 4) or puzzle.has_repeats:
         return None
     blank = int(np.flatnonzero(puzzle.goal_codes == 0)[0])
@@ -120,7 +128,7 @@ def named_relabelling(puzzle: Puzzle) -> list[int] | None:
         if cell_map[15] == blank:
             pattern = [0] * 16
             for c in range(16):
-                pattern[int(cell_map[c])] = ROKICKI[c]
+                pattern[int(cell_map[c])] = FIFTEEN[c]
             return pattern
     return None
 
@@ -224,19 +232,28 @@ def _index(board, src, lab, k, args, md, want_md):
     t = 0
     b = 0
     h = 0
-    for c in range(n):
-        v = lab[2][k, board[src[k, c]]]
-        if v < 0:
-            b = c
-            continue
-        t += smaller[code, v]
-        code -= radix[v]
-        if want_md:
-            h += md[v, c]
+    cells = src[k]
+    classes = lab[2][k]
     if want_md:
+        for c in range(n):
+            v = classes[board[cells[c]]]
+            if v < 0:
+                b = c
+                continue
+            t += smaller[code, v]
+            code -= radix[v]
+            h += md[v, c]
         bd = abs(b // width - goal_blank // width) + abs(b % width - goal_blank % width)
         if (h - bd) & 1:
             h -= 1
+    else:
+        for c in range(n):
+            v = classes[board[cells[c]]]
+            if v < 0:
+                b = c
+                continue
+            t += smaller[code, v]
+            code -= radix[v]
     if args[5]:  # distinct tiles: the rank is halved (:mod:`slidelab.analysis.index`)
         t >>= 1
     return b * H + t, h
