@@ -15,15 +15,17 @@ read from the same table.  The estimate is the largest over the images (on
 the 15-puzzle: the board and its transpose, as Tomas Rokicki and the Rust crate
 slidy do).
 
-**Classes.**  On a 4x4 board of distinct tiles whose blank is in a corner:
-``1 2 3 3/4 4 3 3/4 4 5 5/4 5 5 0`` (turned to the blank's corner), Tomas
-Rokicki's relabelling ``1 1 2 2/3 3 2 2/3 3 4 4/3 4 4 0`` with its pair of tiles
-apart: 302,702,400 positions, a byte each (diameter 33 in MTM), against his
-151,351,200 (diameter 32) for 1.5 to 4 times fewer nodes on random 15-puzzles
-(``benchmarks/mtm.py``; the benchmarks page compares them).  Elsewhere the labels
-in goal order, cut into the most classes whose space has at most
-:data:`MAX_STATES` positions (every label its own class, the exact table, where
-the whole space fits).  A label is never split: a class is a union of labels.
+**Classes.**  On a 4x4 board of distinct tiles whose blank is in a corner, two
+tables (:data:`FIFTEEN_TABLES`, turned to the blank's corner):
+``1 2 3 3/4 4 3 3/4 4 5 5/4 5 5 0``, Tomas Rokicki's relabelling
+``1 1 2 2/3 3 2 2/3 3 4 4/3 4 4 0`` with its pair of tiles apart (302,702,400
+positions, a byte each, against his 151,351,200), and the rows'
+``1 1 1 1/2 2 2 2/3 3 3 4/3 3 5 0`` (as many); the estimate is the largest of four
+look-ups, each table on the board and its transpose (``benchmarks/mtm_heuristics.py``
+compares them).  Elsewhere the labels in goal order, cut into the most classes
+whose space has at most :data:`MAX_STATES` positions (every label its own class,
+the exact table, where the whole space fits).  A label is never split: a class is
+a union of labels.  ``classes`` takes one relabelled goal, or a list of them.
 
 The heuristic lives with the analysis, not with the other heuristics: its table is a
 whole-space search's (the heuristics' layer is below the engines').  It is registered like
@@ -61,15 +63,27 @@ from .table import DistanceTable, goal_table
 
 log = logging.getLogger(__name__)
 
+#: the heuristics made in this process, by goal, metric, relabelled goals and cache folder:
+#: their tables are read (and copied into memory) once a process, not once a solve
+LOADED: dict = {}
+
 #: the most positions an automatic relabelling's table may have (a byte each)
 MAX_STATES = 200_000_000
 #: Tomas Rokicki's relabelling of the 15-puzzle, the blank in the bottom-right corner (151,351,200
 #: positions)
 ROKICKI = (1, 1, 2, 2, 3, 3, 2, 2, 3, 3, 4, 4, 3, 4, 4, 0)
-#: the one used: Rokicki's with its pair of tiles apart (302,702,400 positions, a byte each; built
-#: in about 55 s on 2 cores): 1.5 to 4 times fewer nodes than his on random 15-puzzles
-#: (``benchmarks/mtm.py``)
+#: Rokicki's with its pair of tiles apart (302,702,400 positions, a byte each; built in about 50 s
+#: on 2 cores): 1.5 to 4 times fewer nodes than his on random 15-puzzles
+#: (``benchmarks/mtm_heuristics.py``)
 FIFTEEN = (1, 2, 3, 3, 4, 4, 3, 3, 4, 4, 5, 5, 4, 5, 5, 0)
+#: by rows: the first, the second, the last two but for their last tiles, and those two apart
+#: (302,702,400 positions too)
+ROWS = (1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 4, 3, 3, 5, 0)
+#: the relabellings of the 15-puzzle's tables, the estimate the largest over them and their
+#: transposes: with :data:`ROWS` beside :data:`FIFTEEN`, 4 to 9 times fewer nodes and 2 to 4.5
+#: times less time on random 15-puzzles, the antipode in 178 s instead of 384 (2 cores), for
+#: twice the memory (605 MB) and build (about 100 s) (``benchmarks/mtm_heuristics.py``)
+FIFTEEN_TABLES = (FIFTEEN, ROWS)
 
 
 # ---------------------------------------------------------------------------- symmetry
@@ -118,18 +132,21 @@ def _states(counts) -> int:
     return n * math.factorial(n - 1) // math.prod(math.factorial(k) for k in counts)
 
 
-def named_relabelling(puzzle: Puzzle) -> list[int] | None:
-    """:data:`FIFTEEN` (a class per goal cell) turned so that its blank is the goal's, on a 4x4
-    board of distinct tiles whose blank is in a corner; None elsewhere."""
+def named_relabellings(puzzle: Puzzle) -> list[list[int]] | None:
+    """:data:`FIFTEEN_TABLES` (a class per goal cell each) turned so that their blank is the
+    goal's, on a 4x4 board of distinct tiles whose blank is in a corner; None elsewhere."""
     if (puzzle.width, puzzle.height) != (4, 4) or puzzle.has_repeats:
         return None
     blank = int(np.flatnonzero(puzzle.goal_codes == 0)[0])
     for cell_map in board_symmetries(4, 4):
         if cell_map[15] == blank:
-            pattern = [0] * 16
-            for c in range(16):
-                pattern[int(cell_map[c])] = FIFTEEN[c]
-            return pattern
+            patterns = []
+            for named in FIFTEEN_TABLES:
+                pattern = [0] * 16
+                for c in range(16):
+                    pattern[int(cell_map[c])] = named[c]
+                patterns.append(pattern)
+            return patterns
     return None
 
 
@@ -187,8 +204,8 @@ def label_classes(puzzle: Puzzle, classes=None) -> dict[int, int]:
     text, or a class per goal cell), or the automatic choice (see the module)."""
     goal = puzzle.goal_codes
     if classes is None:
-        pattern = named_relabelling(puzzle)
-        return _chunked(puzzle) if pattern is None else _merge_to_labels(goal, pattern)
+        patterns = named_relabellings(puzzle)
+        return _chunked(puzzle) if patterns is None else _merge_to_labels(goal, patterns[0])
     board = classes if isinstance(classes, Board) else Board(classes)
     if (board.width, board.height) != (puzzle.width, puzzle.height):
         raise SlidelabError(
@@ -217,46 +234,69 @@ def abstraction_goal(puzzle: Puzzle, classes=None) -> Board:
     )  # fmt: skip
 
 
+def abstraction_goals(puzzle: Puzzle, classes=None) -> list[Board]:
+    """The relabelled goals whose tables the heuristic takes the largest of: those of
+    ``classes`` (one relabelling, or a list of them), else the automatic ones (see the
+    module)."""
+    if classes is None:
+        patterns = named_relabellings(puzzle)
+        if patterns is not None:
+            return [abstraction_goal(puzzle, Board.from_cells(p, 4, 4)) for p in patterns]
+        return [abstraction_goal(puzzle)]
+    if isinstance(classes, (list, tuple)):
+        return [abstraction_goal(puzzle, one) for one in classes]
+    return [abstraction_goal(puzzle, classes)]
+
+
 # ---------------------------------------------------------------------------- the kernel
 
 
 @njit(cache=True, inline="always")
-def _index(board, src, lab, k, args, md, want_md):
-    """Index (in the relabelled goal's space) of image ``k`` of ``board``, and, with
-    ``want_md``, the image's Manhattan bound with the distance's parity (the four-bit
-    encoding's base: :func:`slidelab.analysis.index_kernels.heuristic_at`)."""
-    H, full, width, goal_blank = args[0], args[1], args[2], args[3]
-    radix, smaller = lab[0], lab[1]
+def _index(board, v, views, ranking, want_md):
+    """Index of view ``v`` of ``board`` in its table (the table's offset added), and, with
+    ``want_md``, the view's Manhattan bound with the distance's parity (the four-bit encoding's
+    base: :func:`slidelab.analysis.index_kernels.heuristic_at`).
+
+    A view is a relabelling (``r``: its space's ranking arrays, one row of each of
+    ``ranking``) seen through one of the board's images (``views``: the cells in the image's
+    order, and each label's class there)."""
+    src, classes, table_of = views
+    radix, smaller, md, args = ranking
+    r = table_of[v]
+    H, full, width, goal_blank = args[r, 0], args[r, 1], args[r, 2], args[r, 3]
     n = src.shape[1]
     code = full
     t = 0
     b = 0
     h = 0
-    cells = src[k]
-    classes = lab[2][k]
+    cells = src[v]
+    labels = classes[v]
+    sm = smaller[r]
+    rx = radix[r]
     if want_md:
+        mr = md[r]
         for c in range(n):
-            v = classes[board[cells[c]]]
-            if v < 0:
+            x = labels[board[cells[c]]]
+            if x < 0:
                 b = c
                 continue
-            t += smaller[code, v]
-            code -= radix[v]
-            h += md[v, c]
+            t += sm[code, x]
+            code -= rx[x]
+            h += mr[x, c]
         bd = abs(b // width - goal_blank // width) + abs(b % width - goal_blank % width)
         if (h - bd) & 1:
             h -= 1
     else:
         for c in range(n):
-            v = classes[board[cells[c]]]
-            if v < 0:
+            x = labels[board[cells[c]]]
+            if x < 0:
                 b = c
                 continue
-            t += smaller[code, v]
-            code -= radix[v]
-    if args[5]:  # distinct tiles: the rank is halved (:mod:`slidelab.analysis.index`)
+            t += sm[code, x]
+            code -= rx[x]
+    if args[r, 5]:  # distinct tiles: the rank is halved (:mod:`slidelab.analysis.index`)
         t >>= 1
-    return b * H + t, h
+    return args[r, 6] + b * H + t, h
 
 
 @njit(cache=True, inline="always")
@@ -268,31 +308,29 @@ def _read(table, idx, h, nibble):
 
 @njit(cache=True, inline="always")
 def _abstraction_within(data, board, depth, h, tile, frm, to, enough):
-    """The largest of the images' table entries; stops once one is above ``enough``."""
-    table, src, lab, args, md = data
-    nibble = args[4] != 0
-    images = src.shape[0]
-    i0, h0 = _index(board, src, lab, 0, args, md, nibble)
-    prefetch(table, i0 >> 1 if nibble else i0)
-    i1 = i0
-    h1 = h0
-    if images > 1:
-        i1, h1 = _index(board, src, lab, 1, args, md, nibble)
-        prefetch(table, i1 >> 1 if nibble else i1)
-    best = _read(table, i0, h0, nibble)
-    if best > enough:
-        return best
-    if images > 1:
-        v = _read(table, i1, h1, nibble)
-        if v > best:
-            best = v
-        for k in range(2, images):
-            if best > enough:
-                return best
-            ik, hk = _index(board, src, lab, k, args, md, nibble)
-            v = _read(table, ik, hk, nibble)
-            if v > best:
-                best = v
+    """The largest of the views' table entries, two at a time (both asked of the memory at
+    once, prefetched, so that their waits overlap); stops once one is above ``enough``."""
+    table, views, ranking, nibble, _ = data
+    count = views[0].shape[0]
+    best = np.int64(0)
+    for v in range(0, count, 2):
+        if best > enough:
+            return best
+        i0, h0 = _index(board, v, views, ranking, nibble)
+        prefetch(table, i0 >> 1 if nibble else i0)
+        second = v + 1 < count
+        i1 = i0
+        h1 = h0
+        if second:
+            i1, h1 = _index(board, v + 1, views, ranking, nibble)
+            prefetch(table, i1 >> 1 if nibble else i1)
+        x = _read(table, i0, h0, nibble)
+        if x > best:
+            best = x
+        if second and best <= enough:
+            x = _read(table, i1, h1, nibble)
+            if x > best:
+                best = x
     return best
 
 
@@ -307,31 +345,35 @@ register(5, _abstraction_move, _abstraction_within, of_board=True)
 # ---------------------------------------------------------------------------- the builder
 
 
-def _space(puzzle: Puzzle, metric: str, classes=None) -> Space:
-    """The relabelled goal's space, refused when too large for a table."""
-    relabelled = abstraction_goal(puzzle, classes)
-    space = Space(relabelled, metric)
-    if space.tiles > 20 or space.states > 4 * MAX_STATES:
-        raise SlidelabError(
-            f"the abstraction {relabelled.format()!r} has {space.states:,} positions,"
-            " too many for a table; choose fewer classes"
-        )
-    return space
+def _spaces(puzzle: Puzzle, metric: str, classes=None) -> list[Space]:
+    """The relabelled goals' spaces, each refused when too large for a table."""
+    spaces = []
+    for relabelled in abstraction_goals(puzzle, classes):
+        space = Space(relabelled, metric)
+        if space.tiles > 20 or space.states > 4 * MAX_STATES:
+            raise SlidelabError(
+                f"the abstraction {relabelled.format()!r} has {space.states:,} positions,"
+                " too many for a table; choose fewer classes"
+            )
+        spaces.append(space)
+    return spaces
 
 
 def is_ready(puzzle: Puzzle, metric: str = "stm") -> bool:
-    """Whether the abstraction table of ``puzzle``'s goal (automatic classes) is cached."""
+    """Whether the abstraction tables of ``puzzle``'s goal (automatic classes) are cached."""
     try:
-        return DistanceTable.cached(_space(puzzle, metric_name(metric))) is not None
+        spaces = _spaces(puzzle, metric_name(metric))
     except SlidelabError:
         return False
+    return all(DistanceTable.cached(space) is not None for space in spaces)
 
 
 def build_seconds(puzzle: Puzzle, metric: str = "stm") -> float:
-    """About how long building the abstraction table takes here (:func:`.budget.estimate`)."""
+    """About how long building the abstraction tables takes here (:func:`.budget.estimate`)."""
     from .budget import estimate
 
-    return estimate(_space(puzzle, metric_name(metric)), table=True).seconds
+    spaces = _spaces(puzzle, metric_name(metric))
+    return sum(estimate(space, table=True).seconds for space in spaces)
 
 
 def announce_build(space: Space) -> None:
@@ -355,14 +397,19 @@ def announce_build(space: Space) -> None:
     )
 
 
-def _in_memory(table: np.ndarray) -> np.ndarray:
-    """The table as a plain read-only array: read into (huge-page) memory where that pays
-    (:func:`slidelab.memory.read_into_memory`: IDA* reads it at random), else the mapped file."""
+def _in_memory(tables: list[np.ndarray]) -> np.ndarray:
+    """The tables end to end as one plain read-only array: read into (huge-page) memory where
+    that pays (:func:`slidelab.memory.read_into_memory`: IDA* reads it at random), else one
+    table's mapped file as it is (several are joined in memory whatever the case)."""
     from ..memory import read_into_memory
 
-    if read_into_memory(table.nbytes):
-        table = np.array(table)  # numpy asks for huge pages for an array this large
-    view = np.asarray(table, dtype=np.uint8).view(np.ndarray)
+    if len(tables) > 1:
+        whole = np.concatenate([np.asarray(t) for t in tables])  # numpy asks for huge pages
+    elif read_into_memory(tables[0].nbytes):
+        whole = np.array(tables[0])
+    else:
+        whole = tables[0]
+    view = np.asarray(whole, dtype=np.uint8).view(np.ndarray)
     view.flags.writeable = False
     return view
 
@@ -379,42 +426,83 @@ def abstraction(
     goal's distance table is loaded from the cache, or built (``progress(fraction, message)``
     meanwhile) and cached."""
     metric = metric_name(metric)
-    w, hgt = puzzle.width, puzzle.height
-    space = _space(puzzle, metric, classes)
-    relabelled = space.goal
-    if cache and DistanceTable.cached(space) is None:
-        announce_build(space)
-    table = (
-        goal_table(space, progress, metric) if cache else DistanceTable.build(space, cache=False)
-    )
-    g = space.kernel_args()
-    merged = label_classes(puzzle, classes)
-    values = {q: i for i, q in enumerate(space.puzzle.labels)}  # class -> the space's tile value
+    w, n = puzzle.width, puzzle.width * puzzle.height
+    spaces = _spaces(puzzle, metric, classes)
+    key = None
+    if cache:
+        from ..cache import cache_dir
+
+        key = (puzzle.goal, metric, tuple(space.goal for space in spaces), str(cache_dir()))
+        if key in LOADED:
+            return LOADED[key]
+    if cache:  # the missing tables built one at a time, each let go before the next is built
+        for space in spaces:
+            if DistanceTable.cached(space) is None:
+                announce_build(space)
+                goal_table(space, progress, metric)
+        tables = [goal_table(space, progress, metric) for space in spaces]  # mapped files
+    else:
+        tables = [DistanceTable.build(space, cache=False) for space in spaces]
+    images = goal_symmetries(puzzle.goal_codes, w, puzzle.height)
     ncodes = len(puzzle.labels) + 1
-    images = goal_symmetries(puzzle.goal_codes, w, hgt)
-    src = np.zeros((len(images), w * hgt), np.int64)
-    labels = np.full((len(images), ncodes), -1, np.int64)
-    for k, (cell_map, sigma) in enumerate(images):
-        src[k, cell_map] = np.arange(w * hgt)  # the image's cell T(c) reads the board's cell c
-        for code in range(1, ncodes):
-            labels[k, code] = values[merged[sigma[code]]]
-    args = np.array(
-        [g.per_blank, g.full, g.width, g.goal_blank, int(table.nibble), int(g.distinct)],
-        np.int64,
+    views = len(spaces) * len(images)
+    src = np.zeros((views, n), np.int64)
+    classes_of = np.full((views, ncodes), -1, np.int64)
+    table_of = np.zeros(views, np.int64)
+    kinds = max(len(space.label_counts) for space in spaces)
+    codes = max(space.kernel_args().smaller.shape[0] for space in spaces)
+    radix = np.zeros((len(spaces), kinds), np.int64)
+    smaller = np.zeros((len(spaces), codes, kinds), np.int64)
+    md = np.zeros((len(spaces), kinds, n), np.int64)
+    args = np.zeros((len(spaces), 7), np.int64)
+    offset = 0
+    for r, (space, table, relabelled) in enumerate(
+        zip(spaces, tables, abstraction_goals(puzzle, classes), strict=True)
+    ):
+        g = space.kernel_args()
+        k = len(g.label_counts)
+        radix[r, :k] = g.radix
+        smaller[r, : g.smaller.shape[0], :k] = g.smaller
+        md[r, :k] = g.taxicab
+        nibble = int(table.nibble)
+        # four bits: an offset in entries, even (a byte holds two)
+        args[r] = (g.per_blank, g.full, g.width, g.goal_blank, nibble, int(g.distinct), offset)
+        offset += 2 * table.data.shape[0] if nibble else table.data.shape[0]
+        merged = label_classes(puzzle, relabelled)
+        values = {q: i for i, q in enumerate(space.puzzle.labels)}  # class -> the tile value
+        for i, (cell_map, sigma) in enumerate(images):
+            v = r * len(images) + i
+            src[v, cell_map] = np.arange(n)  # the image's cell T(c) reads the board's cell c
+            table_of[v] = r
+            for code in range(1, ncodes):
+                classes_of[v, code] = values[merged[sigma[code]]]
+    if len({t.nibble for t in tables}) > 1:
+        raise SlidelabError("the abstraction tables mix four-bit and byte entries")
+    nibble = tables[0].nibble
+    data = (
+        _in_memory([t.data for t in tables]),
+        (src, classes_of, table_of),
+        (radix, smaller, md, args),
+        bool(nibble),
+        np.zeros(1, np.int64),
     )
-    data = (_in_memory(table.data), src, (g.radix, g.smaller, labels), args, g.taxicab)
 
     def init(codes, max_depth):
         board = np.asarray(codes, np.int16)
         return data, int(_abstraction_move(data, board, 0, 0, 0, 0, 0))
 
-    return Heuristic(
+    names = " and ".join(repr(space.goal.format()) for space in spaces)
+    positions = " + ".join(f"{space.states:,}" for space in spaces)
+    heuristic = Heuristic(
         "abstraction",
         True,
         _abstraction_move,
         init,
-        f"exact {metric.upper()} distance of the goal relabelled as {relabelled.format()!r}"
-        f" ({space.states:,} positions), the largest over {len(images)} mirror image"
+        f"exact {metric.upper()} distance of the goal relabelled as {names}"
+        f" ({positions} positions), the largest over {len(images)} mirror image"
         + ("s" if len(images) != 1 else ""),
         metric=metric,
     )
+    if key is not None:
+        LOADED[key] = heuristic
+    return heuristic

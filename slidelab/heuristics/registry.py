@@ -107,12 +107,13 @@ HEURISTICS: dict[str, HeuristicSpec] = {
         ),
         HeuristicSpec(
             "abstraction",
-            "exact distance of the goal with its tiles merged into classes (Rokicki's"
-            " relabelling on the 15-puzzle), the largest over the board's mirror images;"
-            " counted in the search's metric (strongest in MTM; built once and cached)",
+            "exact distance of the goal with its tiles merged into classes (on the"
+            " 15-puzzle two relabellings, after Rokicki's), the largest over the tables and"
+            " the board's mirror images; counted in the search's metric (strong in MTM;"
+            " built once and cached)",
             "slidelab.analysis.abstraction:abstraction",
-            boards="any board; a table of up to 200 million positions (151 million on the"
-            " 15-puzzle)",
+            boards="any board; a table of up to 200 million positions (two of 303 million on"
+            " the 15-puzzle)",
             aliases=("abs", "relabelling", "relabeling"),
             options=("metric",),
             tables=True,

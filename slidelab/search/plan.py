@@ -55,9 +55,9 @@ def auto_heuristic(puzzle: Puzzle, metric: str) -> str:
     >>> auto_heuristic(Puzzle("2 1 3 4/5 6 7 8/9 10 11 12/13 14 15 0"), "mtm")
     'abstraction'
     """
-    from ..analysis.abstraction import named_relabelling
+    from ..analysis.abstraction import named_relabellings
 
-    if metric == "mtm" and named_relabelling(puzzle) is not None:
+    if metric == "mtm" and named_relabellings(puzzle) is not None:
         return "abstraction"
     return AUTO_HEURISTIC[metric]
 

@@ -1,0 +1,88 @@
+"""MTM estimates on the 15-puzzle side by side: nodes, seconds and table memory of IDA* on one core.
+
+The same boards (``slidelab generate 4x4 -n N --seed S``, the first one used to warm up),
+each solved MTM-optimally by IDA* on one core with: the walking distance counted in MTM; the
+pattern databases (STM tables divided by 3, the most tiles a move slides); and abstraction
+tables, each looked up on the board and its transpose: Rokicki's relabelling ``1 1 2 2/3 3 2
+2/3 3 4 4/3 4 4 0``, his with the pair apart ``1 2 3 3/4 4 3 3/4 4 5 5/4 5 5 0``, and the
+default (that one and the rows' ``1 1 1 1/2 2 2 2/3 3 3 4/3 3 5 0``).  A search past
+``--limit`` seconds is stopped ("-", with the bound it had reached).  Tables are built first if
+missing (not timed).
+
+Run: ``python benchmarks/mtm_heuristics.py [-n 5] [--seed 11] [--limit 20]
+[--partition 7-7-1]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+
+import slidelab
+from slidelab.analysis.abstraction import FIFTEEN, ROKICKI, abstraction
+from slidelab.generate import random_boards
+from slidelab.heuristics import make_heuristic
+from slidelab.memory import granted
+from slidelab.search import Limits
+from slidelab.search.idastar import idastar
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("-n", type=int, default=5)
+    parser.add_argument("--seed", type=int, default=11)
+    parser.add_argument("--limit", type=float, default=20.0)
+    parser.add_argument("--partition", default="7-7-1")
+    args = parser.parse_args()
+    boards = random_boards(args.n, "4x4", seed=args.seed)
+    first = slidelab.Puzzle(boards[0])
+
+    def text(pattern):
+        return "/".join(" ".join(str(v) for v in pattern[4 * r : 4 * r + 4]) for r in range(4))
+
+    pdb = make_heuristic(first, "pdb", partition=args.partition, metric="mtm")
+    contenders = [
+        ("walking distance (MTM)", make_heuristic(first, "walking-distance", metric="mtm"), 0),
+        (f"pdb {args.partition} / 3", pdb, sum(int(t.nbytes) for t in pdb_tables(first, args))),
+        ("abstraction, Rokicki's", abstraction(first, "mtm", classes=text(ROKICKI)), 151_351_200),
+        (
+            "abstraction, his with the pair apart",
+            abstraction(first, "mtm", classes=text(FIFTEEN)),
+            302_702_400,
+        ),  # fmt: skip
+        ("abstraction, default: that and the rows'", abstraction(first, "mtm"), 605_404_800),
+    ]
+    print(
+        f"{args.n - 1} random 15-puzzles (seed {args.seed}), MTM-optimal IDA* on one core,"
+        f" {args.limit:g} s each at most\n"
+    )
+    print("| estimate | table | " + " | ".join(f"#{i}" for i in range(2, args.n + 1)) + " |")
+    print("|---|---:|" + "---:|" * (args.n - 1))
+    with granted(1):
+        for name, heur, nbytes in contenders:
+            idastar(first, heuristic=heur, metric="mtm")  # kernels compiled
+            cells = []
+            for board in boards[1:]:
+                began = time.perf_counter()
+                try:
+                    s = idastar(
+                        slidelab.Puzzle(board), heuristic=heur, metric="mtm",
+                        limits=Limits(time_limit=args.limit),
+                    )  # fmt: skip
+                    took = time.perf_counter() - began
+                    cells.append(f"{s.length}: {s.stats.generated / 1e6:.2f} M, {took:.2f} s")
+                except slidelab.SlidelabError as exc:
+                    bound = getattr(exc, "lower_bound", None)
+                    cells.append("-" if bound is None else f"- (at least {bound:g})")
+            size = f"{nbytes / 1e6:,.0f} MB" if nbytes else "-"
+            print(f"| {name} | {size} | " + " | ".join(cells) + " |", flush=True)
+
+
+def pdb_tables(puzzle, args):
+    from slidelab.heuristics.pdb import pattern_database
+
+    return pattern_database(puzzle, args.partition).tables
+
+
+if __name__ == "__main__":
+    main()
