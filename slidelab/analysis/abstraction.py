@@ -72,17 +72,18 @@ MAX_STATES = 200_000_000
 #: Tomas Rokicki's relabelling of the 15-puzzle, the blank in the bottom-right corner (151,351,200
 #: positions)
 ROKICKI = (1, 1, 2, 2, 3, 3, 2, 2, 3, 3, 4, 4, 3, 4, 4, 0)
-#: Rokicki's with its pair of tiles apart (302,702,400 positions, a byte each; built in about 50 s
-#: on 2 cores): 1.5 to 4 times fewer nodes than his on random 15-puzzles
+#: Rokicki's with its pair of tiles apart (302,702,400 positions, a byte each; built in 50 s on
+#: 2 cores): 1.5 to 4 times fewer nodes than his on four random 15-puzzles
 #: (``benchmarks/mtm_heuristics.py``)
 FIFTEEN = (1, 2, 3, 3, 4, 4, 3, 3, 4, 4, 5, 5, 4, 5, 5, 0)
 #: by rows: the first, the second, the last two but for their last tiles, and those two apart
 #: (302,702,400 positions too)
 ROWS = (1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 4, 3, 3, 5, 0)
 #: the relabellings of the 15-puzzle's tables, the estimate the largest over them and their
-#: transposes: with :data:`ROWS` beside :data:`FIFTEEN`, 4 to 9 times fewer nodes and 2 to 4.5
-#: times less time on random 15-puzzles, the antipode in 178 s instead of 384 (2 cores), for
-#: twice the memory (605 MB) and build (about 100 s) (``benchmarks/mtm_heuristics.py``)
+#: transposes: with :data:`ROWS` beside :data:`FIFTEEN`, 3 to 9 times fewer nodes and 1.5 to
+#: 2.6 times less time on four random 15-puzzles (``benchmarks/mtm_heuristics.py``), the antipode
+#: in 176 s instead of 384 on 2 cores, for twice the memory (605 MB) and a build of 136 s instead
+#: of 50 (``benchmarks/mtm.py``)
 FIFTEEN_TABLES = (FIFTEEN, ROWS)
 
 
