@@ -93,7 +93,7 @@ KERNEL_SOURCES = (
     "_bits.py",
     "_jit.py",
     "_layers.py",
-    "analysis/abstraction.py",
+    "analysis/abstraction_kernels.py",
     "analysis/budget.py",
     "analysis/index_kernels.py",
     "analysis/layers.py",

@@ -33,6 +33,7 @@ from slidelab.errors import SlidelabError
 from slidelab.generate import scramble
 from slidelab.heuristics import make_heuristic
 from slidelab.puzzle import goal_board
+from slidelab.search.options import check_options
 
 pytestmark = pytest.mark.usefixtures("module_cache")
 
@@ -213,6 +214,46 @@ def test_auto_in_mtm_probes_then_builds_the_abstraction_table_saying_so(
     assert s.optimal
     exact = slidelab.solve(far, method="idastar", heuristic="walking-distance", metric="mtm")
     assert s.length == exact.length
+
+
+#: a second coarse relabelling (by columns, as many positions) for the ladder's second rung
+COARSE_COLUMNS = [1, 2, 1, 2] * 3 + [1, 2, 1, 0]
+
+
+def test_auto_climbs_to_the_second_table_only_when_the_first_is_too_slow(
+    cache, caplog, monkeypatch
+):
+    """The 15-puzzle's ladder: the first table alone, then both; the second is built only when
+    the search with the first is predicted to take longer than that build."""
+    module = importlib.import_module("slidelab.analysis.abstraction")
+    auto = importlib.import_module("slidelab.search.auto")
+    real = module.named_relabellings
+    monkeypatch.setattr(
+        module,
+        "named_relabellings",
+        lambda p: None if real(p) is None else [COARSE_FIFTEEN, COARSE_COLUMNS],
+    )
+    fifteen = Puzzle(scramble(80, "4x4", seed=4))
+    rungs = auto.ladder(fifteen, check_options(metric="mtm"), "abstraction")
+    assert [len(r.tables) for r in rungs] == [1, 2]
+    assert rungs[0].name(fifteen) == "the abstraction table"
+    assert rungs[1].name(fifteen) == "the 2 abstraction tables"
+
+    monkeypatch.setattr(auto, "PROBE_MAX", 0.0)  # the probe gives up at once
+    monkeypatch.setattr(auto.Rung, "build_seconds", lambda self, puzzle, metric: 3600.0)
+    with caplog.at_level(logging.INFO, logger="slidelab"):
+        slow = slidelab.solve(fifteen.start, metric="mtm")  # the second build "takes an hour"
+    assert caplog.text.count("building the abstraction table of") == 1
+    assert module.is_ready(fifteen, "mtm", rungs[0].tables)
+    assert not module.is_ready(fifteen, "mtm", rungs[1].tables)
+
+    monkeypatch.setattr(auto.Rung, "build_seconds", lambda self, puzzle, metric: 0.0)
+    caplog.clear()
+    with caplog.at_level(logging.INFO, logger="slidelab"):
+        quick = slidelab.solve(fifteen.start, metric="mtm")  # the second build is "free"
+    assert "on to the 2 abstraction tables" in caplog.text
+    assert module.is_ready(fifteen, "mtm", rungs[1].tables)
+    assert slow.optimal and quick.optimal and slow.length == quick.length
 
 
 def test_tables_build_makes_the_abstraction_table(coarse, cli):

@@ -49,7 +49,14 @@ def seen(monkeypatch, cache):
 
     monkeypatch.setattr(auto_module, "search_heuristic", search_heuristic)
     monkeypatch.setattr(plan_module, "search_heuristic", search_heuristic)
-    monkeypatch.setattr(auto_module, "ladder", lambda puzzle, options: [FOURS, FIVES])
+    monkeypatch.setattr(
+        auto_module,
+        "ladder",
+        lambda puzzle, options, heuristic="pdb": [
+            auto_module.Rung("pdb", FOURS),
+            auto_module.Rung("pdb", FIVES),
+        ],
+    )
     return made
 
 
@@ -131,12 +138,20 @@ def test_the_ladders():
 
     options = check_options()
     fifteen = Puzzle("1 2 3 4/5 6 7 8/9 10 11 12/13 14 15 0")
-    assert auto_module.ladder(fifteen, options) == [None, "7-7-1", "7-8"]
-    assert auto_module.ladder(fifteen, check_options(metric="mtm")) == [None]
-    assert auto_module.ladder(fifteen, check_options(partition="7-8")) == ["7-8"]
-    assert auto_module.ladder(Puzzle(random_board("5x5", seed=1)), options) == [None]
-    assert auto_module.ladder(Puzzle(random_board("6x6", seed=1)), options) == []
-    assert auto_module.ladder(Puzzle(random_board("7x2", seed=1)), options) == [None]
+    assert [r.tables for r in auto_module.ladder(fifteen, options)] == [None, "7-7-1", "7-8"]
+    assert [r.tables for r in auto_module.ladder(fifteen, check_options(metric="mtm"))] == [None]
+    assert [r.tables for r in auto_module.ladder(fifteen, check_options(partition="7-8"))] == [
+        "7-8"
+    ]
+    assert [r.tables for r in auto_module.ladder(Puzzle(random_board("5x5", seed=1)), options)] == [
+        None
+    ]
+    assert [
+        r.tables for r in auto_module.ladder(Puzzle(random_board("6x6", seed=1)), options)
+    ] == []
+    assert [r.tables for r in auto_module.ladder(Puzzle(random_board("7x2", seed=1)), options)] == [
+        None
+    ]
 
 
 def test_asked_for_tables_and_methods_are_left_alone(seen):
@@ -211,4 +226,4 @@ def test_the_24_puzzle_is_searched_by_auto():
     assert solve_module.choose_method(Puzzle(random_board("5x5", seed=1))) == ("idastar", "pdb")
     # a goal whose blank is not in a corner has no named tables: a cheap search, then constructive
     goal = "1 2 3 4 5/6 7 8 9 10/11 12 0 13 14/15 16 17 18 19/20 21 22 23 24"
-    assert auto_module.ladder(Puzzle(goal, goal), check_options()) == []
+    assert [r.tables for r in auto_module.ladder(Puzzle(goal, goal), check_options())] == []

@@ -50,14 +50,12 @@ from collections.abc import Callable
 
 import numpy as np
 
-from .._bits import prefetch
-from .._jit import njit
 from ..board import Board
 from ..errors import SlidelabError
 from ..heuristics.base import Heuristic
-from ..heuristics.dispatch import register
 from ..moves import metric_name
 from ..puzzle import Puzzle
+from .abstraction_kernels import _abstraction_move
 from .index import Space
 from .table import DistanceTable, goal_table
 
@@ -249,100 +247,6 @@ def abstraction_goals(puzzle: Puzzle, classes=None) -> list[Board]:
     return [abstraction_goal(puzzle, classes)]
 
 
-# ---------------------------------------------------------------------------- the kernel
-
-
-@njit(cache=True, inline="always")
-def _index(board, v, views, ranking, want_md):
-    """Index of view ``v`` of ``board`` in its table (the table's offset added), and, with
-    ``want_md``, the view's Manhattan bound with the distance's parity (the four-bit encoding's
-    base: :func:`slidelab.analysis.index_kernels.heuristic_at`).
-
-    A view is a relabelling (``r``: its space's ranking arrays, one row of each of
-    ``ranking``) seen through one of the board's images (``views``: the cells in the image's
-    order, and each label's class there)."""
-    src, classes, table_of = views
-    radix, smaller, md, args = ranking
-    r = table_of[v]
-    H, full, width, goal_blank = args[r, 0], args[r, 1], args[r, 2], args[r, 3]
-    n = src.shape[1]
-    code = full
-    t = 0
-    b = 0
-    h = 0
-    cells = src[v]
-    labels = classes[v]
-    sm = smaller[r]
-    rx = radix[r]
-    if want_md:
-        mr = md[r]
-        for c in range(n):
-            x = labels[board[cells[c]]]
-            if x < 0:
-                b = c
-                continue
-            t += sm[code, x]
-            code -= rx[x]
-            h += mr[x, c]
-        bd = abs(b // width - goal_blank // width) + abs(b % width - goal_blank % width)
-        if (h - bd) & 1:
-            h -= 1
-    else:
-        for c in range(n):
-            x = labels[board[cells[c]]]
-            if x < 0:
-                b = c
-                continue
-            t += sm[code, x]
-            code -= rx[x]
-    if args[r, 5]:  # distinct tiles: the rank is halved (:mod:`slidelab.analysis.index`)
-        t >>= 1
-    return args[r, 6] + b * H + t, h
-
-
-@njit(cache=True, inline="always")
-def _read(table, idx, h, nibble):
-    if nibble:
-        return h + 2 * ((np.int64(table[idx >> 1]) >> ((idx & 1) << 2)) & 15)
-    return np.int64(table[idx])
-
-
-@njit(cache=True, inline="always")
-def _abstraction_within(data, board, depth, h, tile, frm, to, enough):
-    """The largest of the views' table entries, two at a time (both asked of the memory at
-    once, prefetched, so that their waits overlap); stops once one is above ``enough``."""
-    table, views, ranking, nibble, _ = data
-    count = views[0].shape[0]
-    best = np.int64(0)
-    for v in range(0, count, 2):
-        if best > enough:
-            return best
-        i0, h0 = _index(board, v, views, ranking, nibble)
-        prefetch(table, i0 >> 1 if nibble else i0)
-        second = v + 1 < count
-        i1 = i0
-        h1 = h0
-        if second:
-            i1, h1 = _index(board, v + 1, views, ranking, nibble)
-            prefetch(table, i1 >> 1 if nibble else i1)
-        x = _read(table, i0, h0, nibble)
-        if x > best:
-            best = x
-        if second and best <= enough:
-            x = _read(table, i1, h1, nibble)
-            if x > best:
-                best = x
-    return best
-
-
-@njit(cache=True, inline="always")
-def _abstraction_move(data, board, depth, h, tile, frm, to):
-    return _abstraction_within(data, board, depth, h, tile, frm, to, np.inf)
-
-
-register(5, _abstraction_move, _abstraction_within, of_board=True)
-
-
 # ---------------------------------------------------------------------------- the builder
 
 
@@ -360,21 +264,39 @@ def _spaces(puzzle: Puzzle, metric: str, classes=None) -> list[Space]:
     return spaces
 
 
-def is_ready(puzzle: Puzzle, metric: str = "stm") -> bool:
-    """Whether the abstraction tables of ``puzzle``'s goal (automatic classes) are cached."""
+def is_ready(puzzle: Puzzle, metric: str = "stm", classes=None) -> bool:
+    """Whether the abstraction tables of ``puzzle``'s goal (``classes``, or the automatic ones)
+    are cached."""
     try:
-        spaces = _spaces(puzzle, metric_name(metric))
+        spaces = _spaces(puzzle, metric_name(metric), classes)
     except SlidelabError:
         return False
     return all(DistanceTable.cached(space) is not None for space in spaces)
 
 
-def build_seconds(puzzle: Puzzle, metric: str = "stm") -> float:
-    """About how long building the abstraction tables takes here (:func:`.budget.estimate`)."""
+def build_seconds(puzzle: Puzzle, metric: str = "stm", classes=None) -> float:
+    """About how long building the missing abstraction tables of ``classes`` (or the automatic
+    ones) takes here (:func:`.budget.estimate`); 0 when all are cached."""
     from .budget import estimate
 
-    spaces = _spaces(puzzle, metric_name(metric))
-    return sum(estimate(space, table=True).seconds for space in spaces)
+    spaces = _spaces(puzzle, metric_name(metric), classes)
+    return sum(
+        estimate(space, table=True).seconds
+        for space in spaces
+        if DistanceTable.cached(space) is None
+    )
+
+
+def ladder(puzzle: Puzzle) -> list:
+    """The classes ``auto`` climbs through, weakest first: on the 15-puzzle the first of
+    :data:`FIFTEEN_TABLES` alone (one table, built in 50 s on 2 cores), then both (a second
+    build of 50 s, made only for a position whose search is predicted to take longer than
+    that); elsewhere the automatic classes alone (``[None]``)."""
+    patterns = named_relabellings(puzzle)
+    if patterns is None:
+        return [None]
+    boards = [Board.from_cells(p, puzzle.width, puzzle.height) for p in patterns]
+    return [boards[: i + 1] for i in range(len(boards))]
 
 
 def announce_build(space: Space) -> None:
@@ -457,9 +379,7 @@ def abstraction(
     md = np.zeros((len(spaces), kinds, n), np.int64)
     args = np.zeros((len(spaces), 7), np.int64)
     offset = 0
-    for r, (space, table, relabelled) in enumerate(
-        zip(spaces, tables, abstraction_goals(puzzle, classes), strict=True)
-    ):
+    for r, (space, table) in enumerate(zip(spaces, tables, strict=True)):
         g = space.kernel_args()
         k = len(g.label_counts)
         radix[r, :k] = g.radix
@@ -469,7 +389,7 @@ def abstraction(
         # four bits: an offset in entries, even (a byte holds two)
         args[r] = (g.per_blank, g.full, g.width, g.goal_blank, nibble, int(g.distinct), offset)
         offset += 2 * table.data.shape[0] if nibble else table.data.shape[0]
-        merged = label_classes(puzzle, relabelled)
+        merged = label_classes(puzzle, space.goal)
         values = {q: i for i, q in enumerate(space.puzzle.labels)}  # class -> the tile value
         for i, (cell_map, sigma) in enumerate(images):
             v = r * len(images) + i
@@ -485,7 +405,6 @@ def abstraction(
         (src, classes_of, table_of),
         (radix, smaller, md, args),
         bool(nibble),
-        np.zeros(1, np.int64),
     )
 
     def init(codes, max_depth):
@@ -504,6 +423,8 @@ def abstraction(
         + ("s" if len(images) != 1 else ""),
         metric=metric,
     )
-    if key is not None:
+    if key is not None:  # one set of tables per goal held: the stronger set replaces the first
+        for other in [k for k in LOADED if (k[0], k[1], k[3]) == (key[0], key[1], key[3])]:
+            del LOADED[other]
         LOADED[key] = heuristic
     return heuristic

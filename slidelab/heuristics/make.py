@@ -18,12 +18,16 @@ def make_heuristic(
     name: str = "manhattan",
     *,
     partition=None,
+    classes=None,
     progress=None,
     cache: bool = True,
     metric: str = "stm",
 ) -> Heuristic:
     """The heuristic ``name`` for this puzzle, built by its registry entry (pattern databases are
     built or loaded: ``progress(fraction, message)`` is called meanwhile).
+
+    ``partition`` (pattern databases) and ``classes`` (abstraction) choose a heuristic's
+    tables; None: the board's default.
 
     ``metric="mtm"``: an estimate of multi-tile moves.  A heuristic whose entry takes the
     metric counts MTM moves itself; any other is its STM estimate divided by the most tiles
@@ -47,7 +51,11 @@ def make_heuristic(
     metric = metric_name(metric)
     if partition is not None and "partition" not in spec.options:
         raise SlidelabError("a partition applies to the pdb heuristic only")
+    if classes is not None and "classes" not in spec.options:
+        raise SlidelabError("classes apply to the abstraction heuristic only")
     options: dict = {"partition": partition} if "partition" in spec.options else {}
+    if "classes" in spec.options:
+        options["classes"] = classes
     if spec.tables:
         options.update(progress=progress, cache=cache)
     if "metric" in spec.options:

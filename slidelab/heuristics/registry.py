@@ -115,7 +115,7 @@ HEURISTICS: dict[str, HeuristicSpec] = {
             boards="any board; a table of up to 200 million positions (two of 303 million on"
             " the 15-puzzle)",
             aliases=("abs", "relabelling", "relabeling"),
-            options=("metric",),
+            options=("metric", "classes"),
             tables=True,
         ),
         HeuristicSpec(

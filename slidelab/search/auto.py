@@ -3,10 +3,11 @@
 On a board too large for a distance table or a flat bidirectional search
 (:func:`~slidelab.search.plan.choose_method` says IDA*), ``auto``:
 
-1. searches with the pattern databases at hand (loaded, or cached on disk): the
-   strongest rung of the board's ladder that is ready (the 15-puzzle's 6-6-3,
-   7-7-1, 7-8), and gives up on it for the next rung when the search is
-   predicted to take longer than that rung's build;
+1. searches with the tables at hand (loaded, or cached on disk): the strongest
+   rung of the board's ladder (:class:`Rung`) that is ready (the 15-puzzle's
+   pattern databases 6-6-3, 7-7-1, 7-8; in MTM its abstraction tables, one then
+   two), and gives up on it for the next rung when the search is predicted to
+   take longer than that rung's build;
 2. with none at hand, first searches with what needs no table (IDA* with linear
    conflict; walking distance in MTM where it fits) for a budget scaled to the
    build it would otherwise start (:data:`PROBE_SHARE` of it, between
@@ -30,6 +31,7 @@ from __future__ import annotations
 
 import functools
 import logging
+from dataclasses import dataclass
 
 from ..errors import SearchInterrupted, SearchLimitError, SearchTooLong, SlidelabError
 from ..puzzle import Puzzle
@@ -73,14 +75,79 @@ def cheap_heuristic(puzzle: Puzzle, metric: str) -> str:
     return "linear-conflict"
 
 
-def ladder(puzzle: Puzzle, options: SearchOptions) -> list:
-    """The partitions ``auto`` may search with on this board, weakest first (None: the board's
-    default), each buildable here: the board's named ladder in STM (its first rung in MTM), or
-    the automatic partition on boards up to :data:`AUTO_OPTIMAL_CELLS`; empty past them without
-    named tables (the 24-puzzle with its blank in a corner has them)."""
+@dataclass(frozen=True)
+class Rung:
+    """One set of tables ``auto`` may search with: the heuristic (``pdb`` or ``abstraction``) and
+    which of its tables (a partition, or the abstraction's classes; None: the board's
+    default)."""
+
+    heuristic: str
+    tables: object = None
+
+    def ready(self, puzzle: Puzzle, metric: str) -> bool:
+        """Whether its tables are loaded or cached."""
+        if self.heuristic == "abstraction":
+            from ..analysis.abstraction import is_ready
+
+            return is_ready(puzzle, metric, self.tables)
+        from ..heuristics.pdb import is_ready
+
+        return is_ready(puzzle, self.tables)
+
+    def build_seconds(self, puzzle: Puzzle, metric: str) -> float:
+        """About how long building its missing tables takes here."""
+        if self.heuristic == "abstraction":
+            from ..analysis.abstraction import build_seconds
+
+            return build_seconds(puzzle, metric, self.tables)
+        from ..heuristics.pdb import build_estimate
+
+        return build_estimate(puzzle, self.tables)[0]
+
+    def name(self, puzzle: Puzzle) -> str:
+        """What they are, for the log: ``the 7-8 pattern databases``, ``2 abstraction tables``."""
+        if self.heuristic == "abstraction":
+            from ..analysis.abstraction import abstraction_goals
+
+            count = len(abstraction_goals(puzzle, self.tables))
+            return "the abstraction table" if count == 1 else f"the {count} abstraction tables"
+        return f"the {_name(puzzle, self.tables)} pattern databases"
+
+    def hint(self, puzzle: Puzzle, metric: str, seconds: float) -> str:
+        """What would help a search that could not build them in time."""
+        if self.heuristic == "abstraction":
+            how = f"slidelab tables build {puzzle.size} --heuristic abstraction --metric {metric}"
+        else:
+            how = build_hint(puzzle, self.tables)
+        about = format_duration(seconds)
+        return f"; {self.name(puzzle)} would help (about {about} to build, once): {how}"
+
+    def heuristic_of(self, puzzle: Puzzle, limits, table_progress, metric: str):
+        """The heuristic, its tables built or loaded on the answer's clock."""
+        if self.heuristic == "abstraction":
+            return search_heuristic(
+                puzzle, "abstraction", None, limits, table_progress, metric, self.tables
+            )
+        return search_heuristic(puzzle, "pdb", self.tables, limits, table_progress, metric)
+
+
+def ladder(puzzle: Puzzle, options: SearchOptions, heuristic: str = "pdb") -> list[Rung]:
+    """The rungs ``auto`` may search with on this board, weakest first, each buildable here.
+
+    Pattern databases: the board's named ladder in STM (its first rung in MTM), or the
+    automatic partition on boards up to :data:`AUTO_OPTIMAL_CELLS`; empty past them without
+    named tables (the 24-puzzle with its blank in a corner has them); the partition asked for,
+    alone.  Abstraction tables: :func:`slidelab.analysis.abstraction.ladder` (the 15-puzzle's
+    first table, then both); the board's default set alone where the heuristic was asked for."""
+    if heuristic == "abstraction":
+        from ..analysis.abstraction import ladder as classes
+
+        if options.heuristic is not None:
+            return [Rung("abstraction")]
+        return [Rung("abstraction", c) for c in classes(puzzle)]
     if options.partition is not None:
-        return [options.partition]
-    return list(_ladder(puzzle.goal, options.metric, small(puzzle)))
+        return [Rung("pdb", options.partition)]
+    return [Rung("pdb", name) for name in _ladder(puzzle.goal, options.metric, small(puzzle))]
 
 
 @functools.lru_cache(maxsize=64)
@@ -116,18 +183,14 @@ def solve_auto(puzzle: Puzzle, plan: Plan, options: SearchOptions, clock, progre
     """``auto`` on a board it searches with IDA* (see the module): the solution, or a
     :class:`SearchLimitError` on a board up to :data:`AUTO_OPTIMAL_CELLS` cells that has no
     proven optimum within the time limit."""
-    from ..heuristics.pdb import build_estimate, is_ready
-
-    if plan.heuristic == "abstraction" and options.heuristic is None:
-        return _with_abstraction(puzzle, options, clock, progress, table_progress)
-    if plan.heuristic != "pdb":  # a heuristic asked for: search with it
+    if plan.heuristic not in ("pdb", "abstraction"):  # a heuristic with no tables: search
         limits = limits_of(options, progress, clock)
         heur = search_heuristic(
             puzzle, plan.heuristic, None, limits, table_progress, options.metric
         )
         return _optimal_or_bounded(puzzle, options, clock, progress, heur)
-    rungs = ladder(puzzle, options)
-    ready = [i for i, name in enumerate(rungs) if is_ready(puzzle, name)]
+    rungs = ladder(puzzle, options, plan.heuristic)
+    ready = [i for i, rung in enumerate(rungs) if rung.ready(puzzle, options.metric)]
     if ready:
         return _with_tables(puzzle, options, rungs[ready[-1] :], clock, progress, table_progress)
     if options.heuristic is not None or options.partition is not None:
@@ -147,13 +210,14 @@ def solve_auto(puzzle: Puzzle, plan: Plan, options: SearchOptions, clock, progre
             )
             return _constructive(puzzle, options, progress)
         return _optimal_or_bounded(puzzle, options, clock, progress, heur, PROBE_NO_TABLES)
-    seconds, _ = build_estimate(puzzle, rungs[0])
-    tables = f"the {_name(puzzle, rungs[0])} pattern databases"
-    solution = _probe(puzzle, options, clock, progress, table_progress, seconds, tables)
+    seconds = rungs[0].build_seconds(puzzle, options.metric)
+    solution = _probe(
+        puzzle, options, clock, progress, table_progress, seconds, rungs[0].name(puzzle)
+    )
     if solution is None:
         return _with_tables(puzzle, options, rungs, clock, progress, table_progress)
     if isinstance(solution, SearchLimitError):  # the build would not be done in time
-        hint = _hint(puzzle, rungs[0], seconds)
+        hint = rungs[0].hint(puzzle, options.metric, seconds)
         return _bounded_or_raise(puzzle, options, clock, progress, None, solution, hint)
     return solution
 
@@ -193,38 +257,12 @@ def _probe(puzzle, options, clock, progress, table_progress, seconds: float, tab
     return None
 
 
-def _with_abstraction(puzzle, options, clock, progress, table_progress) -> Solution:
-    """IDA* with the abstraction table (:mod:`slidelab.analysis.abstraction`): at once where it
-    is ready, else after a probe without tables (:func:`_probe`), built first (announced)."""
-    from ..analysis.abstraction import build_seconds, is_ready
-
-    if not is_ready(puzzle, options.metric):
-        seconds = build_seconds(puzzle, options.metric)
-        solution = _probe(
-            puzzle, options, clock, progress, table_progress, seconds, "the abstraction table"
-        )
-        if isinstance(solution, SearchLimitError):
-            hint = (
-                f"; the abstraction table would help (about {format_duration(seconds)} to build,"
-                f" once): slidelab tables build {puzzle.size} --heuristic abstraction"
-                f" --metric {options.metric}"
-            )
-            return _bounded_or_raise(puzzle, options, clock, progress, None, solution, hint)
-        if solution is not None:
-            return solution
-    limits = limits_of(options, progress, clock)
-    heur = search_heuristic(puzzle, "abstraction", None, limits, table_progress, options.metric)
-    return _optimal_or_bounded(puzzle, options, clock, progress, heur)
-
-
 def _with_tables(
     puzzle: Puzzle, options: SearchOptions, rungs: list, clock, progress, table_progress
 ) -> Solution:
-    """IDA* with the pattern databases of ``rungs[0]`` (built first if missing, announced),
-    giving up for the next rung when predicted to take longer than its build; on a board past
+    """IDA* with the tables of ``rungs[0]`` (built first if missing, announced), giving up for
+    the next rung when predicted to take longer than its build; on a board past
     :data:`AUTO_OPTIMAL_CELLS`, for a budget, then a bounded answer with the tables in hand."""
-    from ..heuristics.pdb import build_estimate
-
     began = None  # when the first search began: a board past 16 cells has a budget from there
     rungs = list(rungs)
     heur = None
@@ -232,12 +270,12 @@ def _with_tables(
         limits = limits_of(options, progress, clock)
         climbing = False
         try:
-            heur = search_heuristic(puzzle, "pdb", rungs[0], limits, table_progress, options.metric)
+            heur = rungs[0].heuristic_of(puzzle, limits, table_progress, options.metric)
             if began is None:  # the tables are ready: the budget is for searching
                 began, budget = clock.elapsed(), None if small(puzzle) else _optimal_budget(clock)
             patience = None if budget is None else max(0.05, budget - (clock.elapsed() - began))
             if len(rungs) > 1:
-                seconds, _ = build_estimate(puzzle, rungs[1])
+                seconds = rungs[1].build_seconds(puzzle, options.metric)
                 left = clock.left() if patience is None else patience
                 if left is None or seconds < left:  # a stronger rung that can be built in time
                     climbing = True
@@ -249,7 +287,7 @@ def _with_tables(
             raise
         except SearchTooLong as exc:
             if climbing:
-                log.info("%s: on to the %s pattern databases", exc, _name(puzzle, rungs[1]))
+                log.info("%s: on to %s", exc, rungs[1].name(puzzle))
                 rungs.pop(0)
                 continue
             failed = exc
@@ -349,11 +387,3 @@ def _name(puzzle: Puzzle, partition) -> str:
     from ..heuristics.pdb import partition_name
 
     return partition_name(puzzle, partition)
-
-
-def _hint(puzzle: Puzzle, partition, seconds: float) -> str:
-    """What would help a search that could not build its tables in time."""
-    return (
-        f"; the {_name(puzzle, partition)} pattern databases would help (about"
-        f" {format_duration(seconds)} to build, once): {build_hint(puzzle, partition)}"
-    )

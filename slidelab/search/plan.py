@@ -167,11 +167,12 @@ def prepare_tables(
 
 
 def search_heuristic(
-    puzzle, heuristic, partition, limits: Limits, table_progress, metric: str = "stm"
+    puzzle, heuristic, partition, limits: Limits, table_progress, metric: str = "stm", classes=None
 ):
-    """The heuristic (admissible in ``metric`` if it is in STM), its tables built or loaded
-    before the search starts, on the answer's clock; with pattern databases, the progress
-    reports name stronger ones where they exist."""
+    """The heuristic (admissible in ``metric`` if it is in STM), its tables (``partition`` of
+    pattern databases, ``classes`` of abstraction tables) built or loaded before the search
+    starts, on the answer's clock; with pattern databases, the progress reports name stronger
+    ones where they exist."""
     from ..heuristics import make_heuristic
     from ..heuristics.pdb import stronger_partition
 
@@ -184,6 +185,7 @@ def search_heuristic(
         puzzle,
         heuristic,
         partition=partition,
+        classes=classes,
         progress=on_clock(table_progress, limits, hint),
         metric=metric,
     )
