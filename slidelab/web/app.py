@@ -14,6 +14,15 @@ the CLI's ``--json``):
   while it waits cancels its solve.
 - ``POST /api/analyze``: ``{"goal", "size"?, "blank_first"?, "metric"?}`` (small boards) ->
   ``{"goal", "size", "metric", "states", "diameter", "counts", "seconds"}``
+- ``POST /api/hint``: ``{"board", "goal"?, "blank_first"?, "size"?, "metric"?, "time_limit"?}``
+  -> ``{"distance", "lower_bound", "move", "tile", "exact", "how", "seconds", "message"}``: the
+  best next move (one move of an optimal solution) and the position's distance, or a lower
+  bound when the time (2 s by default) was not enough.
+- ``POST /api/compare``: ``{"board", "goal"?, "blank_first"?, "size"?, "methods"?,
+  "heuristic"?, "metric"?, "time_limit"?, "wait"?}`` -> ``{"start", "goal", "metric",
+  "entries": [...]}``: each method run in turn, each within ``time_limit`` (at most 60 s);
+  without ``wait``, ``202 {"id", "status"}`` at once, then ``GET /api/compare/{id}`` (the
+  entries finished so far in ``progress``) and ``DELETE /api/compare/{id}``.
 - ``GET /api/methods``: ``{"methods": [{"name", "summary", "aliases", "optimal", "options",
   "metrics"}], "heuristics": [{"name", "summary", "aliases", "admissible"}], "metrics"}``, from
   the registries (the page's menus).
@@ -52,6 +61,7 @@ from ..moves import metric_name
 from ..parse import is_size, parse_size
 from ..search.request import check_request, read_options, read_puzzle
 from ..workers import DONE, WARMING_UP, analyze_job, default_warm_up, generate_job, solve_job
+from ..workers.jobs import compare_job, hint_job
 from . import errors
 from .bodylimit import BodyLimit
 from .errors import ApiError, input_error, job_error, one_line
@@ -75,8 +85,13 @@ from .schemas import (
     AnalyzeIn,
     AnalyzeOut,
     CheckOut,
+    CompareIn,
+    CompareOut,
+    CompareView,
     GenerateIn,
     GenerateOut,
+    HintIn,
+    HintOut,
     MethodsOut,
     PuzzleIn,
     SolveIn,
@@ -88,6 +103,16 @@ from .schemas import (
 )
 
 STATIC = resources.files("slidelab.web") / "static"
+#: the methods a comparison runs when the request names none (those of
+#: :data:`slidelab.search.compare.DEFAULT_METHODS`; not imported: the server never loads the search)
+DEFAULT_COMPARE = (
+    "bfs",
+    "bidirectional",
+    "astar",
+    "weighted-astar",
+    "bidirectional-astar",
+    "idastar",
+)
 
 
 # ------------------------------------------------------------------------------------------
@@ -126,6 +151,26 @@ def _goal(spec: str | None, size: str | None = None, blank_first: bool = False):
                 raise ApiError(400, f"size {text.strip()}: at most {MAX_CELLS} cells")
     with _read():
         return _capped(goal_board(spec, size=size, blank_first=blank_first), "goal")
+
+
+def _solvable(body):
+    """The puzzle of a request (start, goal), read, capped and solvable (422 if not)."""
+    from ..solvability import check
+
+    with _read():
+        puzzle = read_puzzle(body.board, body.goal, blank_first=body.blank_first, size=body.size)
+    _capped(puzzle.start)
+    verdict = check(puzzle)
+    if not verdict.solvable:
+        raise ApiError(422, one_line(verdict.reason), kind="unsolvable")
+    return puzzle
+
+
+def _metric(text: str) -> str:
+    try:
+        return metric_name(text)
+    except SlidelabError as exc:
+        raise input_error(str(exc), field="metric") from None
 
 
 def _cells(board) -> list:
@@ -317,6 +362,91 @@ def create_app(
         """Cancel a solve: its worker process is stopped.  Answers with the solve's status."""
         pool, job = lanes.find(request, solve_id)
         pool.cancel(solve_id)
+        if not job.future.done():
+            try:
+                await asyncio.wait_for(asyncio.wrap_future(job.future), timeout=5)
+            except asyncio.TimeoutError:
+                pass
+        return job.view()
+
+    @app.post("/api/hint", response_model=HintOut, responses=error_responses(*JOB_ERRORS))
+    async def hint_endpoint(body: HintIn, request: Request):
+        """The best next move (one move of an optimal solution) and the position's distance to
+        the goal; a lower bound when ``time_limit`` was not enough."""
+        metric = _metric(body.metric)
+        puzzle = _solvable(body)
+        name = "cheap" if is_cheap(puzzle.width * puzzle.height) else "hard"
+        time_limit = min(body.time_limit, lanes[name].time_limit)
+        pool, client = lanes.admit(request, name)
+        job = pool.submit(
+            *hint_job(puzzle.start, puzzle.goal, metric, time_limit), time_limit, owner=client
+        )
+        await lanes.wait(job, request, pool, name)
+        if job.status != DONE:
+            raise job_error(job)
+        return job.result
+
+    @app.post(
+        "/api/compare",
+        response_model=CompareOut,
+        response_model_exclude_none=False,
+        responses={
+            202: {"model": SolveStarted, "description": "Started (wait: false)"},
+            **error_responses(*JOB_ERRORS),
+        },
+    )
+    async def compare_endpoint(body: CompareIn, request: Request):
+        """Run several methods on one position, each within ``time_limit`` seconds, in a worker
+        of the hard lane: their lengths, nodes, memory and times side by side."""
+        from ..heuristics.registry import heuristic_name
+        from ..search.registry import method_name
+
+        if body.time_limit > hard.time_limit:
+            raise ApiError(422, f"time_limit: at most {hard.time_limit:g} seconds")
+        metric = _metric(body.metric)
+        methods: list = []
+        with _read():
+            for given in body.methods or DEFAULT_COMPARE:
+                name = method_name(given)
+                if name not in methods:
+                    methods.append(name)
+            heuristic = heuristic_name(body.heuristic) if body.heuristic else None
+        puzzle = _solvable(body)
+        pool, client = lanes.admit(request, "hard")
+        job = pool.submit(
+            *compare_job(
+                puzzle.start, puzzle.goal, tuple(methods), heuristic, metric, body.time_limit
+            ),
+            body.time_limit * len(methods),
+            owner=client,
+        )
+        if not body.wait:
+            return JSONResponse({"id": job.id, "status": job.status}, status_code=202)
+        await lanes.wait(job, request, pool, "hard")
+        if job.status != DONE:
+            raise job_error(job)
+        return {**job.result, "id": job.id}
+
+    @app.get(
+        "/api/compare/{compare_id}",
+        response_model=CompareView,
+        response_model_exclude_unset=True,
+        responses=error_responses(404, 422),
+    )
+    async def compare_status(compare_id: str, request: Request):
+        """A comparison's status, the entries finished so far (``progress``) and its result."""
+        return lanes.find(request, compare_id, "compare")[1].view()
+
+    @app.delete(
+        "/api/compare/{compare_id}",
+        response_model=CompareView,
+        response_model_exclude_unset=True,
+        responses=error_responses(404, 422),
+    )
+    async def compare_cancel(compare_id: str, request: Request):
+        """Cancel a comparison: its worker process is stopped."""
+        pool, job = lanes.find(request, compare_id, "compare")
+        pool.cancel(compare_id)
         if not job.future.done():
             try:
                 await asyncio.wait_for(asyncio.wrap_future(job.future), timeout=5)

@@ -183,13 +183,14 @@ class Lanes:
             )
         return pool, client
 
-    def find(self, request: Request, solve_id: str):
-        """The pool and the job of a solve, or 404."""
+    def find(self, request: Request, job_id: str, kind: str = "solve"):
+        """The pool and the job of a solve (or a job of another ``kind``: ``compare``), or 404."""
         for pool in self.pools(request.app).values():
-            job = pool.get(solve_id)
-            if job is not None and job.kind == "solve":
+            job = pool.get(job_id)
+            if job is not None and job.kind == kind:
                 return pool, job
-        raise ApiError(404, f"no solve with id {solve_id!r}")
+        what = "comparison" if kind == "compare" else kind
+        raise ApiError(404, f"no {what} with id {job_id!r}")
 
     async def wait(self, job, request: Request, pool: WorkerPool, lane: str):
         """``job`` once finished.  If the client goes away first, nobody waits for the job any

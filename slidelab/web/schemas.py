@@ -57,6 +57,40 @@ class SolveIn(PuzzleIn):
     wait: bool = Field(True, description="Answer with the solution (true) or a solve id at once.")
 
 
+class HintIn(PuzzleIn):
+    metric: str = Field("stm", max_length=8, description="stm or mtm: what a move is.")
+    time_limit: float = Field(
+        2.0,
+        gt=0,
+        le=MAX_TIME_LIMIT,
+        description="Seconds of search at most (cut to the lane's limit: 2 s for boards of at"
+        " most 9 cells); past it the answer is a lower bound.",
+    )
+
+
+class CompareIn(PuzzleIn):
+    methods: list[str] | None = Field(
+        None,
+        min_length=1,
+        max_length=20,
+        description="Names from GET /api/methods, each run in turn (default: bfs, bidirectional,"
+        " astar, weighted-astar, bidirectional-astar, idastar).",
+    )
+    heuristic: str | None = Field(
+        None, max_length=40, description="For the methods that take one (default: each one's)."
+    )
+    metric: str = Field("stm", max_length=8, description="stm or mtm: what a move is.")
+    time_limit: float = Field(
+        DEFAULT_TIME_LIMIT,
+        gt=0,
+        le=MAX_TIME_LIMIT,
+        description="Seconds for each method (the comparison may take methods x time_limit).",
+    )
+    wait: bool = Field(
+        True, description="Answer with the comparison (true) or a comparison id at once."
+    )
+
+
 class GenerateIn(_Body):
     size: str | None = Field(None, max_length=20, description="WxH (ordered goal).")
     goal: str | None = Field(None, max_length=MAX_BODY)
@@ -100,6 +134,19 @@ class GenerateOut(BaseModel):
     boards: list[str]
 
 
+class Phase(BaseModel):
+    """A layer of a breadth-first search (``depth``: its distance from its side's root) or an
+    iteration of IDA* (``depth``: its bound)."""
+
+    kind: str = Field(description="layer or iteration")
+    side: str = Field("", description="Bidirectional searches: forward or backward.")
+    depth: float
+    expanded: int
+    generated: int
+    frontier: int
+    seconds: float
+
+
 class Stats(BaseModel):
     expanded: int
     generated: int
@@ -111,6 +158,10 @@ class Stats(BaseModel):
     )
     expanded_backward: int = Field(
         0, description="Bidirectional searches: expansions from the goal (0 for the others)."
+    )
+    phases: list[Phase] = Field(
+        default_factory=list,
+        description="Per layer (breadth-first searches) or per iteration (IDA*), where kept.",
     )
 
 
@@ -131,8 +182,8 @@ class ErrorOut(BaseModel):
 #: what each error status means (the routes declare theirs with :func:`error_responses`)
 ERROR_STATUS = {
     400: "Bad input: a board, goal, size or option that cannot be used",
-    404: "No solve with that id",
-    409: "The solve was cancelled",
+    404: "No solve (or comparison) with that id",
+    409: "The solve (or comparison) was cancelled",
     413: "The request body is too large",
     422: "Unsolvable, a limit reached, or a request that does not match the schema",
     429: "Busy: try again after Retry-After seconds",
@@ -190,6 +241,73 @@ class SolveView(BaseModel):
         description="While the solve waits (queued) for its worker to warm up: what it does"
         " (compiling, first start); its time limit starts when its search does.",
     )
+
+
+class HintOut(BaseModel):
+    distance: int | None = Field(description="Moves to the goal (exact), or null when unknown.")
+    lower_bound: int | None = Field(
+        description="At least this many moves (when the time was not enough for the distance)."
+    )
+    move: str | None = Field(
+        description="The first move of an optimal solution (tile notation), or null when"
+        " solved or unknown."
+    )
+    tile: Cell | None = Field(description="The tile that moves.")
+    exact: bool
+    how: str = Field(description="distance table, or optimal search.")
+    seconds: float
+    message: str = Field(description="One line for people.")
+
+
+class Entry(BaseModel):
+    """One method's run in a comparison (``error`` set when it did not finish)."""
+
+    method: str
+    heuristic: str | None = None
+    metric: str
+    length: int | None = None
+    length_stm: int | None = None
+    length_mtm: int | None = None
+    optimal: bool = False
+    expanded: int | None = None
+    generated: int | None = None
+    stored: int | None = None
+    peak_frontier: int | None = None
+    memory_bytes: int | None = Field(None, description="An estimate of the search's peak memory.")
+    search_seconds: float | None = Field(None, description="The search alone.")
+    table_seconds: float | None = Field(None, description="Building or loading tables.")
+    total_seconds: float | None = Field(None, description="The whole answer in the worker.")
+    solution: str | None = None
+    error: str | None = None
+    phases: list[Phase] = Field(default_factory=list)
+
+
+class CompareOut(BaseModel):
+    start: str
+    goal: str
+    metric: str
+    entries: list[Entry]
+    id: str | None = None
+
+
+class CompareProgress(BaseModel):
+    method: str | None = Field(None, description="The method that runs now.")
+    done: int | None = Field(None, description="Methods finished.")
+    of: int | None = Field(None, description="Methods in all.")
+    entries: list[Entry] = Field(default_factory=list, description="Those finished, so far.")
+
+
+class CompareView(BaseModel):
+    """A comparison as the server tracks it (``result`` once done, ``error`` once failed)."""
+
+    id: str
+    status: Literal["queued", "running", "done", "failed", "cancelled"]
+    progress: CompareProgress
+    elapsed: float
+    result: CompareOut | None = None
+    error: str | None = None
+    error_kind: str | None = None
+    warm_up: str | None = None
 
 
 class AnalyzeOut(BaseModel):

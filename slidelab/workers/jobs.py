@@ -1,12 +1,13 @@
-"""What a job does: a solve, an analysis or a generation, and the jobs' arguments, built here.
+"""What a job does: a solve, an analysis, a generation, a comparison or a hint, and the jobs'
+arguments, built here.
 
-A job is ``(kind, args)``, made by :func:`solve_job`, :func:`analyze_job` or
-:func:`generate_job` (the web server, batch and the warm-ups build them here and nowhere
-else) and run by :func:`run_job`, in a worker process of :mod:`.pool` or as a Dask task
-(``slidelab batch --scheduler``).  A solve's arguments are values read and checked already
-(:class:`~slidelab.search.request.Request`: a :class:`~slidelab.puzzle.Puzzle` and its
-:class:`~slidelab.search.options.SearchOptions`, both pickled as they are): a job parses,
-checks and resolves nothing again.
+A job is ``(kind, args)``, made by :func:`solve_job`, :func:`analyze_job`,
+:func:`generate_job`, :func:`compare_job` or :func:`hint_job` (the web server, batch and the
+warm-ups build them here and nowhere else) and run by :func:`run_job`, in a worker process of
+:mod:`.pool` or as a Dask task (``slidelab batch --scheduler``).  A solve's arguments are
+values read and checked already (:class:`~slidelab.search.request.Request`: a
+:class:`~slidelab.puzzle.Puzzle` and its :class:`~slidelab.search.options.SearchOptions`,
+both pickled as they are): a job parses, checks and resolves nothing again.
 
 This module imports neither FastAPI nor numba (the search is imported when a job runs).
 """
@@ -53,6 +54,36 @@ def generate_job(
     return "generate", {"goal": goal, "n": n, "moves": moves, "seed": seed, "format": format}
 
 
+def compare_job(
+    start: Board,
+    goal: Board,
+    methods: tuple,
+    heuristic: str | None = None,
+    metric: str = "stm",
+    time_limit: float = 10.0,
+) -> tuple[str, dict]:
+    """The job that runs each of ``methods`` (canonical names) on ``start`` to ``goal``, each
+    within its own ``time_limit`` (:func:`slidelab.search.compare.compare`, one method at a time
+    so that each finished entry is reported while the next runs); its result is
+    ``Comparison.as_dict()``."""
+    return "compare", {
+        "start": start,
+        "goal": goal,
+        "methods": tuple(methods),
+        "heuristic": heuristic,
+        "metric": metric,
+        "time_limit": float(time_limit),
+    }
+
+
+def hint_job(
+    start: Board, goal: Board, metric: str = "stm", time_limit: float = 2.0
+) -> tuple[str, dict]:
+    """The job that finds the best next move and the distance of ``start`` to ``goal``
+    (:func:`slidelab.search.hint.hint`); its result is ``Hint.as_dict()``."""
+    return "hint", {"start": start, "goal": goal, "metric": metric, "time_limit": float(time_limit)}
+
+
 def alike(warm_up: tuple, job: tuple) -> bool:
     """Whether the warm-up job ``warm_up`` loads what ``job`` needs: the same kind and, for
     a solve, the same method and heuristic (any heuristic of the method when ``job``
@@ -72,8 +103,8 @@ def alike(warm_up: tuple, job: tuple) -> bool:
 def run_job(kind: str, args: dict, report=None) -> tuple:
     """One job: ``("done", result)`` or ``("failed", {"error", "kind", ...})``; never raises.
 
-    ``kind`` and ``args`` as :func:`solve_job`, :func:`analyze_job` and
-    :func:`generate_job` make them.  ``report``, if given, is called with progress
+    ``kind`` and ``args`` as :func:`solve_job`, :func:`analyze_job`, :func:`generate_job`,
+    :func:`compare_job` and :func:`hint_job` make them.  ``report``, if given, is called with progress
     dicts now and then.
     """
     from ..errors import SearchLimitError, SlidelabError, UnsolvableError
@@ -87,6 +118,12 @@ def run_job(kind: str, args: dict, report=None) -> tuple:
             return DONE, _analyze(args)
         if kind == "generate":
             return DONE, _generate(args)
+        if kind == "compare":
+            with granted(1):
+                return DONE, _compare(args, report)
+        if kind == "hint":
+            with granted(1):
+                return DONE, _hint(args)
         raise SlidelabError(f"unknown job kind {kind!r}")
     except UnsolvableError as exc:
         return FAILED, {"error": str(exc), "kind": "unsolvable"}
@@ -196,3 +233,40 @@ def _generate(args: dict) -> dict:
         int(args.get("n", 1)), None, goal, moves=args.get("moves"), seed=args.get("seed")
     )
     return {"boards": [b.format(args.get("format") or "slash") for b in boards]}
+
+
+def _compare(args: dict, report=None) -> dict:
+    """Each method in turn (:func:`slidelab.search.compare.compare` of one method): the
+    entries so far are reported after each, with the method that runs next."""
+    from ..errors import SlidelabError
+    from ..search.compare import compare
+
+    methods = list(args["methods"])
+    options = {
+        "heuristic": args.get("heuristic"),
+        "metric": args.get("metric", "stm"),
+        "time_limit": float(args.get("time_limit", 10.0)),
+    }
+    out: dict | None = None
+    entries: list = []
+    for i, method in enumerate(methods):
+        if report is not None:
+            report({"method": method, "done": i, "of": len(methods), "entries": list(entries)})
+        one = compare(args["start"], args["goal"], methods=[method], **options).as_dict()
+        entries.extend(one["entries"])
+        out = one
+    if out is None:
+        raise SlidelabError("compare: no method given")
+    return {**out, "entries": entries}
+
+
+def _hint(args: dict) -> dict:
+    """The best next move and the distance (``Hint.as_dict()``)."""
+    from ..search.hint import hint
+
+    return hint(
+        args["start"],
+        args["goal"],
+        metric=args.get("metric", "stm"),
+        time_limit=float(args.get("time_limit", 2.0)),
+    ).as_dict()
