@@ -7,26 +7,41 @@ const $ = (id) => document.getElementById(id);
 const S = {
   W: 3, H: 3,
   goal: [],        // goal cells (0 = blank)
-  start: [],       // where the move record begins
+  start: [],       // where the player's record begins (no solution shown)
   cells: [],       // current cells
   ids: [],         // tile identity per cell (for animation of repeated labels)
-  history: [],     // single-tile moves made since `start`
+  history: [],     // single-tile moves made since `start` (no solution shown)
   undoSteps: [],   // how many single-tile moves each click or key made (what undo takes back)
-  solution: null,  // {moves: [...single-tile...], text, length, optimal, method, stats}
+  solution: null,  // {moves, text, start, length, metric, optimal, method, stats, status, wall, index}
   step: 0,         // replay position in solution.moves
-  playing: null,   // interval id while playing
+  detour: [],      // moves made off the solution, from its position at `step`
+  playing: null,   // timeout id while playing
   solveId: null,
   pollTimer: null,
+  solveMsg: ["", ""], // what the status line says of the last solve when no solution is shown: [text, kind]
+  note: null,      // {text, key}: a solve that failed or was cancelled while a solution is shown
   lastMoved: -1,   // tile id that moved last (highlighted during replay)
-  chartGoal: null,
   sizeError: false, // the board's last check failed for want of a size: the size menus give it
   methods: new Map(), // the server's methods by name (GET /api/methods)
+  clock: { began: null, stopped: null, timer: null },
+  won: false,      // the player's own move reached the goal (the solved moment)
+  hint: null,      // {key, data}: the last hint, for the position `key`
+  hintSeq: 0,
+  tab: "puzzle",
+  analyses: new Map(), // goal|metric -> analysis, or {error}
+  lab: new Map(),  // position key -> Map(row key -> entry)
+  labJob: null,    // {id, key, timer}
+  urlBoard: null,  // the board and goal the address bar's history entry is for
+  restoring: false,
 };
 
 const DIRS = { U: [1, 0], D: [-1, 0], L: [0, 1], R: [0, -1] }; // tile direction -> where the tile comes from, relative to the blank
 const OPPOSITE = { U: "D", D: "U", L: "R", R: "L" };
-const PALETTE = ["#f2c14e", "#7cc6a4", "#8fb3f0", "#f08f8f", "#c7a4f0", "#f0b27a", "#9fd86b",
-  "#f0a0d0", "#a0c8c8", "#d8c890", "#b0b0e8", "#e8b0b0"];
+const WORD = { U: "up", D: "down", L: "left", R: "right" };
+const PALETTE = ["#f4d58d", "#a8dcc3", "#b9cdf5", "#f5b8b8", "#d9c4f3", "#f5c9a0", "#c3e5a0",
+  "#f3c2df", "#bfdede", "#e5dbb1", "#cfcff0", "#efcaca"];
+const DEFAULT_LAB = ["bfs", "bidirectional", "astar", "weighted-astar", "bidirectional-astar", "idastar"];
+const SVG_NS = "http://www.w3.org/2000/svg";
 
 // ---------------------------------------------------------------------------------------- boards
 
@@ -53,7 +68,8 @@ function hasRepeats(cells) {
   return false;
 }
 
-/** Apply one single-tile move to cells (and ids); returns the moved tile's id or null if illegal. */
+/** Apply one single-tile move to cells (and ids); returns the moved tile's id (true without ids)
+ * or null if illegal. */
 function applyMove(cells, ids, W, H, m) {
   const b = cells.indexOf(0);
   const br = Math.floor(b / W), bc = b % W;
@@ -67,6 +83,14 @@ function applyMove(cells, ids, W, H, m) {
   return moved === null ? true : moved;
 }
 
+/** The tile a move slides (its label), or null if illegal. */
+function tileOf(cells, W, H, m) {
+  const b = cells.indexOf(0);
+  const r = Math.floor(b / W) + DIRS[m][0], c = (b % W) + DIRS[m][1];
+  if (r < 0 || r >= H || c < 0 || c >= W) return null;
+  return cells[r * W + c];
+}
+
 /** "R2 U L" or "LD2R" -> ["R","R","U","L"]; null when unreadable. */
 function expandMoves(text) {
   const out = [];
@@ -75,7 +99,7 @@ function expandMoves(text) {
   let m, used = 0;
   while ((m = re.exec(clean)) !== null) {
     const n = m[2] ? parseInt(m[2], 10) : 1;
-    if (n > 100000) return null;
+    if (n > 100000 || out.length + n > 1000000) return null;
     for (let i = 0; i < n; i++) out.push(m[1]);
     used = re.lastIndex;
   }
@@ -94,15 +118,73 @@ function compactMoves(moves) {
   return parts.join(" ");
 }
 
+/** Multi-tile moves of single-tile moves: the runs of one direction. */
+function mtmCount(moves) {
+  let n = 0;
+  for (let i = 0; i < moves.length; i++) if (i === 0 || moves[i] !== moves[i - 1]) n++;
+  return n;
+}
+
 /** "1 move", "2 moves" */
 function plural(n, word) {
-  return `${n} ${word}${n === 1 ? "" : "s"}`;
+  return `${Number(n).toLocaleString("en")} ${word}${n === 1 ? "" : "s"}`;
 }
 
 function sameCells(a, b) {
   if (a.length !== b.length) return false;
   for (let i = 0; i < a.length; i++) if (String(a[i]) !== String(b[i])) return false;
   return true;
+}
+
+function num(n) {
+  return n === null || n === undefined ? "–" : Number(n).toLocaleString("en");
+}
+
+function secs(s) {
+  if (s === null || s === undefined) return "–";
+  return s < 0.01 ? s.toFixed(4) : s < 10 ? s.toFixed(3) : s.toFixed(1);
+}
+
+function bytes(n) {
+  if (n === null || n === undefined) return "–";
+  const units = ["B", "KB", "MB", "GB"];
+  let i = 0;
+  while (n >= 1000 && i < units.length - 1) { n /= 1000; i++; }
+  return `${n < 10 && i ? n.toFixed(1) : Math.round(n)} ${units[i]}`;
+}
+
+function clockText(ms) {
+  const s = Math.floor(ms / 1000);
+  return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
+}
+
+function metric() {
+  return $("metric").value || "stm";
+}
+
+function positionKey() {
+  return `${formatCells(S.cells, S.W)}|${formatCells(S.goal, S.W)}`;
+}
+
+function icon(name, cls) {
+  const svg = document.createElementNS(SVG_NS, "svg");
+  svg.setAttribute("class", "icon" + (cls ? " " + cls : ""));
+  svg.setAttribute("aria-hidden", "true");
+  const use = document.createElementNS(SVG_NS, "use");
+  use.setAttribute("href", `#i-${name}`);
+  svg.appendChild(use);
+  return svg;
+}
+
+function el(tag, attrs, ...children) {
+  const e = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs || {})) {
+    if (k === "class") e.className = v;
+    else if (k === "text") e.textContent = v;
+    else e.setAttribute(k, v);
+  }
+  for (const c of children) if (c !== null && c !== undefined) e.append(c);
+  return e;
 }
 
 // ------------------------------------------------------------------------------------------- API
@@ -130,63 +212,135 @@ async function api(method, path, body) {
   return data;
 }
 
+// ------------------------------------------------------------------------- the line shown
+
+/** The moves from the start of what is shown to the board: the solution's up to the replay
+ * step and the moves made off it, or the player's record. */
+function pathMoves() {
+  return S.solution ? S.solution.moves.slice(0, S.step).concat(S.detour) : S.history;
+}
+
+/** The position after each step of the solution (formatted), and the step of each. */
+function solutionIndex(sol) {
+  if (!sol.index) {
+    const cells = sol.start.slice();
+    const index = new Map([[formatCells(cells, S.W), 0]]);
+    sol.moves.forEach((m, k) => {
+      applyMove(cells, null, S.W, S.H, m);
+      const key = formatCells(cells, S.W);
+      if (!index.has(key)) index.set(key, k + 1);
+    });
+    sol.index = index;
+  }
+  return sol.index;
+}
+
 // ---------------------------------------------------------------------------------------- render
 
 let tileEls = new Map();
 
-function tileSize() {
-  // the board is at most 440 px wide, and never wider than the screen (a phone: 390 px)
-  const room = Math.min(440, document.documentElement.clientWidth - 44);
-  return Math.max(20, Math.min(72, Math.floor(room / Math.max(S.W, S.H))));
+/** The board's width in pixels: the game column's width, at most 560 px, and on a wide screen
+ * no taller than the window leaves room for (never under 480 px there). */
+function boardPixels() {
+  const column = $("play-area").clientWidth || document.documentElement.clientWidth;
+  let px = Math.min(560, column);
+  if (window.innerWidth >= 960) px = Math.min(px, Math.max(480, window.innerHeight - 290));
+  return Math.max(160, Math.floor(px));
+}
+
+function slideOf(i) {
+  // the move that slides the tile at cell i (and the tiles between it and the blank), and how many
+  const b = S.cells.indexOf(0);
+  const r = Math.floor(i / S.W), c = i % S.W, br = Math.floor(b / S.W), bc = b % S.W;
+  if (r === br && c < bc) return ["R", bc - c];
+  if (r === br && c > bc) return ["L", c - bc];
+  if (c === bc && r < br) return ["D", br - r];
+  if (c === bc && r > br) return ["U", r - br];
+  return [null, 0];
 }
 
 function renderBoard() {
   const board = $("board");
-  const s = tileSize(), gap = 4, pad = 6;
-  board.style.width = `${S.W * s + 2 * pad}px`;
-  board.style.height = `${S.H * s + 2 * pad}px`;
+  const px = boardPixels();
+  const pad = Math.max(5, Math.round(px * 0.018)), gap = Math.max(3, Math.round(px * 0.01));
+  const s = (px - 2 * pad) / Math.max(S.W, S.H);
+  const w = Math.round(S.W * s + 2 * pad), h = Math.round(S.H * s + 2 * pad);
+  board.style.width = `${w}px`;
+  board.style.height = `${h}px`;
+  document.documentElement.style.setProperty("--board-px", `${Math.max(px, 320)}px`);
+  const place = (e, i) => {
+    const r = Math.floor(i / S.W), c = i % S.W;
+    e.style.width = e.style.height = `${s - gap}px`;
+    e.style.transform = `translate(${pad + c * s + gap / 2}px, ${pad + r * s + gap / 2}px)`;
+  };
   const repeats = hasRepeats(S.goal);
   const labels = [...new Set(S.goal.filter((c) => c !== 0).map(String))];
+  const hinted = currentHint();
   const seen = new Set();
   S.cells.forEach((label, i) => {
     if (label === 0) return;
     const id = S.ids[i];
     seen.add(id);
-    let el = tileEls.get(id);
-    if (!el) {
-      el = document.createElement("div");
-      el.className = "tile";
-      el.addEventListener("click", () => clickTile(el));
-      board.appendChild(el);
-      tileEls.set(id, el);
+    let t = tileEls.get(id);
+    if (!t) {
+      t = document.createElement("button");
+      t.type = "button";
+      t.className = "tile";
+      t.tabIndex = -1;
+      t.addEventListener("click", () => clickTile(t));
+      board.appendChild(t);
+      tileEls.set(id, t);
     }
-    el.textContent = String(label);
-    el.dataset.label = String(label);
-    el.dataset.cell = String(i);
-    el.style.width = el.style.height = `${s - gap}px`;
-    el.style.fontSize = `${Math.max(11, Math.floor(s * 0.38))}px`;
+    t.textContent = String(label);
+    t.dataset.label = String(label);
+    t.dataset.cell = String(i);
+    place(t, i);
+    t.style.fontSize = `${Math.max(11, Math.floor(s * (String(label).length > 2 ? 0.28 : 0.36)))}px`;
+    t.style.background = repeats ? PALETTE[labels.indexOf(String(label)) % PALETTE.length] : "";
+    t.classList.toggle("home", !repeats && String(S.goal[i]) === String(label));
+    t.classList.toggle("moving", S.solution !== null && id === S.lastMoved && !S.detour.length);
+    const [m, k] = slideOf(i);
+    t.classList.toggle("fixed", !m);
+    t.classList.toggle("hinted", !!(hinted && hinted.data.move && !hinted.implied
+      && m === hinted.data.move[0] && k === (parseInt(hinted.data.move.slice(1), 10) || 1)));
     const r = Math.floor(i / S.W), c = i % S.W;
-    el.style.transform = `translate(${pad + c * s + gap / 2}px, ${pad + r * s + gap / 2}px)`;
-    el.style.background = repeats ? PALETTE[labels.indexOf(String(label)) % PALETTE.length] : "";
-    el.classList.toggle("home", !repeats && String(S.goal[i]) === String(label));
-    el.classList.toggle("moving", S.solution !== null && id === S.lastMoved);
+    t.setAttribute("aria-label", `tile ${label}, row ${r + 1}, column ${c + 1}, `
+      + (!m ? "cannot slide" : k === 1 ? `slides ${WORD[m]}` : `slides ${WORD[m]} with the ${k - 1} between`));
   });
-  for (const [id, el] of tileEls) {
-    if (!seen.has(id)) { el.remove(); tileEls.delete(id); }
+  for (const [id, t] of tileEls) {
+    if (!seen.has(id)) { t.remove(); tileEls.delete(id); }
   }
+  let blank = board.querySelector(".blank");
+  if (!blank) {
+    blank = el("div", { class: "blank", role: "img" });
+    board.prepend(blank);
+  }
+  const b = S.cells.indexOf(0);
+  place(blank, b);
+  blank.setAttribute("aria-label", `blank, row ${Math.floor(b / S.W) + 1}, column ${(b % S.W) + 1}`);
   board.dataset.board = formatCells(S.cells, S.W);
   board.dataset.size = `${S.W}x${S.H}`;
-  $("move-count").textContent = String(S.history.length);
-  $("move-string").textContent = compactMoves(S.history);
+  const moves = pathMoves();
+  $("move-count").textContent = String(moves.length);
+  $("move-string").textContent = compactMoves(moves);
   const solved = sameCells(S.cells, S.goal);
   $("solved-badge").hidden = !solved;
   board.dataset.solved = solved ? "yes" : "no";
+  if (solved) stopClock();
+  board.classList.toggle("won", S.won && solved);
+  $("celebration").hidden = !(S.won && solved);
   renderReplay();
-  updateShare();
+  renderMoveList();
+  renderStatus();
+  renderDistance();
+  renderClock();
+  updateUrl();
+  if (S.tab === "analysis") refreshAnalysis();
+  if (S.tab === "lab") renderLab();
 }
 
 function resetTiles() {
-  for (const el of tileEls.values()) el.remove();
+  for (const t of tileEls.values()) t.remove();
   tileEls = new Map();
   S.ids = S.cells.map((c, i) => (c === 0 ? -1 : i));
 }
@@ -198,26 +352,143 @@ function renderReplay() {
   const slider = $("replay-slider");
   slider.max = String(n);
   slider.value = String(sol ? S.step : 0);
-  $("replay-pos").textContent = `${sol ? S.step : 0} / ${n}`;
-  $("play-btn").textContent = S.playing ? "pause" : "play";
+  const pos = `${sol ? S.step : 0} / ${n}`;
+  $("replay-pos").textContent = pos;
+  slider.setAttribute("aria-valuetext", `step ${pos}`);
+  const play = $("play-btn");
+  play.setAttribute("aria-label", S.playing ? "pause" : "play");
+  play.querySelector("use").setAttribute("href", S.playing ? "#i-pause" : "#i-play");
 }
 
-function updateShare() {
-  const params = new URLSearchParams();
-  params.set("board", formatCells(S.solution ? S.solution.start : S.start, S.W));
-  params.set("goal", formatCells(S.goal, S.W));
-  if (S.solution) {
-    params.set("solution", S.solution.text);
-    params.set("step", String(S.step));
-  } else if (S.history.length) {
-    params.set("moves", S.history.join(""));
+/** The move list under the board: the solution's moves (the current one marked, a click jumps
+ * there) with the moves made off it, or the player's moves (a click goes back there). */
+function renderMoveList() {
+  const list = $("move-list");
+  const sol = S.solution;
+  const moves = sol ? sol.moves : S.history;
+  const current = sol ? S.step : S.history.length;
+  const items = [];
+  const cells = (sol ? sol.start : S.start).slice();
+  const LIMIT = 400;
+  const from = Math.max(0, Math.min(current - LIMIT / 2, moves.length - LIMIT));
+  const upto = Math.min(moves.length, from + LIMIT);
+  for (let k = 0; k < from; k++) applyMove(cells, null, S.W, S.H, moves[k]);
+  const item = (k, m, tile, cls, jump) => {
+    const b = el("button", { type: "button", class: `dir-${m}` + (cls ? " " + cls : "") },
+      el("span", { class: "num", text: String(k) }), String(tile), icon("arrow"));
+    b.setAttribute("aria-label", `move ${k}: tile ${tile} ${WORD[m]}`);
+    if (jump === null) b.disabled = true;
+    else b.dataset.step = String(jump);
+    return el("li", {}, b);
+  };
+  if (from > 0) items.push(el("li", { class: "gap", text: "…" }));
+  for (let k = from; k < upto; k++) {
+    const tile = tileOf(cells, S.W, S.H, moves[k]);
+    applyMove(cells, null, S.W, S.H, moves[k]);
+    const li = item(k + 1, moves[k], tile, k === current ? "next" : "", k + 1);
+    if (k + 1 === current) li.firstChild.setAttribute("aria-current", "step");
+    items.push(li);
+    if (sol && k + 1 === current && S.detour.length) items.push(...detourItems());
   }
-  const url = new URL(window.location.href);
-  url.hash = params.toString();
-  $("share-url").value = url.toString();
+  if (upto < moves.length) items.push(el("li", { class: "gap", text: "…" }));
+  if (sol && current === 0 && S.detour.length) items.unshift(...detourItems());
+  list.replaceChildren(...items);
+  const cur = list.querySelector("[aria-current]");
+  if (cur && list.scrollHeight > list.clientHeight) {
+    const top = cur.offsetTop - list.offsetTop;
+    if (top < list.scrollTop || top > list.scrollTop + list.clientHeight - 30) list.scrollTop = top - 40;
+  }
 }
 
-// ----------------------------------------------------------------------------------- set-up
+function detourItems() {
+  const cells = solutionPosition(S.step);
+  return S.detour.map((m, j) => {
+    const tile = tileOf(cells, S.W, S.H, m);
+    applyMove(cells, null, S.W, S.H, m);
+    const b = el("button", { type: "button", class: `detour dir-${m}` },
+      el("span", { class: "num", text: "+" + (j + 1) }), String(tile), icon("arrow"));
+    b.setAttribute("aria-label", `your move ${j + 1} off the solution: tile ${tile} ${WORD[m]}`);
+    b.dataset.detour = String(j + 1);
+    return el("li", {}, b);
+  });
+}
+
+function solutionPosition(k) {
+  const cells = S.solution.start.slice();
+  for (let j = 0; j < k; j++) applyMove(cells, null, S.W, S.H, S.solution.moves[j]);
+  return cells;
+}
+
+/** The solve status line: what the solver does now, the solution shown, or that the board has
+ * left it; never a solution no longer shown. */
+function renderStatus() {
+  const off = $("offpath");
+  if (S.solveId) { off.hidden = true; return; } // the poll says what the solve does
+  if (S.solution && S.detour.length) {
+    const text = `off the solution: ${plural(S.detour.length, "move")} since its move ${S.step}`;
+    setSolveStatus(noted(text), "warn");
+    $("offpath-text").textContent = `You left the solution after its move ${S.step} of ${S.solution.moves.length}.`;
+    off.hidden = false;
+    return;
+  }
+  off.hidden = true;
+  if (S.solution) setSolveStatus(noted(S.solution.status), "ok");
+  else setSolveStatus(...S.solveMsg);
+}
+
+/** A note on the last solve (cancelled, failed) before what is said of the solution shown, while
+ * the board is where that solve started. */
+function noted(text) {
+  return S.note && S.note.key === positionKey() ? `${S.note.text}; ${text}` : text;
+}
+
+function setSolveStatus(text, kind) {
+  const e = $("solve-status");
+  if (e.textContent !== text) e.textContent = text;
+  e.className = "status" + (kind ? " " + kind : "");
+}
+
+// ------------------------------------------------------------------------------ the address bar
+
+function encodeValue(v) {
+  return encodeURIComponent(v).replace(/%2F/gi, "/").replace(/%20/g, "+");
+}
+
+/** The fragment for what is shown: board, goal, metric, and the solution and replay step (with
+ * the moves made off it), or the player's moves. */
+function stateHash() {
+  const parts = [];
+  const add = (k, v) => parts.push(`${k}=${encodeValue(v)}`);
+  add("board", formatCells(S.solution ? S.solution.start : S.start, S.W));
+  add("goal", formatCells(S.goal, S.W));
+  add("metric", metric());
+  if (S.solution) {
+    add("solution", S.solution.text);
+    add("step", String(S.step));
+    if (S.detour.length) add("detour", compactMoves(S.detour));
+  } else if (S.history.length) {
+    add("moves", compactMoves(S.history));
+  }
+  return "#" + parts.join("&");
+}
+
+/** The address bar follows what is shown: a new position is a new history entry (back returns
+ * to the one before), moves and replay steps replace the current one. */
+function updateUrl() {
+  const hash = stateHash();
+  const boardKey = `${formatCells(S.solution ? S.solution.start : S.start, S.W)}|${formatCells(S.goal, S.W)}`;
+  if (hash !== window.location.hash) {
+    const push = !S.restoring && S.urlBoard !== null && S.urlBoard !== boardKey;
+    try {
+      if (push) history.pushState(null, "", hash);
+      else history.replaceState(null, "", hash);
+    } catch (e) { /* a browser that refuses: the share box still has the link */ }
+  }
+  S.urlBoard = boardKey;
+  $("share-url").value = window.location.href;
+}
+
+// ------------------------------------------------------------------------------------- set-up
 
 /** Make a new position current: the move record and any solution start over. */
 function setPosition(cells, goal, W, H, { keepInput = false } = {}) {
@@ -227,7 +498,7 @@ function setPosition(cells, goal, W, H, { keepInput = false } = {}) {
     finishSolve();
     api("DELETE", `/api/solve/${id}`).catch(() => {});
   }
-  setSolveStatus("", "");       // nothing said about the previous board stays
+  S.solveMsg = ["", ""];       // nothing said about the previous board stays
   S.undoSteps = [];
   const sizeChanged = W !== S.W || H !== S.H;
   S.W = W; S.H = H;
@@ -237,6 +508,7 @@ function setPosition(cells, goal, W, H, { keepInput = false } = {}) {
   S.history = [];
   clearSolution();
   resetTiles();
+  resetClock();
   if (sizeChanged) { $("width").value = String(W); $("height").value = String(H); }
   if (!keepInput) {
     $("board-input").value = formatCells(cells, W);
@@ -245,13 +517,13 @@ function setPosition(cells, goal, W, H, { keepInput = false } = {}) {
     setCheck("", "");
   }
   renderBoard();
-  refreshChart();
+  renderLab();
 }
 
 function setCheck(text, kind) {
-  const el = $("check-status");
-  el.textContent = text;
-  el.className = "status" + (kind ? " " + kind : "");
+  const e = $("check-status");
+  e.textContent = text;
+  e.className = "status" + (kind ? " " + kind : "");
 }
 
 let checkTimer = null;
@@ -279,7 +551,7 @@ async function runCheck() {
         data = await api("POST", "/api/check", { ...body, size: `${$("width").value}x${$("height").value}` });
       } catch (e2) {
         const what = e.message.split(";")[0];
-        const err = new Error(`${what}; choose its width and height in the size menus above,`
+        const err = new Error(`${what}; choose its width and height in the size menus,`
           + " or write rows separated by '/'");
         err.data = e.data;
         throw err;
@@ -318,56 +590,80 @@ async function shuffle(moves) {
     setCheck(check.reason, check.solvable ? "ok" : "warn");
   } catch (e) {
     setCheck("error: " + e.message, "error");
+    setSolveStatus("error: " + e.message, "error");
   }
 }
 
 // ------------------------------------------------------------------------------------- playing
 
+/** One single-tile move by the player: along the solution shown (a replay step), off it (the
+ * solution is kept: its position and the moves since are shown), or on the player's record. */
 function userMove(m) {
   const moved = applyMove(S.cells, S.ids, S.W, S.H, m);
   if (moved === null) return false;
   S.lastMoved = moved;
-  if (S.solution) {
-    if (S.step < S.solution.moves.length && S.solution.moves[S.step] === m) {
-      S.step += 1;                       // the same as stepping the replay forward
-      S.history = S.solution.moves.slice(0, S.step);
-      return true;
+  startClock();
+  const sol = S.solution;
+  if (sol) {
+    if (!S.detour.length && S.step < sol.moves.length && sol.moves[S.step] === m) {
+      S.step += 1;               // the same as stepping the replay forward
+    } else if (!S.detour.length && S.step > 0 && sol.moves[S.step - 1] === OPPOSITE[m]) {
+      S.step -= 1;               // back along it
+    } else {
+      S.detour.push(m);
+      // back on the solution's path (the moves off it undone, or a way round): rejoin it there
+      const k = solutionIndex(sol).get(formatCells(S.cells, S.W));
+      if (k !== undefined) { S.step = k; S.detour = []; }
     }
-    // leaving the solution's path: it no longer applies; keep the record of moves
-    S.start = S.solution.start.slice();
-    clearSolution();
+    return true;
   }
   S.history.push(m);
   return true;
 }
 
-function clickTile(el) {
-  const i = parseInt(el.dataset.cell, 10);
-  const b = S.cells.indexOf(0);
-  const r = Math.floor(i / S.W), c = i % S.W, br = Math.floor(b / S.W), bc = b % S.W;
-  let m = null, k = 0;
-  if (r === br && c < bc) { m = "R"; k = bc - c; }
-  else if (r === br && c > bc) { m = "L"; k = c - bc; }
-  else if (c === bc && r < br) { m = "D"; k = br - r; }
-  else if (c === bc && r > br) { m = "U"; k = r - br; }
+/** After the player's own move: the solved moment, once, when it reaches the goal. */
+function afterPlayerMove() {
+  if (sameCells(S.cells, S.goal) && pathMoves().length > 0 && !S.won) {
+    S.won = true;
+    stopClock();
+    const took = S.clock.began === null ? 0 : S.clock.stopped - S.clock.began;
+    const text = `Solved! ${plural(pathMoves().length, "move")} in ${clockText(took)}`;
+    $("celebration").textContent = text;
+    announce(text);
+  }
+  renderBoard();
+}
+
+function clickTile(t) {
+  const [m, k] = slideOf(parseInt(t.dataset.cell, 10));
   if (!m) return;
   stopPlaying();
   let made = 0;
   for (let j = 0; j < k; j++) if (userMove(m)) made += 1;
   if (made) S.undoSteps.push(made); // one click, one undo
-  renderBoard();
+  afterPlayerMove();
 }
 
 function onKey(ev) {
   const keys = { ArrowUp: "U", ArrowDown: "D", ArrowLeft: "L", ArrowRight: "R" };
   const m = keys[ev.key];
-  if (!m) return;
-  const tag = (ev.target && ev.target.tagName) || "";
-  if ((tag === "INPUT" && ev.target.type !== "range") || tag === "TEXTAREA" || tag === "SELECT") return;
-  if (ev.target && ev.target.type === "range") return;
+  if (!m || ev.altKey || ev.ctrlKey || ev.metaKey) return;
+  const t = ev.target || {};
+  const tag = t.tagName || "";
+  if (tag === "INPUT" || tag === "TEXTAREA" || tag === "SELECT") return;
+  if (t.getAttribute && t.getAttribute("role") === "tab") return; // the tabs' own arrows
   ev.preventDefault();
   stopPlaying();
-  if (userMove(m)) { S.undoSteps.push(1); renderBoard(); }
+  if (userMove(m)) {
+    S.undoSteps.push(1);
+    const tile = S.cells[S.cells.indexOf(0) - DIRS[m][0] * S.W - DIRS[m][1]];
+    announce(`tile ${tile} ${WORD[m]}`);
+    afterPlayerMove();
+  }
+}
+
+function announce(text) {
+  $("announce").textContent = text;
 }
 
 function resetPosition() {
@@ -376,31 +672,68 @@ function resetPosition() {
   const start = S.solution ? S.solution.start : S.start;
   S.cells = start.slice();
   S.history = [];
+  S.detour = [];
   if (S.solution) S.step = 0;
+  S.lastMoved = -1;
   resetTiles();
+  resetClock();
   renderBoard();
 }
 
 /** Take back the last click or key: all the tiles it slid. */
 function undo() {
   stopPlaying();
-  const made = S.solution ? S.step : S.history.length;
+  const made = S.solution ? S.step + S.detour.length : S.history.length;
   const n = Math.min(S.undoSteps.pop() || 1, made);
   if (!n) return;
-  if (S.solution) { replayTo(S.step - n); return; }
+  if (S.solution && !S.detour.length) { replayTo(S.step - n); return; }
   for (let j = 0; j < n; j++) {
-    S.lastMoved = applyMove(S.cells, S.ids, S.W, S.H, OPPOSITE[S.history.pop()]);
+    const list = S.solution ? S.detour : S.history;
+    if (!list.length) break;
+    S.lastMoved = applyMove(S.cells, S.ids, S.W, S.H, OPPOSITE[list.pop()]);
   }
+  S.won = false;
   renderBoard();
 }
 
-// --------------------------------------------------------------------------------------- solving
-
-function setSolveStatus(text, kind) {
-  const el = $("solve-status");
-  el.textContent = text;
-  el.className = "status" + (kind ? " " + kind : "");
+/** Back on the solution, where the board left it. */
+function rejoin() {
+  if (!S.solution) return;
+  S.undoSteps = [];
+  replayTo(S.step, true);
 }
+
+// ---------------------------------------------------------------------------------- the clock
+
+function startClock() {
+  if (S.clock.began === null && !sameCells(S.cells, S.goal)) {
+    S.clock.began = Date.now();
+    S.clock.stopped = null;
+    S.clock.timer = setInterval(renderClock, 500);
+  } else if (S.clock.began === null) {
+    S.clock.began = Date.now();
+  }
+}
+
+function stopClock() {
+  if (S.clock.began !== null && S.clock.stopped === null) S.clock.stopped = Date.now();
+  clearInterval(S.clock.timer);
+  S.clock.timer = null;
+}
+
+function resetClock() {
+  clearInterval(S.clock.timer);
+  S.clock = { began: null, stopped: null, timer: null };
+  S.won = false;
+}
+
+function renderClock() {
+  const c = S.clock;
+  const ms = c.began === null ? 0 : (c.stopped || Date.now()) - c.began;
+  $("timer").textContent = clockText(ms);
+}
+
+// --------------------------------------------------------------------------------------- solving
 
 function describeProgress(p) {
   if (!p || !Object.keys(p).length) return "starting...";
@@ -423,22 +756,27 @@ async function startSolve() {
     wait: false,
   };
   if ($("heuristic").value && !$("heuristic").disabled) body.heuristic = $("heuristic").value;
-  if ($("metric").value) body.metric = $("metric").value;
+  body.metric = metric();
   const from = S.cells.slice();
+  const began = performance.now();
+  $("offpath").hidden = true;
   setSolveStatus("starting...", "");
-  $("result").hidden = true;
   try {
     const data = await api("POST", "/api/solve", body);
     S.solveId = data.id;
     $("solve-btn").disabled = true;
+    $("solve-btn").hidden = true;
     $("cancel-btn").disabled = false;
-    pollSolve(from);
+    $("cancel-btn").hidden = false;
+    pollSolve(from, began);
   } catch (e) {
-    setSolveStatus("error: " + e.message, "error");
+    S.solveMsg = ["error: " + e.message, "error"];
+    S.note = { text: S.solveMsg[0], key: positionKey() };
+    renderStatus();
   }
 }
 
-function pollSolve(from) {
+function pollSolve(from, began) {
   S.pollTimer = setTimeout(async () => {
     const id = S.solveId;
     if (!id) return;
@@ -446,20 +784,28 @@ function pollSolve(from) {
     try {
       data = await api("GET", `/api/solve/${id}`);
     } catch (e) {
-      finishSolve(); setSolveStatus("error: " + e.message, "error"); return;
+      finishSolve();
+      S.solveMsg = ["error: " + e.message, "error"];
+      renderStatus();
+      return;
     }
     if (S.solveId !== id) return;
     if (data.status === "queued" || data.status === "running") {
       const waiting = data.warm_up ? `waiting: ${data.warm_up} (its time starts after)...`
         : "waiting for a worker...";
       setSolveStatus(data.status === "queued" ? waiting : describeProgress(data.progress), "");
-      pollSolve(from);
+      pollSolve(from, began);
       return;
     }
     finishSolve();
-    if (data.status === "done") showSolution(data.result, from);
-    else if (data.status === "cancelled") setSolveStatus("cancelled", "warn");
-    else setSolveStatus("error: " + data.error, "error");
+    if (data.status === "done") {
+      showSolution(data.result, from, (performance.now() - began) / 1000);
+      return;
+    }
+    // a solve that did not finish: the solution shown before (if any) stays
+    S.solveMsg = data.status === "cancelled" ? ["cancelled", "warn"] : ["error: " + data.error, "error"];
+    S.note = { text: S.solveMsg[0], key: positionKey() };
+    renderBoard();
   }, 200);
 }
 
@@ -467,7 +813,9 @@ function finishSolve() {
   clearTimeout(S.pollTimer);
   S.solveId = null;
   $("solve-btn").disabled = false;
+  $("solve-btn").hidden = false;
   $("cancel-btn").disabled = true;
+  $("cancel-btn").hidden = true;
 }
 
 async function cancelSolve() {
@@ -477,34 +825,43 @@ async function cancelSolve() {
   setSolveStatus("cancelling...", "warn");
   try {
     await api("DELETE", `/api/solve/${id}`);
-    setSolveStatus("cancelled", "warn");
+    S.solveMsg = ["cancelled", "warn"];
   } catch (e) {
-    setSolveStatus("error: " + e.message, "error");
+    S.solveMsg = ["error: " + e.message, "error"];
   }
+  S.note = { text: S.solveMsg[0], key: positionKey() };
+  renderBoard();
 }
 
-function showSolution(result, from) {
+/** "31 moves" (STM) or "20 MTM moves". */
+function lengthText(length, m) {
+  return plural(length, m === "mtm" ? "MTM move" : "move");
+}
+
+function showSolution(result, from, wall) {
   const moves = expandMoves(result.solution);
-  if (!moves) { setSolveStatus("error: unreadable solution", "error"); return; }
+  if (!moves) { S.solveMsg = ["error: unreadable solution", "error"]; renderStatus(); return; }
   // the solution starts where the solve started; go back there for the replay
   S.cells = from.slice();
   S.start = from.slice();
   resetTiles();
+  const m = result.metric || "stm";
   S.solution = { moves, text: result.solution, start: from.slice(), length: result.length,
-    metric: result.metric || "stm", optimal: result.optimal, method: result.method,
-    stats: result.stats };
+    metric: m, optimal: result.optimal, method: result.method, stats: result.stats, wall,
+    status: `solved: ${lengthText(result.length, m)}` };
   S.step = 0;
+  S.detour = [];
   S.history = [];
   S.undoSteps = [];
-  setSolveStatus(`solved: ${lengthText(S.solution)}`, "ok");
+  S.lastMoved = -1;
+  S.note = null;
+  stopClock();
+  if (result.optimal && m === "mtm" && m === metric()) { // an optimal solution's length is the distance
+    S.hint = { key: `${positionKey()}|${m}`, data: { distance: result.length, exact: true, move: null,
+      lower_bound: result.length, message: "", how: "solution" } };
+  }
   showResult();
   renderBoard();
-  refreshChart();
-}
-
-/** "31 moves" (STM) or "20 MTM moves". */
-function lengthText(sol) {
-  return plural(sol.length, sol.metric === "mtm" ? "MTM move" : "move");
 }
 
 function showResult() {
@@ -512,39 +869,77 @@ function showResult() {
   $("result").hidden = !sol;
   if (!sol) return;
   $("solution-text").value = compactMoves(sol.moves) || "(already solved)";
-  const mtm = compactMoves(sol.moves).split(" ").filter(Boolean).length;
-  $("solution-info").innerHTML = "";
-  const other = sol.metric === "mtm" ? `${sol.moves.length} STM` : `${mtm} MTM`;
-  const info = `${lengthText(sol)} (${other}), `
-    + (sol.optimal === true ? "optimal" : sol.optimal === false ? "not proven optimal" : "")
+  const stm = sol.moves.length, mtm = mtmCount(sol.moves);
+  const other = sol.metric === "mtm" ? `${stm} STM` : `${mtm} MTM`;
+  const verdict = sol.optimal === true ? "optimal" : sol.optimal === false ? "not proven optimal" : "not checked";
+  $("solution-info").textContent = `${lengthText(sol.length, sol.metric)} (${other}), ${verdict}`
     + (sol.method ? `, method ${sol.method}` : "");
-  $("solution-info").textContent = info;
   const st = sol.stats;
-  $("solution-stats").textContent = st
-    ? `expanded ${st.expanded.toLocaleString("en")}`
-      + (st.expanded_forward || st.expanded_backward
-        ? ` (forward ${st.expanded_forward.toLocaleString("en")},`
-          + ` backward ${st.expanded_backward.toLocaleString("en")})` : "")
-      + `, generated ${st.generated.toLocaleString("en")},`
-      + ` stored ${st.stored.toLocaleString("en")}, peak frontier ${st.peak_frontier.toLocaleString("en")},`
-      + ` ${st.seconds.toFixed(3)} s`
-    : "";
+  const parts = [];
+  if (st) {
+    if (/^table/.test(sol.method || "")) {
+      parts.push(`read from a distance table of ${num(st.stored)} positions: no search`
+        + ` (${plural(st.expanded, "lookup")}), ${secs(st.seconds)} s`);
+    } else {
+      parts.push(`expanded ${num(st.expanded)}`
+        + (st.expanded_forward || st.expanded_backward
+          ? ` (forward ${num(st.expanded_forward)}, backward ${num(st.expanded_backward)})` : "")
+        + `, generated ${num(st.generated)}, stored ${num(st.stored)}, largest frontier ${num(st.peak_frontier)}`);
+      parts.push(`search ${secs(st.seconds)} s`);
+    }
+  }
+  if (sol.wall !== undefined) {
+    parts.push(`the answer took ${secs(sol.wall)} s here (the search, any tables, waiting for a worker, transfer)`);
+  }
+  if (!st) parts.push("from the link: its length is checked, not whether it is optimal");
+  $("solution-stats").textContent = parts.join("; ");
+  const phases = st && st.phases && st.phases.length ? st.phases : null;
+  $("solution-phases").replaceChildren(...(phases ? [phasesDetails(phases)] : []));
+}
+
+function phasesDetails(phases) {
+  const iter = phases[0].kind === "iteration";
+  const d = el("details", {}, el("summary", { text: iter ? `${phases.length} iterations` : `${phases.length} layers` }));
+  d.append(el("div", { class: "table-wrap" }, phasesTable(phases)));
+  return d;
+}
+
+function phasesTable(phases) {
+  const iter = phases.some((p) => p.kind === "iteration");
+  const sides = phases.some((p) => p.side);
+  const head = [iter ? "bound" : "depth", ...(sides ? ["side"] : []), "expanded", "generated",
+    iter ? "frontier" : "layer size", "seconds"];
+  const t = el("table", {}, el("thead", {}, el("tr", {}, ...head.map((h) => el("th", { scope: "col", text: h })))));
+  const body = el("tbody");
+  for (const p of phases) {
+    body.append(el("tr", {}, el("td", { text: String(p.depth) }), ...(sides ? [el("td", { text: p.side || "" })] : []),
+      el("td", { text: num(p.expanded) }), el("td", { text: num(p.generated) }),
+      el("td", { text: num(p.frontier) }), el("td", { text: secs(p.seconds) })));
+  }
+  t.append(body);
+  return t;
 }
 
 function clearSolution() {
   S.solution = null;
   S.step = 0;
+  S.detour = [];
   S.lastMoved = -1;
   $("result").hidden = true;
 }
 
 // --------------------------------------------------------------------------------------- replay
 
-function replayTo(k) {
+function replayTo(k, force) {
   const sol = S.solution;
   if (!sol) return;
   k = Math.max(0, Math.min(sol.moves.length, k));
-  if (k === S.step + 1) {
+  if (S.detour.length || force) {
+    S.detour = [];
+    S.cells = sol.start.slice();
+    resetTiles();
+    for (let j = 0; j < k; j++) S.lastMoved = applyMove(S.cells, S.ids, S.W, S.H, sol.moves[j]);
+  } else if (k === S.step + 1) {
     S.lastMoved = applyMove(S.cells, S.ids, S.W, S.H, sol.moves[S.step]);
   } else if (k === S.step - 1) {
     S.lastMoved = applyMove(S.cells, S.ids, S.W, S.H, OPPOSITE[sol.moves[k]]);
@@ -554,7 +949,7 @@ function replayTo(k) {
     for (let j = 0; j < k; j++) S.lastMoved = applyMove(S.cells, S.ids, S.W, S.H, sol.moves[j]);
   }
   S.step = k;
-  S.history = sol.moves.slice(0, k);
+  S.won = false;
   renderBoard();
 }
 
@@ -570,12 +965,13 @@ function setSlide() {
 function togglePlay() {
   if (S.playing) { stopPlaying(); renderReplay(); return; }
   if (!S.solution) return;
-  if (S.step >= S.solution.moves.length) replayTo(0);
+  if (S.detour.length || S.step >= S.solution.moves.length) replayTo(S.detour.length ? S.step : 0, true);
   setSlide();
   const tick = () => {
     if (!S.solution || S.step >= S.solution.moves.length) { stopPlaying(); renderReplay(); return; }
     replayTo(S.step + 1);
     S.playing = setTimeout(tick, 1000 / speed());
+    renderReplay();
   };
   S.playing = setTimeout(tick, 1000 / speed());
   renderReplay();
@@ -585,125 +981,451 @@ function stopPlaying() {
   if (S.playing) { clearTimeout(S.playing); S.playing = null; }
 }
 
-// ---------------------------------------------------------------------------------------- chart
+// ------------------------------------------------------------------------- hint and distance
 
-const chartCache = new Map();
-
-async function refreshChart() {
-  const box = $("chart-box");
-  if (S.W * S.H > 9) { box.hidden = true; return; }
-  const goal = formatCells(S.goal, S.W);
-  let data = chartCache.get(goal);
-  if (!data) {
-    if (S.chartGoal === goal) return; // a request is on its way
-    S.chartGoal = goal;
-    try {
-      data = await api("POST", "/api/analyze", { goal });
-      chartCache.set(goal, data);
-    } catch (e) {
-      box.hidden = true; S.chartGoal = null; return;
-    }
-    S.chartGoal = null;
-    if (goal !== formatCells(S.goal, S.W)) return;
+/** The hint of the position shown in the metric chosen, if known. */
+function currentHint() {
+  const key = `${positionKey()}|${metric()}`;
+  if (S.hint && S.hint.key === key) return S.hint;
+  // along an optimal STM solution, each position's distance is what is left of it
+  const sol = S.solution;
+  if (sol && sol.optimal && sol.metric === "stm" && metric() === "stm" && !S.detour.length
+      && sol.moves.length === sol.length) {
+    const left = sol.moves.length - S.step;
+    return { key, data: { distance: left, exact: true, lower_bound: left,
+      move: left ? sol.moves[S.step] : null, how: "solution", message: "" }, implied: true };
   }
-  drawChart(data);
+  return null;
 }
 
-function drawChart(data) {
+function renderDistance() {
+  renderHintLine();
+  const h = currentHint();
+  const out = $("distance");
+  if (!h) { out.textContent = "?"; out.title = "press hint to find it"; return; }
+  const d = h.data;
+  out.textContent = d.exact ? String(d.distance) : `≥ ${d.lower_bound}`;
+  out.title = d.exact ? `exactly ${d.distance} (${metric().toUpperCase()})` : d.message;
+}
+
+function renderHintLine() {
+  const hs = $("hint-status");
+  if (hs.dataset.key && hs.dataset.key !== `${positionKey()}|${metric()}`) {
+    hs.textContent = "";
+    delete hs.dataset.key;
+  }
+}
+
+async function askHint(auto) {
+  const key = `${positionKey()}|${metric()}`;
+  const seq = ++S.hintSeq;
+  const hs = $("hint-status");
+  if (!auto) { hs.className = "status"; hs.textContent = "thinking..."; hs.dataset.key = key; }
+  try {
+    const data = await api("POST", "/api/hint", {
+      board: formatCells(S.cells, S.W), goal: formatCells(S.goal, S.W), metric: metric() });
+    if (`${positionKey()}|${metric()}` !== key) return; // the board moved on meanwhile
+    S.hint = { key, data };
+    if (!auto && seq === S.hintSeq) {
+      hs.dataset.key = key;
+      hs.className = "status ok";
+      hs.textContent = hintText(data);
+    }
+    renderBoard();
+  } catch (e) {
+    if (!auto && seq === S.hintSeq) { hs.className = "status error"; hs.textContent = "hint: " + e.message; }
+  }
+}
+
+function hintText(d) {
+  const units = metric() === "mtm" ? "MTM moves" : "moves";
+  if (d.distance === 0) return "already solved";
+  let move = "";
+  if (d.move) {
+    const m = d.move[0], k = parseInt(d.move.slice(1) || "1", 10);
+    move = `best next move: tile ${d.tile} ${WORD[m]}` + (k > 1 ? ` (${k} tiles in one move)` : "") + "; ";
+  }
+  if (d.exact) return `${move}${d.distance} ${units} to go`;
+  return `${move}at least ${d.lower_bound} ${units} to go: ${d.message}`;
+}
+
+// ---------------------------------------------------------------------------------------- tabs
+
+function showTab(name) {
+  S.tab = name;
+  for (const tab of document.querySelectorAll("[role=tab]")) {
+    const on = tab.id === `tab-${name}`;
+    tab.setAttribute("aria-selected", on ? "true" : "false");
+    tab.tabIndex = on ? 0 : -1;
+    $(tab.getAttribute("aria-controls")).hidden = !on;
+  }
+  if (name === "analysis") refreshAnalysis();
+  if (name === "lab") renderLab();
+}
+
+function tabKeys(ev) {
+  const tabs = [...document.querySelectorAll("[role=tab]")];
+  const i = tabs.indexOf(ev.target);
+  let j = null;
+  if (ev.key === "ArrowRight") j = (i + 1) % tabs.length;
+  else if (ev.key === "ArrowLeft") j = (i - 1 + tabs.length) % tabs.length;
+  else if (ev.key === "Home") j = 0;
+  else if (ev.key === "End") j = tabs.length - 1;
+  if (j === null) return;
+  ev.preventDefault();
+  tabs[j].focus();
+  showTab(tabs[j].id.replace("tab-", ""));
+}
+
+// ------------------------------------------------------------------------------------ analysis
+
+let analysisTimer = null;
+
+/** The distance chart of the goal's whole space (the server analyses spaces up to its limit;
+ * beyond, its reason is shown), in the metric chosen, the position's distance marked. */
+function refreshAnalysis() {
+  clearTimeout(analysisTimer);
+  analysisTimer = setTimeout(drawAnalysis, 60);
+}
+
+async function drawAnalysis() {
+  const goal = formatCells(S.goal, S.W);
+  const m = metric();
+  const key = `${goal}|${m}`;
+  let data = S.analyses.get(key);
+  if (data === undefined) {
+    S.analyses.set(key, null); // on its way
+    $("chart-status").className = "status";
+    $("chart-status").textContent = "analysing every arrangement...";
+    try {
+      data = await api("POST", "/api/analyze", { goal, metric: m });
+      S.analyses.set(key, data);
+    } catch (e) {
+      data = { error: e.message, status: e.status };
+      // the server's reason (400: too many arrangements) is kept; a busy server is asked again later
+      if (e.status === 400 || e.status === 422) S.analyses.set(key, data);
+      else S.analyses.delete(key);
+    }
+    if (key !== `${formatCells(S.goal, S.W)}|${metric()}`) return;
+    if (!data.error) { refreshAnalysis(); return; }
+  }
+  if (data === null) return; // on its way
   const box = $("chart-box");
+  if (data.error) {
+    box.hidden = true;
+    $("chart-status").className = "status warn";
+    $("chart-status").textContent = `no chart for this goal: ${data.error}`;
+    return;
+  }
+  $("chart-status").textContent = "";
+  const h = currentHint();
+  if (!h) autoHint();
+  drawChart(data, h && h.data.exact ? h.data.distance : -1);
+}
+
+let autoHintTimer = null;
+
+function autoHint() {
+  clearTimeout(autoHintTimer);
+  autoHintTimer = setTimeout(() => { if (!currentHint() && S.tab === "analysis") askHint(true); }, 250);
+}
+
+function drawChart(data, here) {
   const counts = data.counts;
-  const w = 420, h = 150, padL = 46, padB = 22, padT = 8;
+  const w = 420, h = 170, padL = 52, padB = 24, padT = 10;
   const max = Math.max(...counts);
-  const bw = (w - padL - 4) / counts.length;
-  // the chart counts single-tile moves: an STM optimum is marked on it
-  const here = S.solution && S.solution.optimal && S.solution.metric !== "mtm"
-    ? S.solution.length : -1;
-  const ns = "http://www.w3.org/2000/svg";
-  const svg = document.createElementNS(ns, "svg");
-  svg.setAttribute("viewBox", `0 0 ${w} ${h}`); // drawn 420 px wide, or narrower (CSS)
+  const bw = (w - padL - 6) / counts.length;
+  const svg = document.createElementNS(SVG_NS, "svg");
+  svg.setAttribute("viewBox", `0 0 ${w} ${h}`);
+  svg.setAttribute("role", "img");
+  const mtm = data.metric === "mtm";
+  svg.setAttribute("aria-label", `arrangements at each distance from the goal, in ${mtm ? "MTM" : "STM"} moves`);
   const text = (x, y, s, anchor) => {
-    const t = document.createElementNS(ns, "text");
-    t.setAttribute("x", x); t.setAttribute("y", y); t.setAttribute("font-size", "10");
-    t.setAttribute("fill", "#555"); t.setAttribute("text-anchor", anchor || "middle");
+    const t = document.createElementNS(SVG_NS, "text");
+    t.setAttribute("x", x); t.setAttribute("y", y);
+    t.setAttribute("text-anchor", anchor || "middle");
     t.textContent = s; svg.appendChild(t);
   };
   counts.forEach((c, d) => {
     const bh = max ? (c / max) * (h - padB - padT) : 0;
-    const r = document.createElementNS(ns, "rect");
+    const r = document.createElementNS(SVG_NS, "rect");
     r.setAttribute("x", padL + d * bw + 0.5);
-    r.setAttribute("y", h - padB - bh);
+    r.setAttribute("y", h - padB - Math.max(bh, c ? 1 : 0));
     r.setAttribute("width", Math.max(1, bw - 1));
     r.setAttribute("height", Math.max(bh, c ? 1 : 0));
     r.setAttribute("class", "bar" + (d === here ? " here" : ""));
-    const tip = document.createElementNS(ns, "title");
-    tip.textContent = `distance ${d}: ${c.toLocaleString("en")} arrangements`;
+    const tip = document.createElementNS(SVG_NS, "title");
+    tip.textContent = `distance ${d}: ${c.toLocaleString("en")} arrangements` + (d === here ? " (this position)" : "");
     r.appendChild(tip);
     svg.appendChild(r);
-    if (counts.length <= 12 || d % 5 === 0) text(padL + d * bw + bw / 2, h - 8, String(d));
+    if (counts.length <= 12 || d % 5 === 0) text(padL + d * bw + bw / 2, h - 9, String(d));
   });
-  text(padL - 4, padT + 8, max.toLocaleString("en"), "end");
-  text(padL - 4, h - padB, "0", "end");
+  text(padL - 5, padT + 8, max.toLocaleString("en"), "end");
+  text(padL - 5, h - padB, "0", "end");
   $("chart").replaceChildren(svg);
-  $("chart-info").textContent = `${data.states.toLocaleString("en")} states, diameter ${data.diameter}`
-    + (here >= 0 ? `; this board: ${here}` : "");
-  box.hidden = false;
+  const caption = $("chart-caption");
+  caption.replaceChildren(`Distances from the goal, every arrangement`,
+    el("span", { class: "metric-tag", text: mtm ? "MTM" : "STM" }));
+  $("chart-info").textContent = `${data.states.toLocaleString("en")} arrangements, diameter ${data.diameter}`
+    + ` ${mtm ? "multi-tile moves (a slide of tiles in a line counts once)" : "single-tile moves"}`
+    + (here >= 0 ? `; this position: ${here} (marked), ${data.counts[here].toLocaleString("en")} arrangements as far`
+      : "; this position: distance not known yet");
+  $("chart-box").hidden = false;
+}
+
+// ---------------------------------------------------------------------------------------- the lab
+
+function labRows(key) {
+  if (!S.lab.has(key)) S.lab.set(key, new Map());
+  return S.lab.get(key);
+}
+
+function rowKey(e) {
+  return `${e.method}|${e.heuristic || ""}|${e.metric}`;
+}
+
+async function runLab() {
+  if (S.labJob) return;
+  const methods = [...document.querySelectorAll("#lab-methods input:checked")].map((i) => i.value);
+  const metrics = ["stm", "mtm"].filter((m) => $(`lab-${m}`).checked);
+  const status = $("lab-status");
+  if (!methods.length || !metrics.length) {
+    status.className = "status warn";
+    status.textContent = "choose at least one method and one metric";
+    return;
+  }
+  const key = positionKey();
+  const body = { board: formatCells(S.cells, S.W), goal: formatCells(S.goal, S.W), methods,
+    time_limit: Math.min(60, Math.max(0.1, parseFloat($("lab-time").value) || 5)), wait: false };
+  if ($("lab-heuristic").value) body.heuristic = $("lab-heuristic").value;
+  S.labJob = { key, id: null, cancelled: false };
+  $("lab-run").disabled = true;
+  $("lab-cancel").disabled = false;
+  status.className = "status";
+  const walls = [];
+  try {
+    for (const m of metrics) {
+      if (S.labJob.cancelled) break;
+      const began = performance.now();
+      status.textContent = `starting (${m.toUpperCase()})...`;
+      const started = await api("POST", "/api/compare", { ...body, metric: m });
+      S.labJob.id = started.id;
+      let view;
+      for (;;) {
+        await new Promise((r) => setTimeout(r, 250));
+        if (S.labJob.cancelled) break;
+        view = await api("GET", `/api/compare/${started.id}`);
+        const entries = (view.result ? view.result.entries : (view.progress && view.progress.entries)) || [];
+        for (const e of entries) labRows(key).set(rowKey(e), e);
+        if (view.status === "queued") {
+          status.textContent = view.warm_up ? `waiting: ${view.warm_up}...` : "waiting for a worker...";
+        } else if (view.status === "running") {
+          const p = view.progress || {};
+          status.textContent = p.method
+            ? `running ${p.method} (${p.done + 1} of ${p.of}, ${m.toUpperCase()}), ${view.elapsed.toFixed(1)} s`
+            : `running (${m.toUpperCase()}), ${view.elapsed.toFixed(1)} s`;
+        }
+        renderLab();
+        if (!["queued", "running"].includes(view.status)) break;
+      }
+      if (S.labJob.cancelled) break;
+      if (view.status !== "done") throw new Error(view.error || view.status);
+      walls.push(`${m.toUpperCase()} ${secs((performance.now() - began) / 1000)} s`);
+    }
+    status.className = S.labJob.cancelled ? "status warn" : "status ok";
+    status.textContent = S.labJob.cancelled ? "cancelled"
+      : `done; wall time of the run${walls.length > 1 ? "s" : ""}: ${walls.join(", ")}`;
+  } catch (e) {
+    status.className = "status error";
+    status.textContent = "error: " + e.message;
+  } finally {
+    S.labJob = null;
+    $("lab-run").disabled = false;
+    $("lab-cancel").disabled = true;
+    renderLab();
+  }
+}
+
+async function cancelLab() {
+  if (!S.labJob) return;
+  S.labJob.cancelled = true;
+  const id = S.labJob.id;
+  $("lab-cancel").disabled = true;
+  if (id) await api("DELETE", `/api/compare/${id}`).catch(() => {});
+}
+
+function renderLab() {
+  const rows = [...(S.lab.get(positionKey()) || new Map()).values()];
+  $("lab-wrap").hidden = !rows.length;
+  const body = $("lab-table").querySelector("tbody");
+  const out = [];
+  rows.forEach((e, i) => {
+    const phases = e.phases || [];
+    const toggle = el("button", { type: "button", class: "expand" + (phases.length ? " has" : "") }, icon("chevron"));
+    const cells = [el("td", {}, toggle, " ", e.method), el("td", { text: e.heuristic || "–" }),
+      el("td", { text: (e.metric || "").toUpperCase() })];
+    if (e.error) {
+      cells.push(el("td", { class: "err", colspan: "6", text: e.error }));
+    } else {
+      const mem = `${num(e.stored)} / ${num(e.peak_frontier)}` + (e.memory_bytes ? ` / ≈${bytes(e.memory_bytes)}` : "");
+      cells.push(el("td", { text: num(e.length) }), el("td", { text: e.optimal ? "yes" : "no" }),
+        el("td", { text: num(e.expanded) }), el("td", { text: num(e.generated) }), el("td", { text: mem }),
+        el("td", { text: `${secs(e.search_seconds)} / ${secs(e.table_seconds)} / ${secs(e.total_seconds)}` }));
+    }
+    out.push(el("tr", {}, ...cells));
+    if (phases.length) {
+      const id = `phases-${i}`;
+      const what = phases.some((p) => p.kind === "iteration") ? "iterations" : "layers";
+      toggle.setAttribute("aria-expanded", "false");
+      toggle.setAttribute("aria-controls", id);
+      toggle.setAttribute("aria-label", `${phases.length} ${what} of ${e.method} (${e.metric})`);
+      const detail = el("tr", { class: "phases", id }, el("td", { colspan: "9" }, phasesTable(phases)));
+      detail.hidden = true;
+      toggle.addEventListener("click", () => {
+        detail.hidden = !detail.hidden;
+        toggle.setAttribute("aria-expanded", detail.hidden ? "false" : "true");
+      });
+      out.push(detail);
+    } else {
+      toggle.disabled = true;
+      toggle.setAttribute("aria-label", `no per-layer rows for ${e.method}`);
+      toggle.hidden = true;
+    }
+  });
+  body.replaceChildren(...out);
+  drawLabChart(rows);
+}
+
+/** Nodes per method on a log scale: expanded (dark) and generated (light). */
+function drawLabChart(rows) {
+  const box = $("lab-chart");
+  const ok = rows.filter((e) => !e.error && (e.expanded || e.generated));
+  if (!ok.length) { box.replaceChildren(); return; }
+  const w = 420, rowH = 26, padL = 150, padT = 20, padR = 10;
+  const h = padT + ok.length * rowH + 22;
+  const top = Math.max(1, ...ok.map((e) => Math.max(e.expanded || 0, e.generated || 0)));
+  const decades = Math.max(1, Math.ceil(Math.log10(top + 1)));
+  const x = (n) => padL + (w - padL - padR) * (Math.log10(Math.max(1, n)) / decades);
+  const svg = document.createElementNS(SVG_NS, "svg");
+  svg.setAttribute("viewBox", `0 0 ${w} ${h}`);
+  svg.setAttribute("role", "img");
+  svg.setAttribute("aria-label", "nodes expanded and generated by each method, log scale");
+  const add = (tag, attrs, text) => {
+    const e = document.createElementNS(SVG_NS, tag);
+    for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, v);
+    if (text !== undefined) e.textContent = text;
+    svg.appendChild(e);
+    return e;
+  };
+  add("text", { x: padL, y: 12 }, "nodes (log scale): expanded, generated");
+  for (let d = 0; d <= decades; d++) {
+    add("line", { x1: x(10 ** d), x2: x(10 ** d), y1: padT - 4, y2: h - 18, class: "axis" });
+    add("text", { x: x(10 ** d), y: h - 6, "text-anchor": "middle" }, d === 0 ? "1" : `1e${d}`);
+  }
+  ok.forEach((e, i) => {
+    const y = padT + i * rowH;
+    add("text", { x: padL - 6, y: y + 15, "text-anchor": "end" },
+      `${e.method}${e.heuristic ? " · " + e.heuristic : ""} · ${(e.metric || "").toUpperCase()}`);
+    const gen = add("rect", { x: padL, y: y + 3, width: Math.max(1, x(e.generated || 0) - padL), height: 18, class: "bar-gen" });
+    const exp = add("rect", { x: padL, y: y + 7, width: Math.max(1, x(e.expanded || 0) - padL), height: 10, class: "bar-exp" });
+    const tg = document.createElementNS(SVG_NS, "title");
+    tg.textContent = `${e.method}: generated ${num(e.generated)}`;
+    gen.appendChild(tg);
+    const te = document.createElementNS(SVG_NS, "title");
+    te.textContent = `${e.method}: expanded ${num(e.expanded)}`;
+    exp.appendChild(te);
+  });
+  box.replaceChildren(svg);
 }
 
 // ---------------------------------------------------------------------------------------- share
 
+/** Restore what the address bar's fragment describes (a reload, back, a bookmark, a link). */
 async function loadFromHash() {
   const hash = window.location.hash.replace(/^#/, "");
-  if (!hash) return false;
+  if (!hash || `#${hash}` === stateHash() || S.loading === hash) return false;
+  S.loading = hash;
+  try {
+    return await restore(hash);
+  } finally {
+    S.loading = null;
+  }
+}
+
+async function restore(hash) {
   const p = new URLSearchParams(hash);
   const board = p.get("board");
   if (!board) return false;
   const goal = p.get("goal");
+  S.restoring = true;
   try {
-    const data = await api("POST", "/api/check", goal ? { board, goal } : { board });
+    let data;
+    try {
+      data = await api("POST", "/api/check", goal ? { board, goal } : { board });
+    } catch (e) {
+      setCheck("link: " + e.message, "error");
+      return false;
+    }
+    const m = p.get("metric");
+    if (m && [...$("metric").options].some((o) => o.value === m)) { $("metric").value = m; updateHeuristicMenu(); }
     setPosition(data.cells, data.goal_cells, data.width, data.height);
     setCheck(data.reason, data.solvable ? "ok" : "warn");
-  } catch (e) {
-    setCheck("share link: " + e.message, "error");
-    return false;
-  }
-  const solution = p.get("solution");
-  const moves = p.get("moves");
-  if (solution !== null) {
-    const list = expandMoves(solution);
-    const end = S.cells.slice();
-    const ok = list && list.every((m) => applyMove(end, null, S.W, S.H, m) !== null) && sameCells(end, S.goal);
-    if (!ok) {
-      setSolveStatus("share link: the solution does not reach the goal", "error");
-    } else {
-      S.solution = { moves: list, text: solution, start: S.cells.slice(), length: list.length,
-        optimal: null, method: "", stats: null };
-      setSolveStatus(`shared solution: ${plural(list.length, "move")}`, "ok");
-      showResult();
-      replayTo(parseInt(p.get("step") || "0", 10) || 0);
-      refreshChart();
+    const solution = p.get("solution");
+    const moves = p.get("moves");
+    if (solution !== null) {
+      const list = expandMoves(solution);
+      const end = S.cells.slice();
+      const ok = list && list.every((mv) => applyMove(end, null, S.W, S.H, mv) !== null) && sameCells(end, S.goal);
+      if (!ok) {
+        S.solveMsg = ["link: the solution does not reach the goal", "error"];
+        renderStatus();
+      } else {
+        S.solution = { moves: list, text: solution, start: S.cells.slice(), length: list.length,
+          metric: "stm", optimal: null, method: "", stats: null,
+          status: `solution from the link: ${plural(list.length, "move")} (${mtmCount(list)} MTM)` };
+        showResult();
+        replayTo(parseInt(p.get("step") || "0", 10) || 0);
+        for (const mv of expandMoves(p.get("detour") || "") || []) userMove(mv);
+        renderBoard();
+      }
+    } else if (moves) {
+      for (const mv of expandMoves(moves) || []) userMove(mv);
+      renderBoard();
     }
-  } else if (moves) {
-    for (const m of expandMoves(moves) || []) userMove(m);
-    renderBoard();
+    return true;
+  } finally {
+    S.restoring = false;
+    updateUrl();
   }
-  return true;
 }
 
-async function copyText(id) {
-  const el = $(id);
-  el.select();
-  try { await navigator.clipboard.writeText(el.value); } catch (e) { document.execCommand("copy"); }
+async function copyText(id, button) {
+  const e = $(id);
+  let ok = true;
+  try {
+    await navigator.clipboard.writeText(e.value);
+  } catch (err) {
+    e.select();
+    try { ok = document.execCommand("copy"); } catch (err2) { ok = false; }
+  }
+  const label = button.querySelector("span");
+  const was = button.dataset.label || (label ? label.textContent : "");
+  button.dataset.label = was;
+  if (label) label.textContent = ok ? "copied" : "select and copy";
+  announce(ok ? "copied" : "could not copy: select the text and copy it");
+  setTimeout(() => { if (label) label.textContent = was; }, 1500);
 }
 
 // --------------------------------------------------------------------------------------- methods
 
-/** Fill the method and heuristic menus from the server's tables (GET /api/methods). */
+/** Fill the method, heuristic and metric menus (and the lab's) from the server's tables. */
 async function loadMethods() {
   let data;
   try {
     data = await api("GET", "/api/methods");
   } catch (e) {
-    setSolveStatus("error: cannot list the methods: " + e.message, "error");
+    S.solveMsg = ["error: cannot list the methods: " + e.message, "error"];
+    renderStatus();
     return;
   }
   const option = (value, text, title) => {
@@ -715,20 +1437,27 @@ async function loadMethods() {
   $("method").replaceChildren(...data.methods.map((m) => option(m.name, m.name, m.summary)));
   $("heuristic").replaceChildren(option("", "default", "the method's own choice"),
     ...data.heuristics.map((h) => option(h.name, h.name, h.summary)));
+  $("lab-heuristic").replaceChildren(option("", "each method's own", "the method's own choice"),
+    ...data.heuristics.map((h) => option(h.name, h.name, h.summary)));
   const metricTitle = { stm: "single-tile moves: each tile moved counts",
     mtm: "multi-tile moves: a slide of tiles in one line counts once" };
   $("metric").replaceChildren(...(data.metrics || ["stm"]).map(
     (m) => option(m, m.toUpperCase(), metricTitle[m] || m)));
+  $("lab-methods").replaceChildren(...data.methods.filter((m) => m.name !== "auto").map((m) => {
+    const box = el("input", { type: "checkbox", value: m.name });
+    box.checked = DEFAULT_LAB.includes(m.name);
+    return el("label", { title: m.summary }, box, m.name);
+  }));
   updateHeuristicMenu();
 }
 
 /** The heuristic menu is for the methods that take a heuristic; the methods offered are those
  * that search in the chosen metric. */
 function updateHeuristicMenu() {
-  const metric = $("metric").value || "stm";
+  const m = metric();
   for (const o of $("method").options) {
-    const m = S.methods.get(o.value);
-    o.disabled = !!(m && m.metrics && !m.metrics.includes(metric));
+    const info = S.methods.get(o.value);
+    o.disabled = !!(info && info.metrics && !info.metrics.includes(m));
   }
   if ($("method").selectedOptions[0] && $("method").selectedOptions[0].disabled) $("method").value = "auto";
   const method = S.methods.get($("method").value);
@@ -740,19 +1469,19 @@ function updateHeuristicMenu() {
 /** Say "warming up" while the server's first warm-up lasts (GET /api/status: warm_up), and
  * say when it is over. */
 async function watchServer(warming = false) {
-  const el = $("server-status");
+  const e = $("server-status");
   let status = null;
-  try { status = await api("GET", "/api/status"); } catch (e) { status = null; }
+  try { status = await api("GET", "/api/status"); } catch (err) { status = null; }
   if (status && !status.warm_up) {
-    if (!warming) { el.hidden = true; return; }
-    el.textContent = "warmed up: ready";         // said once, then the line goes
-    el.className = "status ok";
-    setTimeout(() => { el.hidden = true; }, 3000);
+    if (!warming) { e.hidden = true; return; }
+    e.textContent = "warmed up: ready";         // said once, then the line goes
+    e.className = "status ok";
+    setTimeout(() => { e.hidden = true; }, 3000);
     return;
   }
-  el.hidden = false;
-  el.className = "status warn";
-  el.textContent = status ? `warming up: ${status.warm_up}; solves wait for it...`
+  e.hidden = false;
+  e.className = "status warn";
+  e.textContent = status ? `warming up: ${status.warm_up}; solves wait for it...`
     : "server unreachable";
   setTimeout(() => watchServer(warming || !!status), 500);
 }
@@ -762,11 +1491,7 @@ async function watchServer(warming = false) {
 function init() {
   for (const id of ["width", "height"]) {
     const sel = $(id);
-    for (let n = 2; n <= 10; n++) {
-      const o = document.createElement("option");
-      o.value = o.textContent = String(n);
-      sel.appendChild(o);
-    }
+    for (let n = 2; n <= 10; n++) sel.appendChild(el("option", { value: String(n), text: String(n) }));
     sel.value = "3";
   }
   $("new-btn").addEventListener("click", newBoard);
@@ -785,29 +1510,66 @@ function init() {
   $("walk-btn").addEventListener("click", () => shuffle(Math.max(0, parseInt($("walk-moves").value, 10) || 0)));
   $("reset-btn").addEventListener("click", resetPosition);
   $("undo-btn").addEventListener("click", undo);
+  $("hint-btn").addEventListener("click", () => askHint(false));
   $("method").addEventListener("change", updateHeuristicMenu);
-  $("metric").addEventListener("change", updateHeuristicMenu);
+  $("metric").addEventListener("change", () => { updateHeuristicMenu(); renderBoard(); });
   $("solve-btn").addEventListener("click", startSolve);
   $("cancel-btn").addEventListener("click", cancelSolve);
+  $("rejoin-btn").addEventListener("click", rejoin);
+  $("resolve-btn").addEventListener("click", startSolve);
   $("replay").addEventListener("click", () => { S.undoSteps = []; }, true);
   $("replay-slider").addEventListener("input", () => { S.undoSteps = []; }, true);
   $("first-btn").addEventListener("click", () => { stopPlaying(); replayTo(0); });
-  $("back-btn").addEventListener("click", () => { stopPlaying(); replayTo(S.step - 1); });
-  $("fwd-btn").addEventListener("click", () => { stopPlaying(); replayTo(S.step + 1); });
+  $("back-btn").addEventListener("click", () => { stopPlaying(); replayTo(S.step - (S.detour.length ? 0 : 1)); });
+  $("fwd-btn").addEventListener("click", () => { stopPlaying(); replayTo(S.step + (S.detour.length ? 0 : 1)); });
   $("last-btn").addEventListener("click", () => { stopPlaying(); replayTo(S.solution ? S.solution.moves.length : 0); });
   $("play-btn").addEventListener("click", togglePlay);
   $("replay-slider").addEventListener("input", (e) => { stopPlaying(); replayTo(parseInt(e.target.value, 10)); });
   $("speed").addEventListener("change", setSlide);
-  $("copy-solution-btn").addEventListener("click", () => copyText("solution-text"));
-  $("copy-share-btn").addEventListener("click", () => copyText("share-url"));
+  $("move-list").addEventListener("click", (ev) => {
+    const b = ev.target.closest("button");
+    if (!b) return;
+    stopPlaying();
+    S.undoSteps = [];
+    if (b.dataset.step !== undefined) {
+      const k = parseInt(b.dataset.step, 10);
+      if (S.solution) replayTo(k, S.detour.length > 0);
+      else { // the player's record: back to that move (the later ones are taken back)
+        while (S.history.length > k) {
+          S.lastMoved = applyMove(S.cells, S.ids, S.W, S.H, OPPOSITE[S.history.pop()]);
+        }
+        S.won = false;
+        renderBoard();
+      }
+    } else if (b.dataset.detour !== undefined) {
+      const k = parseInt(b.dataset.detour, 10);
+      while (S.detour.length > k) S.lastMoved = applyMove(S.cells, S.ids, S.W, S.H, OPPOSITE[S.detour.pop()]);
+      renderBoard();
+    }
+  });
+  $("copy-solution-btn").addEventListener("click", (e) => copyText("solution-text", e.currentTarget));
+  $("copy-share-btn").addEventListener("click", (e) => copyText("share-url", e.currentTarget));
+  for (const tab of document.querySelectorAll("[role=tab]")) {
+    tab.addEventListener("click", () => showTab(tab.id.replace("tab-", "")));
+    tab.addEventListener("keydown", tabKeys);
+  }
+  $("lab-run").addEventListener("click", runLab);
+  $("lab-cancel").addEventListener("click", cancelLab);
+  $("lab-clear").addEventListener("click", () => { S.lab.delete(positionKey()); renderLab(); });
   document.addEventListener("keydown", onKey);
-  window.addEventListener("hashchange", loadFromHash);
+  window.addEventListener("popstate", () => { loadFromHash(); });
+  window.addEventListener("hashchange", () => { loadFromHash(); });
   setSlide();
   watchServer();
   const goal = solvedCells(3, 3);
+  const hashAtStart = window.location.hash;
+  S.restoring = true;
   setPosition(goal, goal, 3, 3);
-  Promise.allSettled([loadMethods(), loadFromHash()])
-    .finally(() => { document.body.dataset.ready = "yes"; });
+  S.restoring = false;
+  if (hashAtStart) history.replaceState(null, "", hashAtStart); // restored below, once the menus are there
+  loadMethods()
+    .then(() => (hashAtStart ? loadFromHash() : false))
+    .finally(() => { updateUrl(); document.body.dataset.ready = "yes"; });
 }
 
 init();
