@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from html import escape
 
 from .board import Board, apply_moves
@@ -17,6 +17,42 @@ from .moves import (
     mtm,
     stm,
 )
+
+
+@dataclass(frozen=True)
+class Phase:
+    """One layer of a breadth-first search, or one iteration of IDA*: what it did.
+
+    Attributes
+    ----------
+    kind : str
+        ``"layer"`` (breadth-first: one layer expanded, the next made) or ``"iteration"``
+        (IDA*: one depth-first search to a bound).
+    side : str
+        A bidirectional search's side, ``"forward"`` (from the start) or ``"backward"`` (from
+        the goal); ``""`` otherwise.
+    depth : float
+        The layer made (its distance from its side's root), or the iteration's bound.
+    expanded, generated : int
+        The nodes expanded and generated in it.
+    frontier : int
+        The states of the layer it made (0 for an iteration).
+    seconds : float
+        Its wall-clock time.
+
+    Examples
+    --------
+    >>> Phase("iteration", "", 31, 120, 250, 0, 0.001)
+    Phase(kind='iteration', side='', depth=31, expanded=120, generated=250, frontier=0, seconds=0.001)
+    """
+
+    kind: str
+    side: str
+    depth: float
+    expanded: int
+    generated: int
+    frontier: int
+    seconds: float
 
 
 @dataclass
@@ -39,6 +75,8 @@ class Stats:
     expanded_forward, expanded_backward : int
         Bidirectional searches: the expansions of the search from the start and of
         the search from the goal (they add up to ``expanded``); 0 for the others.
+    phases : list of Phase
+        Breadth-first searches: each layer; IDA*: each iteration; empty for the others.
     """
 
     expanded: int = 0
@@ -48,9 +86,14 @@ class Stats:
     seconds: float = 0.0
     expanded_forward: int = 0
     expanded_backward: int = 0
+    phases: list = field(default_factory=list)
 
     def as_dict(self) -> dict:
         return asdict(self)
+
+    def copy(self) -> Stats:
+        """A copy whose phases are its own."""
+        return replace(self, phases=list(self.phases))
 
 
 @dataclass(frozen=True)

@@ -55,7 +55,7 @@ from ..errors import SlidelabError
 from ..heuristics.base import Heuristic
 from ..moves import metric_name
 from ..puzzle import Puzzle
-from .abstraction_kernels import _abstraction_move
+from .abstraction_kernels import abstraction_move
 from .index import Space
 from .table import DistanceTable, goal_table
 
@@ -409,14 +409,14 @@ def abstraction(
 
     def init(codes, max_depth):
         board = np.asarray(codes, np.int16)
-        return data, int(_abstraction_move(data, board, 0, 0, 0, 0, 0))
+        return data, int(abstraction_move(data, board, 0, 0, 0, 0, 0))
 
     names = " and ".join(repr(space.goal.format()) for space in spaces)
     positions = " + ".join(f"{space.states:,}" for space in spaces)
     heuristic = Heuristic(
         "abstraction",
         True,
-        _abstraction_move,
+        abstraction_move,
         init,
         f"exact {metric.upper()} distance of the goal relabelled as {names}"
         f" ({positions} positions), the largest over {len(images)} mirror image"

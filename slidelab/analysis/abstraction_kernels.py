@@ -69,7 +69,7 @@ def _read(table, idx, h, nibble):
 
 
 @njit(cache=True, inline="always")
-def _abstraction_within(data, board, depth, h, tile, frm, to, enough):
+def abstraction_within(data, board, depth, h, tile, frm, to, enough):
     """The largest of the views' table entries, two at a time (both asked of the memory at
     once, prefetched, so that their waits overlap); stops once one is above ``enough``."""
     table, views, ranking, nibble = data
@@ -97,8 +97,8 @@ def _abstraction_within(data, board, depth, h, tile, frm, to, enough):
 
 
 @njit(cache=True, inline="always")
-def _abstraction_move(data, board, depth, h, tile, frm, to):
-    return _abstraction_within(data, board, depth, h, tile, frm, to, np.inf)
+def abstraction_move(data, board, depth, h, tile, frm, to):
+    return abstraction_within(data, board, depth, h, tile, frm, to, np.inf)
 
 
-register(4, _abstraction_move, _abstraction_within, of_board=True)
+register(4, abstraction_move, abstraction_within, of_board=True)

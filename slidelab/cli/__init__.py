@@ -24,6 +24,7 @@ from .. import __version__
 from .analyze import analyze_command
 from .batch import batch_command
 from .check import check_command
+from .compare import compare_command
 from .generate import generate_command
 from .moves import moves_group
 from .program import ProgramGroup
@@ -49,6 +50,7 @@ def main():
 for _command in (
     solve_command,
     check_command,
+    compare_command,
     generate_command,
     analyze_command,
     batch_command,

@@ -24,7 +24,7 @@ from ..errors import SlidelabError
 from ..moves import reach
 from ..puzzle import Puzzle
 from ..ranking import arrangement_rank, arrangement_unrank
-from ..solution import Solution, Stats, make_solution
+from ..solution import Phase, Solution, Stats, make_solution
 from ._common import search_entry
 from .limits import Limits, out_of_memory
 
@@ -281,7 +281,8 @@ def layered(puzzle: Puzzle, limits: Limits, metric: str, method: str, both_ends:
     stats.stored = len(fronts)
     while all(len(f.layer) for f in fronts):
         front = min(fronts, key=lambda f: len(f.layer))
-        before = stats.expanded
+        before, made, depth = stats.expanded, stats.generated, front.depth + 1
+        began = time.perf_counter()
         try:
             meet = expand_layer(space, front, stats, limits, method, finish=not both_ends)
         finally:  # a limit's error carries the counts too
@@ -289,6 +290,18 @@ def layered(puzzle: Puzzle, limits: Limits, metric: str, method: str, both_ends:
                 stats.expanded_forward += stats.expanded - before
             elif both_ends:
                 stats.expanded_backward += stats.expanded - before
+            side = "" if not both_ends else "forward" if front.side == SIDE_START else "backward"
+            stats.phases.append(
+                Phase(
+                    "layer",
+                    side,
+                    depth,
+                    stats.expanded - before,
+                    stats.generated - made,
+                    len(front.layer) if front.depth == depth else 0,
+                    time.perf_counter() - began,
+                )
+            )
         stats.peak_frontier = max(stats.peak_frontier, sum(len(f.layer) for f in fronts))
         if meet:
             if not both_ends:

@@ -33,7 +33,7 @@ from ..heuristics import Heuristic
 from ..memory import cores_for_this_thread
 from ..moves import reach as move_reach
 from ..puzzle import Puzzle
-from ..solution import Solution, Stats, make_solution
+from ..solution import Phase, Solution, Stats, make_solution
 from ._common import search_entry
 from ._ida import EXHAUSTED, FOUND, RUNNING, ida_run
 from .limits import Limits
@@ -134,9 +134,27 @@ def _iterate(
     split = 0  # threads sharing an iteration, once one takes SPLIT_AFTER seconds
     cores = 1 if all_solutions else cores_for_this_thread()
     search = None
+
+    def phase(again: bool = False) -> None:
+        """This iteration's row in ``stats.phases`` (``again``: its row updated)."""
+        row = Phase(
+            "iteration",
+            "",
+            float(bound),
+            stats.expanded - begun_expanded,
+            stats.generated - begun_nodes,
+            0,
+            limits.elapsed() - begun,
+        )
+        if again:
+            stats.phases[-1] = row
+        else:
+            stats.phases.append(row)
+
     try:  # an interruption anywhere in the loop (kernel, progress line) says how far it got
         while True:
             begun, begun_nodes = limits.elapsed(), stats.generated
+            begun_expanded = stats.expanded
             size = int(min(bound, 2**62)) + 2  # the depth is at most the bound on g + weight * h
             if search is None or search.path.shape[0] < size:
                 # room for a few iterations more: the arrays are made again only past them
@@ -147,6 +165,7 @@ def _iterate(
                 search.begin(bound)
                 search.run(0)
                 limits.started += limits.elapsed()
+                begun = limits.elapsed()
                 warmed = True
             if split:  # the iteration's subtrees on every core
                 solution, over = _split_iteration(
@@ -154,6 +173,7 @@ def _iterate(
                 )
                 if solution is not None:
                     stats.seconds = limits.elapsed()
+                    phase()
                     yield solution, stats
                     return
             else:
@@ -166,6 +186,7 @@ def _iterate(
                     stats.stored = stats.peak_frontier = max(stats.stored, search.depth + 1)
                     if status == FOUND:
                         stats.seconds = limits.elapsed()
+                        phase(again=found > 0)
                         yield _single_steps(search.moves()), stats
                         found += 1
                         if not all_solutions or (
@@ -179,7 +200,9 @@ def _iterate(
                     limits.check(stats, method, bound=bound, depth=search.depth)
                 over = float(search.next_bound[0])
             if found:
+                phase(again=True)
                 return
+            phase()
             if not np.isfinite(over):
                 raise AssertionError("IDA* exhausted the space without reaching the goal")
             bound = over
@@ -390,7 +413,7 @@ def idastar_all(
         )
     out = []
     for path, stats in _iterate(puzzle, limits, heur, 1.0, method, True, max_solutions, metric):
-        out.append(make_solution(puzzle, path, True, method, Stats(**stats.as_dict()), metric))
+        out.append(make_solution(puzzle, path, True, method, stats.copy(), metric))
     final = out[-1].stats if out else None
     for s in out:  # every solution reports the whole search
         object.__setattr__(s, "stats", final)

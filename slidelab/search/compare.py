@@ -1,0 +1,355 @@
+"""Several methods on one position, side by side: ``slidelab compare`` and the web page's lab.
+
+Each method answers the same :class:`~slidelab.search.request.Request` (the position read and
+checked once) with its own time limit, one after the other in this process, as
+:func:`~slidelab.search.solve.solve` would answer it alone.  A method that stops (a limit, a
+metric it does not search) gives a row that says why; it never ends the comparison.
+
+Per row: the method, the heuristic it searched with (the default resolved, as ``solve`` does),
+the length (proven optimal or not), the nodes expanded and generated, the states stored, the
+most memory its answer held at once (its visited sets, frontiers and paths: see
+:attr:`Entry.memory_bytes`), and three times: the
+search alone, the whole answer (the search, the solution replayed and checked), and the set-up
+before it.  The set-up is the method answering a position one move from the goal first: its
+kernels compiled or loaded, its tables built or loaded, so that neither is counted in the
+answer's time and memory, and neither is hidden.  Breadth-first searches give a row
+per layer, IDA* one per iteration (:attr:`slidelab.solution.Stats.phases`).
+
+Examples
+--------
+>>> c = compare("8 6 7/2 5 4/3 0 1", methods=["bidirectional", "idastar"])
+>>> [(e.method, e.length, e.optimal) for e in c.entries]
+[('bidirectional', 31, True), ('idastar', 31, True)]
+"""
+
+from __future__ import annotations
+
+import contextlib
+import time
+from dataclasses import asdict, dataclass, field
+
+from .. import _args
+from ..errors import SearchLimitError, SlidelabError
+from ..generate import scramble
+from ..puzzle import Puzzle
+from ..solution import Solution, Stats
+from ..units import format_bytes
+from .options import check_options
+from .plan import make_plan
+from .registry import METHODS, method_name
+from .request import Request, check_request, read_puzzle
+
+#: the methods compared where none are named: the classic articles' line-up
+DEFAULT_METHODS = (
+    "bfs",
+    "bidirectional",
+    "astar",
+    "weighted-astar",
+    "bidirectional-astar",
+    "idastar",
+)
+
+#: seconds each method may take where no time limit is given
+DEFAULT_TIME_LIMIT = 10.0
+
+#: an answer of at most this many seconds is made once more, traced, for its memory; a longer
+#: one's memory is the growth of the process's peak resident memory while it ran
+TRACE_SECONDS = 5.0
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One method's row of a comparison.
+
+    Attributes
+    ----------
+    method, heuristic, metric : str
+        What ran (``heuristic`` None for a method that takes none).
+    solution : Solution or None
+        Its answer; None when it stopped (``error`` says why).
+    error : str or None
+        Why it stopped without an answer.
+    stats : Stats
+        What its search did (of the answer, or up to where it stopped).
+    memory_bytes : int or None
+        The most memory its answer held at once (kernels and tables ready before): traced
+        (:mod:`tracemalloc`, numpy's arrays included) on the answer made once more where it
+        took at most :data:`TRACE_SECONDS`, else the growth of the process's peak resident
+        memory while it ran; None where neither can be told.
+    total_seconds : float
+        The whole answer, its kernels and tables ready: choosing, search, replaying and checking.
+    setup_seconds : float
+        Before it: the method answering a position one move from the goal, its kernels compiled
+        or loaded and its tables built or loaded.
+    """
+
+    method: str
+    heuristic: str | None
+    metric: str
+    solution: Solution | None
+    error: str | None
+    stats: Stats = field(default_factory=Stats)
+    memory_bytes: int | None = None
+    total_seconds: float = 0.0
+    setup_seconds: float = 0.0
+
+    @property
+    def length(self) -> int | None:
+        return None if self.solution is None else self.solution.length
+
+    @property
+    def optimal(self) -> bool:
+        return self.solution is not None and self.solution.optimal
+
+    @property
+    def search_seconds(self) -> float:
+        """The search alone."""
+        return self.stats.seconds
+
+    @property
+    def table_seconds(self) -> float:
+        """Its set-up: kernels compiled or loaded, tables built or loaded
+        (:attr:`setup_seconds`)."""
+        return self.setup_seconds
+
+    def as_dict(self) -> dict:
+        s = self.solution
+        return {
+            "method": self.method,
+            "heuristic": self.heuristic,
+            "metric": self.metric,
+            "length": self.length,
+            "length_stm": None if s is None else s.length_stm,
+            "length_mtm": None if s is None else s.length_mtm,
+            "optimal": self.optimal,
+            "expanded": self.stats.expanded,
+            "generated": self.stats.generated,
+            "stored": self.stats.stored,
+            "peak_frontier": self.stats.peak_frontier,
+            "memory_bytes": self.memory_bytes,
+            "search_seconds": self.search_seconds,
+            "table_seconds": self.table_seconds,
+            "total_seconds": self.total_seconds,
+            "solution": None if s is None else s.format(),
+            "error": self.error,
+            "phases": [asdict(p) for p in self.stats.phases],
+        }
+
+
+@dataclass(frozen=True)
+class Comparison:
+    """The rows of :func:`compare`, in the order the methods were given."""
+
+    start: object
+    goal: object
+    metric: str
+    entries: list[Entry]
+
+    def as_dict(self) -> dict:
+        return {
+            "start": self.start.format(),
+            "goal": self.goal.format(),
+            "metric": self.metric,
+            "entries": [e.as_dict() for e in self.entries],
+        }
+
+    def format(self, phases: bool = False) -> str:
+        """A text table, a row a method; ``phases``: each method's layers or iterations under
+        it."""
+        head = (
+            "method",
+            "heuristic",
+            "length",
+            "optimal",
+            "expanded",
+            "generated",
+            "stored",
+            "memory",
+            "search s",
+            "answer s",
+            "set-up s",
+        )
+        rows = []
+        for e in self.entries:
+            rows.append(
+                (
+                    e.method,
+                    e.heuristic or "-",
+                    "-" if e.length is None else str(e.length),
+                    "yes" if e.optimal else "no" if e.solution is not None else "-",
+                    f"{e.stats.expanded:,}",
+                    f"{e.stats.generated:,}",
+                    f"{e.stats.stored:,}",
+                    "-" if e.memory_bytes is None else format_bytes(e.memory_bytes),
+                    f"{e.search_seconds:.3f}",
+                    f"{e.total_seconds:.3f}",
+                    f"{e.setup_seconds:.3f}",
+                )
+            )
+        widths = [max(len(r[i]) for r in (head, *rows)) for i in range(len(head))]
+
+        def line(cells) -> str:
+            return "  ".join(
+                c.ljust(w) if i < 2 else c.rjust(w)
+                for i, (c, w) in enumerate(zip(cells, widths, strict=True))
+            ).rstrip()
+
+        metric = self.metric.upper()
+        out = [f"start: {self.start.format()}   goal: {self.goal.format()}   lengths in {metric}"]
+        out += ["", line(head), line(["-" * w for w in widths])]
+        for e, row in zip(self.entries, rows, strict=True):
+            out.append(line(row))
+            if e.error:
+                out.append(f"    stopped: {e.error}")
+            if phases and e.stats.phases:
+                out.extend(_phase_lines(e.stats))
+        out += [
+            "",
+            "search s: the search alone; answer s: the whole answer (the search, the solution"
+            " replayed and checked); set-up s: before it, the method's kernels and tables made"
+            " ready (built, compiled or loaded, on a position one move from the goal); memory:"
+            " the most the answer held at once",
+        ]
+        return "\n".join(out)
+
+
+def _phase_lines(stats: Stats) -> list[str]:
+    """A method's layers or iterations, indented under its row."""
+    lines = []
+    for p in stats.phases:
+        if p.kind == "iteration":
+            what = f"bound {p.depth:g}"
+        else:
+            what = f"depth {p.depth:g}" + (f" {p.side}" if p.side else "")
+        made = f"  layer {p.frontier:>10,}" if p.kind == "layer" else ""
+        lines.append(
+            f"    {what:<18} expanded {p.expanded:>12,}  generated {p.generated:>12,}{made}"
+            f"  {p.seconds:.4f} s"
+        )
+    return lines
+
+
+def compare(
+    start,
+    goal=None,
+    *,
+    methods=None,
+    heuristic: str | None = None,
+    metric: str = "stm",
+    time_limit: float | None = DEFAULT_TIME_LIMIT,
+    blank_first: bool = False,
+    size=None,
+) -> Comparison:
+    """Solve one position with each of ``methods`` (default :data:`DEFAULT_METHODS`), side by
+    side (see the module).
+
+    Parameters
+    ----------
+    start, goal, blank_first, size
+        The position and its goal, as :func:`~slidelab.search.solve.solve` reads them (read
+        and checked once).
+    methods : list of str, optional
+        Method names or aliases, or one comma-separated string.
+    heuristic : str, optional
+        For the methods that take one; the others search without.
+    metric : str
+        ``stm`` or ``mtm``: a method that does not search that metric gives a row saying so.
+    time_limit : float, optional
+        Seconds for each method's answer (default :data:`DEFAULT_TIME_LIMIT`); None: none.
+
+    Examples
+    --------
+    >>> print(compare("1 2 3/4 5 6/7 0 8", methods="bfs").format())  # doctest: +ELLIPSIS
+    start: 1 2 3/4 5 6/7 0 8   goal: 1 2 3/4 5 6/7 8 0   lengths in STM
+    <BLANKLINE>
+    method  heuristic  length  optimal  expanded  generated  stored  memory ...
+    ...
+    bfs     -               1      yes  ...
+    """
+
+    names = _method_names(methods)
+    first = check_options(metric=metric, time_limit=time_limit)
+    puzzle = check_request(read_puzzle(start, goal, blank_first=blank_first, size=size), first)
+    entries = [_one(puzzle.puzzle, name, heuristic, first.metric, time_limit) for name in names]
+    return Comparison(puzzle.puzzle.start, puzzle.puzzle.goal, first.metric, entries)
+
+
+def _method_names(methods) -> list[str]:
+    """The canonical names of ``methods`` (None: the defaults), each once, in order."""
+    if methods is None:
+        return list(DEFAULT_METHODS)
+    if isinstance(methods, str):
+        methods = [m for m in methods.split(",") if m.strip()]
+    names: list[str] = []
+    for m in methods:
+        name = method_name(_args.text(m, "method"))
+        if name not in names:
+            names.append(name)
+    if not names:
+        raise SlidelabError("no method to compare; name at least one")
+    return names
+
+
+def _one(puzzle, method: str, heuristic, metric: str, time_limit) -> Entry:
+    """One method's row: its answer, or why it stopped."""
+    from .solve import solve_request
+
+    spec = METHODS[method]
+    takes = spec.tables == "heuristic" or "heuristic" in spec.options
+    used = heuristic if takes else None
+    setup, began, floor = 0.0, time.perf_counter(), None
+    try:
+        options = check_options(method=method, heuristic=used, metric=metric, time_limit=time_limit)
+        plan = make_plan(puzzle, options)
+        if takes:
+            used = plan.heuristic
+        began = time.perf_counter()
+        near = Puzzle(scramble(1, goal=puzzle.goal, seed=0), puzzle.goal)
+        with contextlib.suppress(SlidelabError):  # the real answer says what went wrong
+            solve_request(Request(near, options))
+        setup = time.perf_counter() - began
+        began = time.perf_counter()
+        floor = _resident_peak(reset=True)
+        solution = solve_request(Request(puzzle, options))
+        stats, error = solution.stats, None
+    except SearchLimitError as exc:
+        solution, error = None, str(exc)
+        stats = exc.stats if exc.stats is not None else Stats()
+    except SlidelabError as exc:
+        return Entry(method, used, metric, None, str(exc), Stats(), None, 0.0, setup)
+    total = time.perf_counter() - began
+    peak = _resident_peak()
+    memory = None if floor is None or peak is None else max(0, peak - floor)
+    if solution is not None and total <= TRACE_SECONDS:
+        memory = _traced_peak(lambda: solve_request(Request(puzzle, options)))
+    return Entry(method, used, metric, solution, error, stats, memory, total, setup)
+
+
+def _traced_peak(answer) -> int:
+    """The most memory ``answer()`` held at once, in bytes, as :mod:`tracemalloc` counts it
+    (numpy's arrays included): the answer made again, since tracing slows it."""
+    import tracemalloc
+
+    tracemalloc.start()
+    try:
+        answer()
+        return tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+
+
+def _resident_peak(reset: bool = False) -> int | None:
+    """The process's peak resident memory in bytes (``VmHWM``); with ``reset``, the peak set to
+    the resident memory now first (Linux's ``clear_refs``), the value then the resident memory
+    now.  None where the system does not tell."""
+    try:
+        if reset:
+            with open("/proc/self/clear_refs", "w") as f:
+                f.write("5")
+        with open("/proc/self/status") as f:
+            for line in f:
+                if line.startswith("VmHWM:"):
+                    return int(line.split()[1]) * 1024
+    except OSError:
+        return None
+    return None

@@ -1,0 +1,155 @@
+"""Several methods side by side (``slidelab compare``), the hint (distance and best next move),
+and the layers and iterations every breadth-first search and IDA* reports."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import slidelab
+from slidelab import Board, apply_moves
+from slidelab.analysis.table import goal_table
+from slidelab.errors import UnsolvableError
+from slidelab.search.compare import DEFAULT_METHODS, compare
+from slidelab.search.hint import hint
+
+EIGHT = "8 6 7/2 5 4/3 0 1"  # one of the two hardest 8-puzzles: 31 moves, 20 in MTM
+
+
+@pytest.fixture(scope="module")
+def eight():
+    return compare(EIGHT)
+
+
+def test_the_classic_line_up_side_by_side(eight):
+    assert [e.method for e in eight.entries] == list(DEFAULT_METHODS)
+    for e in eight.entries:
+        assert e.error is None and e.solution is not None, e.method
+        assert e.solution.optimal == (e.method != "weighted-astar")
+        assert e.length == 31 if e.optimal else e.length >= 31
+        assert e.stats.expanded > 0 and e.stats.generated >= e.stats.expanded, e.method
+        assert e.memory_bytes is not None and e.memory_bytes > 0, e.method
+        assert 0 < e.search_seconds <= e.total_seconds
+        assert e.heuristic == ("manhattan" if "astar" in e.method else None)
+    by = {e.method: e for e in eight.entries}
+    # the articles' lesson: BFS stores the whole space, the informed searches a sliver of it
+    assert by["bfs"].stats.stored > 10 * by["astar"].stats.stored
+    assert by["idastar"].stats.stored < 40  # a path
+    assert by["bidirectional"].stats.expanded < by["bfs"].stats.expanded / 10
+
+
+def test_layers_and_iterations_add_up(eight):
+    by = {e.method: e for e in eight.entries}
+    for name in ("bfs", "bidirectional", "idastar"):
+        stats = by[name].stats
+        assert stats.phases, name
+        assert sum(p.expanded for p in stats.phases) == stats.expanded, name
+        assert sum(p.generated for p in stats.phases) == stats.generated, name
+        assert all(p.seconds >= 0 for p in stats.phases)
+    bfs = by["bfs"].stats.phases
+    assert [p.depth for p in bfs] == list(range(1, 32)) and {p.kind for p in bfs} == {"layer"}
+    assert bfs[0].frontier == 3  # the blank on an edge's middle: three moves
+    sides = {p.side for p in by["bidirectional"].stats.phases}
+    assert sides == {"forward", "backward"}
+    assert sum(p.expanded for p in by["bidirectional"].stats.phases if p.side == "forward") == (
+        by["bidirectional"].stats.expanded_forward
+    )
+    bounds = [p.depth for p in by["idastar"].stats.phases]
+    assert bounds == sorted(bounds) and bounds[-1] == 31  # Manhattan's 21, then up by two
+    assert by["astar"].stats.phases == []  # best-first: no layers
+
+
+def test_a_method_that_cannot_answer_gives_a_row_saying_why():
+    c = compare(EIGHT, methods="bidirectional-astar,ida*", metric="mtm")
+    bad, good = c.entries
+    assert bad.solution is None and "does not search in MTM" in bad.error
+    assert (good.method, good.length, good.optimal) == ("idastar", 20, True)
+    assert "does not search in MTM" in c.format()
+
+
+def test_a_time_limit_gives_a_row_with_what_was_done():
+    c = compare(
+        slidelab.random_board("4x4", seed=5), methods=["idastar"], heuristic="zero", time_limit=0.5
+    )
+    (row,) = c.entries
+    assert row.solution is None and "limit" in row.error and row.stats.expanded > 0
+    assert row.stats.phases and row.stats.phases[-1].expanded > 0
+    big = compare(slidelab.random_board("4x4", seed=5), methods=["bfs"]).entries[0]
+    assert "bfs needs 19 TiB" in big.error and big.solution is None
+
+
+def test_the_command_prints_the_table_and_json(cli):
+    r = cli("compare", EIGHT)
+    assert r.exit_code == 0, r.output
+    lines = r.stdout.splitlines()
+    for name in DEFAULT_METHODS:
+        (row,) = [line for line in lines if line.split()[:1] == [name]]
+        assert ("31" in row.split()) or name == "weighted-astar", row
+    r = cli("compare", EIGHT, "--methods", "bfs,idastar", "--phases", "--metric", "mtm")
+    assert r.exit_code == 0 and "bound 20" in r.stdout and "depth 20" in r.stdout
+    data = json.loads(cli("compare", EIGHT, "--methods", "bidirectional", "--json").stdout)
+    (entry,) = data["entries"]
+    assert entry["length"] == 31 and entry["optimal"] and entry["phases"][0]["kind"] == "layer"
+    assert apply_moves(Board(data["start"]), entry["solution"]) == Board(data["goal"])
+
+
+@pytest.mark.parametrize(
+    "args, why",
+    [
+        (("--methods", "dfs"), "unknown method 'dfs'"),
+        (("--methods", ","), "no method"),
+        (("--metric", "xtm"), "xtm"),
+    ],
+)
+def test_the_command_refuses_bad_input_in_one_line(cli, args, why):
+    r = cli("compare", EIGHT, *args)
+    assert r.exit_code != 0 and why in r.output and "Traceback" not in r.output
+
+
+# ---------------------------------------------------------------------------- the hint
+
+
+def test_the_hint_reads_the_table_where_there_is_one():
+    h = hint(EIGHT)
+    assert (h.distance, h.exact, h.how, h.metric) == (31, True, "distance table", "stm")
+    after = apply_moves(Board(EIGHT), [h.move])
+    assert hint(after).distance == 30
+    assert h.tile == Board(EIGHT).cells[apply_moves(Board(EIGHT), [h.move]).cells.index(0)]
+    assert "31 moves from the goal" in h.message and str(h.move) in h.message
+    m = hint(EIGHT, metric="mtm")
+    assert (m.distance, m.metric) == (20, "mtm")
+    assert hint(apply_moves(Board(EIGHT), [m.move]), metric="mtm").distance == 19
+
+
+def test_the_hint_at_the_goal_and_on_an_unsolvable_board():
+    h = hint("1 2 3/4 5 6/7 8 0")
+    assert (h.distance, h.move, h.message) == (0, None, "solved")
+    with pytest.raises(UnsolvableError):
+        hint("2 1 3/4 5 6/7 8 0")
+
+
+def test_the_hint_searches_where_no_table_is_and_says_when_the_budget_is_short():
+    near = slidelab.scramble(6, "4x4", seed=2)
+    h = hint(near)
+    assert h.how == "optimal search" and h.exact
+    assert h.distance == slidelab.solve(near).length
+    far = slidelab.random_board("5x5", seed=1)
+    short = hint(far, time_limit=0.5)
+    assert short.distance is None and short.move is None and not short.exact
+    assert short.lower_bound >= 40  # at least the Manhattan distance
+    assert f"at least {short.lower_bound} moves" in short.message
+    assert json.dumps(short.as_dict())
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.integers(0, 2**32 - 1))
+def test_the_hinted_move_is_one_closer(seed):
+    board = slidelab.random_board("3x3", seed=seed)
+    table = goal_table(Board("1 2 3/4 5 6/7 8 0"))
+    h = hint(board)
+    assert h.distance == table.distance(board)
+    if h.distance:
+        assert table.distance(apply_moves(board, [h.move])) == h.distance - 1
