@@ -296,6 +296,7 @@ def test_solve_waits_for_the_solution(client):
         "seconds",
         "expanded_forward",
         "expanded_backward",
+        "phases",
     }
     status = client.get(f"/api/solve/{body['id']}").json()
     assert status["status"] == "done" and status["result"]["solution"] == body["solution"]
@@ -423,6 +424,158 @@ def test_analyze_bad_input(client, body, status):
     error_of(client.post("/api/analyze", json=body), status)
 
 
+# -- hint ---------------------------------------------------------------------------------------
+
+
+def _after(board: str, move: str) -> str:
+    """``board`` after the single-tile ``move`` (tile notation)."""
+    from slidelab.board import Board
+    from slidelab.moves import parse_moves, replay
+
+    b = Board(board)
+    cells = replay([c for row in b.to_list() for c in row], b.width, b.height, parse_moves(move))
+    return Board([cells[r * b.width : (r + 1) * b.width] for r in range(b.height)]).format()
+
+
+def test_hint_gives_the_distance_and_a_best_next_move(client):
+    body = client.post("/api/hint", json={"board": HARDEST}).json()
+    assert body["distance"] == 31 and body["exact"] is True and body["lower_bound"] is None
+    assert body["how"] == "distance table" and body["metric"] == "stm"
+    assert body["move"] in ("U", "D", "L", "R") and "31" in body["message"]
+    # the move is one of an optimal solution: one move nearer
+    after = client.post("/api/hint", json={"board": _after(HARDEST, body["move"])}).json()
+    assert after["distance"] == 30
+    one = client.post("/api/hint", json={"board": "1 2 3/4 5 6/7 0 8"}).json()
+    assert (one["distance"], one["move"], one["tile"]) == (1, "L", 8)
+    done = client.post("/api/hint", json={"board": "1 2 3/4 5 6/7 8 0"}).json()
+    assert (done["distance"], done["move"], done["exact"]) == (0, None, True)
+    mtm = client.post("/api/hint", json={"board": HARDEST, "metric": "MTM"}).json()
+    assert (mtm["distance"], mtm["metric"]) == (20, "mtm")
+    # a goal of its own, lettered tiles
+    line = client.post(
+        "/api/hint", json={"board": "A B/0 A", "goal": "A A/B 0", "metric": "stm"}
+    ).json()
+    assert line["exact"] and line["distance"] >= 1
+
+
+def test_hint_says_at_least_when_its_time_is_not_enough(client):
+    body = client.post(
+        "/api/hint", json={"board": KORF_1, "blank_first": True, "time_limit": 0.05}
+    ).json()
+    assert body["exact"] is False and body["distance"] is None and body["move"] is None
+    assert body["lower_bound"] >= 41 and "at least" in body["message"]  # Manhattan: 41
+
+
+@pytest.mark.parametrize(
+    "body, status",
+    [
+        ({"board": "1 2 3/4 5 6/8 7 0"}, 422),
+        ({"board": "1 2 3/4 5"}, 400),
+        ({"board": HARDEST, "metric": "xtm"}, 400),
+        ({"board": HARDEST, "time_limit": 0}, 422),
+        ({"board": HARDEST, "time_limit": 1e9}, 422),
+        ({"board": HARDEST, "method": "bfs"}, 422),
+        ({"board": None}, 422),
+    ],
+)
+def test_hint_bad_input(client, body, status):
+    message = error_of(client.post("/api/hint", json=body), status)
+    if body.get("metric") == "xtm":
+        assert client.post("/api/hint", json=body).json()["field"] == "metric", message
+
+
+# -- compare ------------------------------------------------------------------------------------
+
+
+def test_compare_runs_each_method_on_the_position(client):
+    body = client.post(
+        "/api/compare",
+        json={"board": HARDEST, "methods": ["bfs", "IDA*", "a*", "bfs"], "time_limit": 10},
+    ).json()
+    assert body["start"] == HARDEST and body["metric"] == "stm" and body["id"]
+    entries = body["entries"]
+    assert [e["method"] for e in entries] == ["bfs", "idastar", "astar"]  # aliases, once each
+    for e in entries:
+        assert e["error"] is None and e["length"] == 31 and e["optimal"] is True, e
+        assert e["expanded"] > 0 and e["generated"] >= e["expanded"] - 1
+        assert 0 <= e["search_seconds"] <= e["total_seconds"]
+        assert e["table_seconds"] >= 0 and e["solution"]
+    bfs, ida, astar = entries
+    assert bfs["heuristic"] is None and ida["heuristic"] and astar["heuristic"]
+    layers = [p for p in bfs["phases"] if p["kind"] == "layer"]
+    assert layers and layers[-1]["depth"] <= 31
+    bounds = [p["depth"] for p in ida["phases"]]
+    assert all(p["kind"] == "iteration" for p in ida["phases"])
+    assert bounds == sorted(bounds) and bounds[-1] == 31
+    assert sum(p["expanded"] for p in ida["phases"]) == ida["expanded"]
+
+
+def test_compare_in_the_background_reports_each_method_as_it_ends(client):
+    started = client.post(
+        "/api/compare",
+        json={"board": HARDEST, "methods": ["bidirectional", "astar"], "wait": False},
+    )
+    assert started.status_code == 202
+    compare_id = started.json()["id"]
+    deadline = time.monotonic() + 60
+    view = {}
+    while time.monotonic() < deadline:
+        view = client.get(f"/api/compare/{compare_id}").json()
+        if view["status"] not in ("queued", "running"):
+            break
+        assert len(view["progress"].get("entries", [])) <= 2
+        time.sleep(0.1)
+    assert view["status"] == "done", view
+    assert [e["method"] for e in view["result"]["entries"]] == ["bidirectional", "astar"]
+    sides = {p["side"] for p in view["result"]["entries"][0]["phases"]}
+    assert sides == {"forward", "backward"}
+    # a comparison is not a solve, and the other way round
+    error_of(client.get(f"/api/solve/{compare_id}"), 404)
+    error_of(client.get("/api/compare/nope"), 404)
+    error_of(client.delete("/api/compare/nope"), 404)
+
+
+def test_compare_can_be_cancelled(client):
+    started = client.post(
+        "/api/compare",
+        json={
+            "board": KORF_1,
+            "blank_first": True,
+            "methods": ["idastar"],
+            "heuristic": "manhattan",
+            "time_limit": 20,
+            "wait": False,
+        },
+    ).json()
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        if client.get(f"/api/compare/{started['id']}").json()["status"] == "running":
+            break
+        time.sleep(0.05)
+    cancelled = client.delete(f"/api/compare/{started['id']}").json()
+    assert cancelled["status"] == "cancelled" and cancelled["error"] == "cancelled"
+
+
+@pytest.mark.parametrize(
+    "body, status",
+    [
+        ({"board": HARDEST, "methods": []}, 422),
+        ({"board": HARDEST, "methods": ["magic"]}, 400),
+        ({"board": HARDEST, "methods": "bfs"}, 422),
+        ({"board": HARDEST, "heuristic": "psychic"}, 400),
+        ({"board": HARDEST, "metric": "xtm"}, 400),
+        ({"board": HARDEST, "time_limit": 0}, 422),
+        ({"board": HARDEST, "time_limit": 61}, 422),
+        ({"board": HARDEST, "time_limit": 30}, 422),  # this server's limit: 20 s
+        ({"board": HARDEST, "methods": ["bfs"] * 21}, 422),
+        ({"board": "1 2 3/4 5 6/8 7 0"}, 422),
+        ({"board": "1 2 3/4 5"}, 400),
+    ],
+)
+def test_compare_bad_input(client, body, status):
+    error_of(client.post("/api/compare", json=body), status)
+
+
 # -- fuzzing the schema -------------------------------------------------------------------------
 
 
@@ -537,6 +690,25 @@ FIELDS = {
         "format": None,
     },
     "/api/analyze": {"goal": '"2x2"', "size": None, "blank_first": None},
+    "/api/hint": {
+        "board": '"1 2/3 0"',
+        "goal": None,
+        "blank_first": None,
+        "size": None,
+        "metric": None,
+        "time_limit": None,
+    },
+    "/api/compare": {
+        "board": '"1 2/3 0"',
+        "goal": None,
+        "blank_first": None,
+        "size": None,
+        "methods": None,
+        "heuristic": None,
+        "metric": None,
+        "time_limit": None,
+        "wait": None,
+    },
 }
 
 
@@ -571,8 +743,9 @@ def test_fuzz_huge_numbers_nan_infinity_and_megabyte_strings(fuzz_client):
                 body = raw_body({**required, field: value})
                 assert_answered(c.post(path, content=body, headers=headers), f"{path} {body!r}")
     for value in ["9" * 4301, BIG, "NaN", "Infinity", "-1", "1e400", "x" * 10_000]:
-        assert_answered(c.get(f"/api/solve/{value}"), value)
-        assert_answered(c.delete(f"/api/solve/{value}"), value)
+        for kind in ("solve", "compare"):
+            assert_answered(c.get(f"/api/{kind}/{value}"), value)
+            assert_answered(c.delete(f"/api/{kind}/{value}"), value)
     # a megabyte without a Content-Length (chunked) is cut off at the limit too
     chunks = (b'{"board": "' + b"1" * 2**20 + b'"}' for _ in range(1))
     error_of(c.post("/api/check", content=chunks, headers=headers), 413)

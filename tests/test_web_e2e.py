@@ -2,14 +2,19 @@
 
 Chromium is Debian's ``chromium`` package at /usr/bin/chromium (Playwright's own browser
 downloads are not used); when it is missing and we are root, it is installed with apt-get.
+One server and one browser serve the whole module; most tests run at a desktop's width and a
+phone's, the layout's at 320, 390, 768 and 1280 px.  axe-core (``tests/vendor/axe.min.js``,
+or ``SLIDELAB_AXE``) checks the page's main states for serious and critical violations.
 A screenshot of each step is saved under ``test-artifacts/web/``; with
-``SLIDELAB_WEB_SCREENSHOT=1`` the README's picture ``docs/web.png`` is taken too.
+``SLIDELAB_WEB_SCREENSHOT=1`` the docs' pictures (``docs/web.png``, ``docs/web-desktop.png``,
+``docs/web-phone.png``) are taken too.
 """
 
 from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import socket
 import subprocess
@@ -30,6 +35,8 @@ ARTIFACTS = ROOT / "test-artifacts" / "web"
 TIMEOUT_MS = 60_000  # the first solve may compile kernels on a fresh checkout
 #: the page is checked at both sizes: a desktop window and a phone held upright
 VIEWPORTS = {"desktop": {"width": 1280, "height": 800}, "phone": {"width": 390, "height": 844}}
+#: the widths the layout is checked at (a small phone, a phone, a tablet, a desktop)
+WIDTHS = {320: 640, 390: 844, 768: 1024, 1280: 800}
 CHROMIUM_ARGS = [
     "--headless",
     "--no-sandbox",
@@ -124,9 +131,9 @@ def browser():
         b.close()
 
 
-@pytest.fixture(params=sorted(VIEWPORTS))
-def page(request, browser, server):
-    context = browser.new_context(viewport=VIEWPORTS[request.param])
+def _page(browser, viewport):
+    """A page of its own context at ``viewport``; yields it, then checks it raised no error."""
+    context = browser.new_context(viewport=viewport)
     pg = context.new_page()
     pg.set_default_timeout(TIMEOUT_MS)
     errors = []
@@ -134,6 +141,21 @@ def page(request, browser, server):
     yield pg
     context.close()
     assert not errors, errors
+
+
+@pytest.fixture(params=sorted(VIEWPORTS))
+def page(request, browser, server):
+    yield from _page(browser, VIEWPORTS[request.param])
+
+
+@pytest.fixture
+def desktop(browser, server):
+    yield from _page(browser, VIEWPORTS["desktop"])
+
+
+@pytest.fixture
+def phone(browser, server):
+    yield from _page(browser, VIEWPORTS["phone"])
 
 
 def shot(pg, name: str) -> None:
@@ -149,6 +171,26 @@ def open_page(pg, url: str) -> None:
 
 def tile(pg, label):
     return pg.locator(f'#board .tile[data-label="{label}"]')
+
+
+def tab(pg, name: str) -> None:
+    """Open a panel of the side column: puzzle, solver, lab or analysis."""
+    pg.click(f"#tab-{name}")
+    expect(pg.locator(f"#panel-{name}")).to_be_visible()
+
+
+def set_board(pg, text: str, shown: str | None = None) -> None:
+    """Type a position into the puzzle panel, and wait for the board to show it."""
+    tab(pg, "puzzle")
+    pg.fill("#board-input", text)
+    expect(pg.locator("#board")).to_have_attribute("data-board", shown or text)
+
+
+def solve(pg, status: str | re.Pattern = re.compile(r"^solved: ")) -> int:
+    """Solve the position shown; the solution's length in single-tile moves."""
+    pg.click("#solve-btn")
+    expect(pg.locator("#solve-status")).to_have_text(status)
+    return int(pg.locator("#replay-slider").get_attribute("max"))
 
 
 def test_play_shuffle_solve_replay_share(page, server):
@@ -184,6 +226,7 @@ def test_play_shuffle_solve_replay_share(page, server):
 
     # solve it, then replay the solution to the goal
     page.click("#solve-btn")
+    tab(page, "solver")
     expect(page.locator("#result")).to_be_visible()
     expect(page.locator("#solution-info")).to_contain_text("optimal")
     solution = page.locator("#solution-text").input_value()
@@ -193,7 +236,12 @@ def test_play_shuffle_solve_replay_share(page, server):
         or solution == "(already solved)"
     )
     expect(board).to_have_attribute("data-board", shuffled)
+    tab(page, "analysis")
     expect(page.locator("#chart svg rect.bar")).to_have_count(32)  # 3x3 distance chart
+    # the position's bar is marked: an optimal solution's length is its distance
+    if length:
+        expect(page.locator("#chart svg rect.bar.here")).to_have_count(1)
+        expect(page.locator("#chart-info")).to_contain_text(f"this position: {length} (marked)")
     page.click("#fwd-btn")
     page.click("#fwd-btn")
     expect(page.locator("#replay-pos")).to_have_text(f"2 / {length}")
@@ -210,6 +258,13 @@ def test_play_shuffle_solve_replay_share(page, server):
     expect(board).to_have_attribute("data-board", "1 2 3/4 5 6/7 8 0")
     shot(page, "06-replayed")
 
+    # the move list: the current move marked; a click jumps there
+    if length >= 3:
+        page.click('#move-list button[data-step="3"]')
+        expect(page.locator("#replay-pos")).to_have_text(f"3 / {length}")
+        expect(page.locator('#move-list button[aria-current="step"]')).to_have_attribute(
+            "data-step", "3"
+        )
     # scrub back to the middle, then open the share URL in a new page: same state
     middle = length // 2
     page.locator("#replay-slider").fill(str(middle))
@@ -217,15 +272,15 @@ def test_play_shuffle_solve_replay_share(page, server):
     state = board.get_attribute("data-board")
     url = page.locator("#share-url").input_value()
     assert url.startswith(server) and "solution=" in url
+    assert url == page.url  # the address bar follows the page
+    page.click("#copy-share-btn")
+    expect(page.locator("#copy-share-btn")).to_contain_text("copied")
     other = page.context.new_page()
     open_page(other, url)
     expect(other.locator("#board")).to_have_attribute("data-board", state)
     expect(other.locator("#replay-pos")).to_have_text(f"{middle} / {length}")
     expect(other.locator("#solution-text")).to_have_value(solution)
     shot(other, "07-shared")
-    if os.environ.get("SLIDELAB_WEB_SCREENSHOT") and page.viewport_size["width"] == 1280:
-        (ROOT / "docs").mkdir(exist_ok=True)
-        page.screenshot(path=str(ROOT / "docs" / "web.png"), full_page=True)
     other.close()
 
 
@@ -263,16 +318,26 @@ def test_line_puzzle_colours_and_cancel(page, server):
     }
     assert all(len(c) == 1 for c in colours.values()), colours  # one colour per label
     assert len({next(iter(c)) for c in colours.values()}) == 4  # different labels differ
-    expect(page.locator("#chart-box")).to_be_hidden()  # 4x4: no chart
+    # 252,252,000 arrangements: no chart, and the server's reason why
+    tab(page, "analysis")
+    expect(page.locator("#chart-status")).to_contain_text("252,252,000 arrangements, over the")
+    expect(page.locator("#chart-box")).to_be_hidden()
+    expect(
+        page.locator('#board .tile[aria-label="tile A, row 1, column 3, slides right"]')
+    ).to_have_count(1)
+    _check_accessible(page)  # a lettered board
     shot(page, "10-line-puzzle")
     # a long solve shows progress and can be cancelled
+    tab(page, "puzzle")
     page.fill("#board-input", "14 13 15 7/11 12 9 5/6 0 2 1/4 8 10 3")
     page.fill("#goal-input", "0 1 2 3/4 5 6 7/8 9 10 11/12 13 14 15")
     expect(board).to_have_attribute("data-board", "14 13 15 7/11 12 9 5/6 0 2 1/4 8 10 3")
+    tab(page, "solver")
     page.select_option("#method", "idastar")
     page.select_option("#heuristic", "manhattan")
     page.click("#solve-btn")
     expect(page.locator("#solve-status")).to_contain_text("bound")
+    _check_accessible(page)  # solving
     shot(page, "11-solving")
     page.click("#cancel-btn")
     expect(page.locator("#solve-status")).to_have_text("cancelled")
@@ -308,23 +373,66 @@ def test_button_labels_are_readable_on_hover(page, server):
     shot(page, "12-solve-hover")
 
 
-def test_the_page_fits_the_screen_without_scrolling_sideways(page, server):
+@pytest.mark.parametrize("width", sorted(WIDTHS))
+def test_the_page_fits_the_screen_without_scrolling_sideways(browser, server, width):
+    """At 320, 390, 768 and 1280 px: no sideways scrolling in any state, a large board (at least
+    60% of a phone's width, at least 480 px on a desktop) with the play and replay controls
+    and the move list right under it, and nothing that moves when the panels fill."""
+    pages = _page(browser, {"width": width, "height": WIDTHS[width]})
+    page = next(pages)
     open_page(page, server)
+    fits = lambda: page.evaluate(FITS)  # noqa: E731
+    assert fits(), page.evaluate("document.documentElement.scrollWidth")
+    board = page.locator("#board").bounding_box()
+    assert board["x"] >= 0 and board["x"] + board["width"] <= width
+    if width <= 390:
+        assert board["width"] >= 0.6 * width, board
+    if width >= 1280:
+        assert board["width"] >= 480, board
+    # centred in its column
+    column = page.locator("#play-area").bounding_box()
+    left, right = (
+        board["x"] - column["x"],
+        column["x"] + column["width"] - board["x"] - board["width"],
+    )
+    assert abs(left - right) <= 2, (left, right)
+    side = page.locator("#side").bounding_box()
+    tab(page, "analysis")
     expect(page.locator("#chart svg rect.bar")).to_have_count(32)  # the 3x3 chart is drawn
-    assert page.evaluate(FITS), page.evaluate("document.documentElement.scrollWidth")
+    assert fits()
     chart = page.locator("#chart svg").bounding_box()
-    assert chart["x"] + chart["width"] <= page.viewport_size["width"]
+    assert chart["x"] + chart["width"] <= width
+    assert page.locator("#side").bounding_box() == side  # the chart moves nothing
     shot(page, "13-fits")
     page.click("#random-btn")
-    page.click("#solve-btn")
+    expect(page.locator("#check-status")).to_contain_text("solvable")
+    length = solve(page)
+    assert page.locator("#board").bounding_box() == board  # the board stays where it was
+    # the controls, the replay and the move list: right under the board
+    under = board["y"] + board["height"]
+    for selector in ("#solve-btn", "#first-btn", "#play-btn", "#last-btn", "#replay-slider"):
+        box = page.locator(selector).bounding_box()
+        assert under <= box["y"] <= under + 220, (selector, box, under)
+        assert box["x"] + box["width"] <= width, (selector, box)
+    if length:
+        first = page.locator("#move-list button").first.bounding_box()
+        assert under <= first["y"] <= under + 320, first
+    assert fits()
+    tab(page, "solver")
     expect(page.locator("#result")).to_be_visible()
-    assert page.evaluate(FITS)
+    assert fits()
+    tab(page, "lab")
+    assert fits() and page.locator("#side").bounding_box()["width"] == side["width"]
+    shot(page, "13-fits-solved")
+    tab(page, "puzzle")
     page.select_option("#width", "10")
     page.select_option("#height", "10")
     page.click("#new-btn")
     expect(page.locator("#board")).to_have_attribute("data-size", "10x10")
-    assert page.evaluate(FITS), page.evaluate("document.documentElement.scrollWidth")
+    assert fits(), page.evaluate("document.documentElement.scrollWidth")
+    assert page.locator("#board").bounding_box()["width"] <= width
     shot(page, "14-fits-10x10")
+    next(pages, None)
 
 
 def test_undo_takes_back_a_whole_click(page, server):
@@ -367,6 +475,7 @@ def test_the_menus_list_every_method_and_heuristic_of_the_tables(page, server):
     from slidelab.search.registry import METHODS
 
     open_page(page, server)
+    tab(page, "solver")
     values = "options => options.map(o => o.value)"
     assert page.locator("#method option").evaluate_all(values) == list(METHODS)
     assert page.locator("#heuristic option").evaluate_all(values) == ["", *HEURISTICS]
@@ -384,6 +493,7 @@ def test_one_move_is_singular(page, server):
     expect(page.locator("#board")).to_have_attribute("data-board", "1 2 3/4 5 6/7 0 8")
     page.click("#solve-btn")
     expect(page.locator("#solve-status")).to_have_text("solved: 1 move")
+    tab(page, "solver")
     expect(page.locator("#solution-info")).to_contain_text("1 move (1 MTM)")
 
 
@@ -438,10 +548,10 @@ def test_the_metric_menu_solves_in_mtm(page, server):
     from slidelab.moves import METRICS
 
     open_page(page, server)
+    set_board(page, "8 6 7/2 5 4/3 0 1")
+    tab(page, "solver")
     values = "options => options.map(o => o.value)"
     assert page.locator("#metric option").evaluate_all(values) == list(METRICS)
-    page.fill("#board-input", "8 6 7/2 5 4/3 0 1")
-    expect(page.locator("#board")).to_have_attribute("data-board", "8 6 7/2 5 4/3 0 1")
     page.select_option("#metric", "mtm")
     page.click("#solve-btn")
     expect(page.locator("#solve-status")).to_have_text("solved: 20 MTM moves")
@@ -454,8 +564,9 @@ def test_the_metric_menu_solves_in_mtm(page, server):
 
 # -- issue 25: the server's first minute -------------------------------------------------------
 
-#: axe-core's script, where one is installed (``SLIDELAB_AXE``: the path of axe.min.js)
-AXE = os.environ.get("SLIDELAB_AXE", "")
+#: axe-core's script: the copy in tests/vendor (its README names the version and licence), or
+#: the one ``SLIDELAB_AXE`` names
+AXE = os.environ.get("SLIDELAB_AXE") or str(ROOT / "tests" / "vendor" / "axe.min.js")
 
 
 #: the contrast of an element's text with the background it is drawn on (its own, or the first
@@ -468,19 +579,29 @@ STATUS_CONTRAST = CONTRAST.replace(
 ).replace("lum(rgb(s.backgroundColor))", "lum(rgb(bg))")
 
 
+#: axe-core run on the whole page: its serious and critical violations, each with where
+AXE_RUN = """async () => {
+  const result = await axe.run(document, {resultTypes: ["violations"]});
+  return result.violations
+    .filter((v) => v.impact === "serious" || v.impact === "critical")
+    .map((v) => `${v.id} (${v.impact}): ${v.nodes.slice(0, 3).map((n) => n.target.join(" ")).join(", ")}`);
+}"""
+
+
 def _check_accessible(pg) -> None:
-    """The warm-up and solve status lines are live regions (role=status) with readable text;
-    axe-core's checks too, where it is installed (``SLIDELAB_AXE``)."""
-    for selector in ("#server-status", "#solve-status"):
+    """The warm-up, solve and hint status lines are live regions (role=status) with readable
+    text, and axe-core finds no serious or critical violation."""
+    for selector in ("#server-status", "#solve-status", "#hint-status"):
         el = pg.locator(selector)
         assert el.get_attribute("role") == "status" or el.get_attribute("aria-live"), selector
         if el.is_visible() and el.text_content():
             ratio = el.evaluate(STATUS_CONTRAST)
             assert ratio >= 4.5, (selector, el.text_content(), ratio)  # WCAG AA
-    if AXE and os.path.exists(AXE):
+    assert os.path.exists(AXE), f"axe-core is missing: {AXE}"
+    if not pg.evaluate("typeof axe !== 'undefined'"):
         pg.add_script_tag(path=AXE)
-        violations = pg.evaluate("async () => (await axe.run()).violations.map(v => v.id)")
-        assert violations == [], violations
+    violations = pg.evaluate(AXE_RUN)
+    assert violations == [], violations
 
 
 def test_a_fresh_server_answers_a_3x3_within_30_s_and_shows_its_warm_up(
@@ -521,3 +642,367 @@ def test_a_fresh_server_answers_a_3x3_within_30_s_and_shows_its_warm_up(
     finally:
         pg.context.close()
         next(fresh, None)
+
+
+# -- issue 28: a puzzle site people want to use, and a laboratory for the algorithms -----------
+
+HARDEST = "8 6 7/2 5 4/3 0 1"  # 31 moves (20 MTM), the 8-puzzle's farthest
+#: the tile directions and where the tile comes from, relative to the blank (row, column)
+FROM = {"U": (1, 0), "D": (-1, 0), "L": (0, 1), "R": (0, -1)}
+OPPOSITE = {"U": "D", "D": "U", "L": "R", "R": "L"}
+KEYS = {"U": "ArrowUp", "D": "ArrowDown", "L": "ArrowLeft", "R": "ArrowRight"}
+
+
+def after(board: str, move: str) -> str | None:
+    """``board`` (slash text) after one single-tile move, or None where it is illegal."""
+    rows = [row.split() for row in board.split("/")]
+    (br, bc) = next((r, c) for r, row in enumerate(rows) for c, v in enumerate(row) if v == "0")
+    r, c = br + FROM[move][0], bc + FROM[move][1]
+    if not (0 <= r < len(rows) and 0 <= c < len(rows[0])):
+        return None
+    rows[br][bc], rows[r][c] = rows[r][c], "0"
+    return "/".join(" ".join(row) for row in rows)
+
+
+def test_the_address_bar_follows_the_page_and_a_reload_restores_it(desktop, server):
+    """Position, goal, metric and replay step are in the address bar: a reload after typing a
+    position and stepping a replay restores both; back returns to the position before."""
+    page = desktop
+    open_page(page, server)
+    assert "board=1+2+3/4+5+6/7+8+0" in page.url and "metric=stm" in page.url
+    set_board(page, HARDEST)
+    length = solve(page, "solved: 31 moves")
+    for _ in range(3):
+        page.click("#fwd-btn")
+    expect(page.locator("#replay-pos")).to_have_text(f"3 / {length}")
+    shown = page.locator("#board").get_attribute("data-board")
+    expect(page).to_have_url(re.compile(r"#board=8\+6\+7/2\+5\+4/3\+0\+1&.*solution=.*&step=3"))
+    page.reload()
+    expect(page.locator("body")).to_have_attribute("data-ready", "yes")
+    expect(page.locator("#board")).to_have_attribute("data-board", shown)
+    expect(page.locator("#replay-pos")).to_have_text(f"3 / {length}")
+    expect(page.locator("#board-input")).to_have_value(HARDEST)
+    expect(page.locator("#solve-status")).to_contain_text("31 moves")
+    # a new position is a new entry of the history: back returns to the replay
+    tab(page, "puzzle")
+    page.click("#new-btn")
+    expect(page.locator("#board")).to_have_attribute("data-board", "1 2 3/4 5 6/7 8 0")
+    expect(page).to_have_url(re.compile(r"#board=1\+2\+3/"))
+    page.go_back()
+    expect(page.locator("#board")).to_have_attribute("data-board", shown)
+    expect(page.locator("#replay-pos")).to_have_text(f"3 / {length}")
+    # the metric too
+    tab(page, "solver")
+    page.select_option("#metric", "mtm")
+    expect(page).to_have_url(re.compile("metric=mtm"))
+    page.reload()
+    expect(page.locator("body")).to_have_attribute("data-ready", "yes")
+    expect(page.locator("#metric")).to_have_value("mtm")
+    expect(page.locator("#replay-pos")).to_have_text(f"3 / {length}")
+
+
+def test_a_move_off_the_solution_keeps_it(page, server):
+    """A move off the solution keeps it: the status says so (never a solution no longer shown),
+    and offers to go back to it or to solve from there."""
+    open_page(page, server)
+    board = page.locator("#board")
+    set_board(page, HARDEST)
+    length = solve(page, "solved: 31 moves")
+    page.click("#fwd-btn")
+    page.click("#fwd-btn")
+    on_path = board.get_attribute("data-board")
+    solution = page.locator("#solution-text").input_value()
+    # a legal move that is neither the solution's next nor back along it
+    following = page.locator('#move-list button[data-step="3"]').get_attribute("class")
+    last = page.locator('#move-list button[data-step="2"]').get_attribute("class")
+    nxt, prev = re.search(r"dir-(\w)", following)[1], re.search(r"dir-(\w)", last)[1]
+    off = next(m for m in "UDLR" if m not in (nxt, OPPOSITE[prev]) and after(on_path, m))
+    board.focus()
+    page.keyboard.press(KEYS[off])
+    expect(board).to_have_attribute("data-board", after(on_path, off))
+    status = page.locator("#solve-status")
+    expect(status).to_have_text("off the solution: 1 move since its move 2")
+    expect(page.locator("#offpath")).to_be_visible()
+    expect(page.locator("#replay-pos")).to_have_text(f"2 / {length}")  # the solution is kept
+    expect(page.locator("#move-count")).to_have_text("3")
+    expect(page.locator("#move-list button.detour")).to_have_count(1)
+    assert page.locator("#solution-text").input_value() == solution
+    shot(page, "20-off-the-solution")
+    # undo comes back to it
+    page.click("#undo-btn")
+    expect(board).to_have_attribute("data-board", on_path)
+    expect(status).to_have_text("solved: 31 moves")
+    expect(page.locator("#offpath")).to_be_hidden()
+    # off again, then back to the solution by its button
+    board.focus()
+    page.keyboard.press(KEYS[off])
+    expect(status).to_contain_text("off the solution")
+    page.click("#rejoin-btn")
+    expect(board).to_have_attribute("data-board", on_path)
+    expect(status).to_have_text("solved: 31 moves")
+    # off again, then solve from there: 28 or 30 moves (a neighbour of a 29-move position)
+    board.focus()
+    page.keyboard.press(KEYS[off])
+    page.click("#resolve-btn")
+    expect(status).to_have_text(re.compile(r"^solved: (28|30) moves$"))
+    expect(board).to_have_attribute("data-board", after(on_path, off))
+    expect(page.locator("#replay-pos")).to_have_text(re.compile(r"^0 / (28|30)$"))
+    expect(page.locator("#offpath")).to_be_hidden()
+
+
+def test_the_timer_and_the_solved_moment(phone, server):
+    page = phone
+    open_page(page, server)
+    board = page.locator("#board")
+    set_board(page, "1 2 3/4 5 6/0 7 8")
+    expect(page.locator("#timer")).to_have_text("0:00")
+    board.focus()
+    page.keyboard.press("ArrowLeft")  # the clock starts with the first move
+    expect(page.locator("#timer")).to_have_text("0:01", timeout=5000)
+    expect(page.locator("#celebration")).to_be_hidden()
+    page.keyboard.press("ArrowLeft")
+    expect(board).to_have_attribute("data-solved", "yes")
+    celebration = page.locator("#celebration")
+    expect(celebration).to_be_visible()
+    expect(celebration).to_have_text(re.compile(r"^Solved! 2 moves in 0:0[1-9]$"))
+    expect(page.locator("#solved-badge")).to_be_visible()
+    expect(page.locator("#move-count")).to_have_text("2")
+    stopped = page.locator("#timer").text_content()
+    page.wait_for_timeout(1200)
+    assert page.locator("#timer").text_content() == stopped  # the clock stops at the goal
+    shot(page, "21-solved-moment")
+    page.click("#reset-btn")
+    expect(page.locator("#timer")).to_have_text("0:00")
+    expect(celebration).to_be_hidden()
+
+
+def test_hint_best_next_move_and_distance(desktop, server):
+    page = desktop
+    open_page(page, server)
+    set_board(page, HARDEST)
+    expect(page.locator("#distance")).to_have_text("?")
+    page.click("#hint-btn")
+    expect(page.locator("#distance")).to_have_text("31")
+    hint = page.locator("#hint-status")
+    expect(hint).to_contain_text("31 moves to go")
+    expect(hint).to_contain_text("best next move: tile ")
+    hinted = page.locator("#board .tile.hinted")
+    expect(hinted).to_have_count(1)
+    label = hinted.get_attribute("data-label")
+    assert f"best next move: tile {label} " in hint.text_content()
+    _check_accessible(page)
+    shot(page, "22-hint")
+    hinted.click()  # the hinted move: one nearer, and known to be
+    expect(page.locator("#distance")).to_have_text("30")
+    expect(hint).to_have_text("")  # the line was about the board before
+    page.click("#hint-btn")
+    expect(hint).to_contain_text("30 moves to go")
+    # in MTM
+    tab(page, "solver")
+    page.select_option("#metric", "mtm")
+    expect(page.locator("#distance")).to_have_text("?")
+    set_board(page, HARDEST)
+    page.click("#hint-btn")
+    expect(page.locator("#distance")).to_have_text("20")
+    expect(hint).to_contain_text("20 MTM moves to go")
+    # not enough time for the 15-puzzle's hardest: at least N, and why
+    tab(page, "solver")
+    page.select_option("#metric", "stm")
+    set_board(page, "15 14 8 12/10 11 9 13/2 6 5 1/3 7 4 0")
+    page.click("#hint-btn")
+    expect(page.locator("#distance")).to_have_text(re.compile(r"^≥ \d+$"), timeout=30_000)
+    expect(hint).to_contain_text("at least")
+    expect(hint).to_contain_text("no optimal solution within")
+    expect(page.locator("#board .tile.hinted")).to_have_count(0)
+
+
+def test_the_lab_compares_methods_on_the_position(desktop, server):
+    page = desktop
+    open_page(page, server)
+    set_board(page, HARDEST)
+    tab(page, "lab")
+    for box in page.locator("#lab-methods input").all():
+        box.set_checked(box.get_attribute("value") in ("bfs", "bidirectional", "idastar"))
+    page.check("#lab-mtm")
+    page.fill("#lab-time", "10")
+    page.click("#lab-run")
+    status = page.locator("#lab-status")
+    expect(status).to_contain_text("done", timeout=120_000)
+    rows = page.locator("#lab-table tbody tr:not(.phases)")
+    expect(rows).to_have_count(6)
+    table = page.evaluate(
+        """() => [...document.querySelectorAll('#lab-table tbody tr:not(.phases)')].map(
+             (tr) => [...tr.cells].map((td) => td.textContent.trim()))"""
+    )
+    by = {(r[0], r[2]): r for r in table}
+    assert set(by) == {(m, x) for m in ("bfs", "bidirectional", "idastar") for x in ("STM", "MTM")}
+    for method in ("bfs", "bidirectional", "idastar"):
+        row = by[(method, "STM")]
+        assert row[3:5] == ["31", "yes"], row  # length, proven optimal
+        assert int(row[5].replace(",", "")) > 0 and int(row[6].replace(",", "")) > 0, row
+        assert re.fullmatch(r"[\d.]+ / [\d.]+ / [\d.]+", row[8]), row  # search / answer / set-up
+    for method in ("bfs", "bidirectional"):
+        assert by[(method, "MTM")][3:5] == ["20", "yes"], by[(method, "MTM")]
+    # the chart: a bar of expanded nodes per method that answered
+    answered = sum(1 for r in table if r[4] == "yes")
+    expect(page.locator("#lab-chart svg rect.bar-exp")).to_have_count(answered)
+    # a row per layer under bfs, per iteration under idastar
+    bfs = page.locator("#lab-table tbody tr:not(.phases)").filter(has_text="bfs").first
+    toggle = bfs.locator("button.expand")
+    expect(toggle).to_have_attribute("aria-expanded", "false")
+    toggle.click()
+    expect(toggle).to_have_attribute("aria-expanded", "true")
+    layers = page.locator(f"#{toggle.get_attribute('aria-controls')} tbody tr")
+    assert 20 <= layers.count() <= 32
+    ida = page.locator("#lab-table tbody tr:not(.phases)").filter(has_text="idastar").first
+    ida.locator("button.expand").click()
+    bounds = page.locator(f"#{ida.locator('button.expand').get_attribute('aria-controls')}")
+    expect(bounds.locator("thead")).to_contain_text("bound")
+    expect(bounds.locator("tbody tr").last.locator("td").first).to_have_text("31")
+    assert page.evaluate(FITS)
+    _check_accessible(page)
+    shot(page, "23-lab")
+    # the table is of this position: another position has its own (none yet)
+    page.locator("#board").focus()
+    page.keyboard.press("ArrowLeft")
+    expect(page.locator("#lab-wrap")).to_be_hidden()
+    page.click("#undo-btn")
+    expect(rows).to_have_count(6)
+
+
+def test_the_analysis_for_every_board_the_server_allows(desktop, server):
+    """The whole-space chart wherever the server analyses the goal (here 12 lettered cells),
+    marked STM or MTM, the position's bar marked; beyond, the server's reason."""
+    page = desktop
+    open_page(page, server)
+    tab(page, "puzzle")
+    page.fill("#goal-input", "A A A A/B B B B/C C C 0")
+    set_board(page, "C B A A/B A C B/A C B 0")
+    tab(page, "analysis")
+    expect(page.locator("#chart svg rect.bar").first).to_be_attached(timeout=30_000)
+    expect(page.locator("#chart-caption .metric-tag")).to_have_text("STM")
+    info = page.locator("#chart-info")
+    expect(info).to_contain_text("138,600 arrangements")
+    expect(info).to_contain_text("(marked)")  # the position's distance, from the hint
+    expect(page.locator("#chart svg rect.bar.here")).to_have_count(1)
+    d = int(re.search(r"this position: (\d+)", info.text_content())[1])
+    bars = page.locator("#chart svg rect.bar")
+    assert bars.nth(d).get_attribute("class") == "bar here"
+    _check_accessible(page)
+    shot(page, "24-analysis")
+    tab(page, "solver")
+    page.select_option("#metric", "mtm")
+    tab(page, "analysis")
+    expect(page.locator("#chart-caption .metric-tag")).to_have_text("MTM")
+    expect(info).to_contain_text("multi-tile moves")
+    # the 15-puzzle: over the server's limit, and said so
+    tab(page, "puzzle")
+    page.fill("#goal-input", "")
+    set_board(page, "1 2 3 4/5 6 7 8/9 10 11 12/13 14 15 0")
+    tab(page, "analysis")
+    expect(page.locator("#chart-status")).to_contain_text("over the 2,000,000 the server analyses")
+    expect(page.locator("#chart-box")).to_be_hidden()
+
+
+def test_the_board_and_its_controls_are_accessible(desktop, server):
+    """A group named "board"; each tile a button saying its tile, its place and whether it can
+    slide; the blank named; axe-core: no serious or critical violation, fresh, solved and
+    replaying."""
+    page = desktop
+    open_page(page, server)
+    board = page.locator("#board")
+    assert board.get_attribute("role") == "group" and board.get_attribute("aria-label") == "board"
+    labels = {
+        t.get_attribute("data-label"): t.get_attribute("aria-label")
+        for t in page.locator("#board .tile").all()
+    }
+    assert labels["5"] == "tile 5, row 2, column 2, cannot slide"
+    assert labels["6"] == "tile 6, row 2, column 3, slides down"
+    assert labels["8"] == "tile 8, row 3, column 2, slides right"
+    assert labels["7"] == "tile 7, row 3, column 1, slides right with the 1 between"
+    assert (
+        page.locator("#board .tile").evaluate_all("ts => ts.map(t => t.tagName)") == ["BUTTON"] * 8
+    )
+    expect(page.locator('#board [role="img"]')).to_have_attribute(
+        "aria-label", "blank, row 3, column 3"
+    )
+    _check_accessible(page)  # fresh
+    set_board(page, HARDEST)
+    solve(page, "solved: 31 moves")
+    _check_accessible(page)  # solved
+    page.fill("#speed", "2")
+    page.locator("#speed").dispatch_event("change")
+    page.click("#play-btn")
+    expect(page.locator("#play-btn")).to_have_attribute("aria-label", "pause")
+    _check_accessible(page)  # replaying
+    page.click("#play-btn")
+    expect(page.locator("#play-btn")).to_have_attribute("aria-label", "play")
+
+
+def test_a_keyboard_only_journey(phone, server):
+    """Tab to the board, arrows to play, then tab to solve and to the replay."""
+    page = phone
+    open_page(page, server)
+    focused = "() => document.activeElement && document.activeElement.id"
+    page.keyboard.press("Tab")
+    assert page.evaluate(focused) == "board"
+    outline = page.locator("#board").evaluate("e => getComputedStyle(e).outlineStyle")
+    assert outline not in ("none", ""), outline  # a visible focus
+    page.keyboard.press("ArrowDown")  # the tile above the blank comes down
+    expect(page.locator("#board")).to_have_attribute("data-board", "1 2 3/4 5 0/7 8 6")
+    page.keyboard.press("ArrowRight")
+    expect(page.locator("#board")).to_have_attribute("data-board", "1 2 3/4 0 5/7 8 6")
+    expect(page.locator("#move-count")).to_have_text("2")
+
+    def tab_to(element_id: str, most: int = 25) -> None:
+        for _ in range(most):
+            page.keyboard.press("Tab")
+            if page.evaluate(focused) == element_id:
+                return
+        raise AssertionError(f"{element_id} is not reached with Tab")
+
+    tab_to("solve-btn")
+    ring = page.locator("#solve-btn").evaluate("e => getComputedStyle(e).outlineStyle")
+    assert ring not in ("none", ""), ring
+    page.keyboard.press("Enter")
+    expect(page.locator("#solve-status")).to_have_text("solved: 2 moves")
+    tab_to("fwd-btn")
+    page.keyboard.press("Enter")
+    expect(page.locator("#replay-pos")).to_have_text("1 / 2")
+    page.keyboard.press("Enter")
+    expect(page.locator("#board")).to_have_attribute("data-solved", "yes")
+    expect(page.locator("#replay-pos")).to_have_text("2 / 2")
+
+
+@pytest.mark.skipif(
+    not os.environ.get("SLIDELAB_WEB_SCREENSHOT"), reason="set SLIDELAB_WEB_SCREENSHOT=1"
+)
+def test_the_docs_pictures(browser, server):
+    """The docs' pictures: ``docs/web.png`` (a desktop: mid-replay, the lab) and
+    ``docs/web-phone.png`` (a phone: mid-replay, the controls under the board)."""
+    for name, viewport in (
+        ("web.png", VIEWPORTS["desktop"]),
+        ("web-phone.png", {"width": 390, "height": 844}),
+    ):
+        pages = _page(browser, viewport)
+        page = next(pages)
+        open_page(page, server)
+        set_board(page, HARDEST)
+        if name == "web.png":
+            tab(page, "lab")
+            for box in page.locator("#lab-methods input").all():
+                box.set_checked(
+                    box.get_attribute("value") in ("bfs", "bidirectional", "astar", "idastar")
+                )
+            page.click("#lab-run")
+            expect(page.locator("#lab-status")).to_contain_text("done", timeout=120_000)
+            toggle = page.locator("#lab-table tbody tr:not(.phases)").filter(has_text="idastar")
+            toggle.first.locator("button.expand").click()
+        solve(page, "solved: 31 moves")
+        for _ in range(9):
+            page.click("#fwd-btn")
+        page.locator("#board").focus()
+        page.evaluate("document.activeElement.blur()")
+        page.wait_for_timeout(400)
+        page.screenshot(path=str(ROOT / "docs" / name), full_page=name == "web.png")
+        next(pages, None)

@@ -20,7 +20,8 @@ the CLI's ``--json``):
   bound when the time (2 s by default) was not enough.
 - ``POST /api/compare``: ``{"board", "goal"?, "blank_first"?, "size"?, "methods"?,
   "heuristic"?, "metric"?, "time_limit"?, "wait"?}`` -> ``{"start", "goal", "metric",
-  "entries": [...]}``: each method run in turn, each within ``time_limit`` (at most 60 s);
+  "entries": [...]}``: each method run in turn, each within ``time_limit`` (at most 60 s; a
+  method's set-up has its own, and a quick answer is made again for its memory);
   without ``wait``, ``202 {"id", "status"}`` at once, then ``GET /api/compare/{id}`` (the
   entries finished so far in ``progress``) and ``DELETE /api/compare/{id}``.
 - ``GET /api/methods``: ``{"methods": [{"name", "summary", "aliases", "optimal", "options",
@@ -171,6 +172,14 @@ def _metric(text: str) -> str:
         return metric_name(text)
     except SlidelabError as exc:
         raise input_error(str(exc), field="metric") from None
+
+
+def compare_limit(methods: int, time_limit: float) -> float:
+    """Seconds a comparison's job may run before its worker is stopped: each method's set-up (a
+    position one move from the goal, within ``time_limit``), its answer (within ``time_limit``)
+    and, for an answer of at most 5 s, the answer made again under :mod:`tracemalloc` for its
+    memory (slower), 15 s allowed."""
+    return methods * (2 * time_limit + 15.0)
 
 
 def _cells(board) -> list:
@@ -417,7 +426,7 @@ def create_app(
             *compare_job(
                 puzzle.start, puzzle.goal, tuple(methods), heuristic, metric, body.time_limit
             ),
-            body.time_limit * len(methods),
+            compare_limit(len(methods), body.time_limit),
             owner=client,
         )
         if not body.wait:

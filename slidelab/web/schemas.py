@@ -254,7 +254,8 @@ class HintOut(BaseModel):
     )
     tile: Cell | None = Field(description="The tile that moves.")
     exact: bool
-    how: str = Field(description="distance table, or optimal search.")
+    how: str = Field(description="solved, distance table, or optimal search.")
+    metric: str = Field(description="stm or mtm: what the distance counts.")
     seconds: float
     message: str = Field(description="One line for people.")
 
@@ -273,10 +274,20 @@ class Entry(BaseModel):
     generated: int | None = None
     stored: int | None = None
     peak_frontier: int | None = None
-    memory_bytes: int | None = Field(None, description="An estimate of the search's peak memory.")
+    memory_bytes: int | None = Field(
+        None,
+        description="The most memory its answer held at once (traced, or the growth of the"
+        " worker's peak resident memory), its kernels and tables ready before.",
+    )
     search_seconds: float | None = Field(None, description="The search alone.")
-    table_seconds: float | None = Field(None, description="Building or loading tables.")
-    total_seconds: float | None = Field(None, description="The whole answer in the worker.")
+    table_seconds: float | None = Field(
+        None,
+        description="The set-up before the answer: kernels compiled or loaded, tables built or"
+        " loaded.",
+    )
+    total_seconds: float | None = Field(
+        None, description="The whole answer, set-up done: choosing, search, replay and check."
+    )
     solution: str | None = None
     error: str | None = None
     phases: list[Phase] = Field(default_factory=list)

@@ -403,8 +403,13 @@ class WorkerPool:
             del self._jobs[job_id]
 
     def _take(self) -> _Process:
+        """An idle worker, a warm one first (one started in place of a killed worker may still
+        be warming up while another waits ready), or a new one."""
         with self._lock:
-            proc = self._idle.pop() if self._idle else None
+            warm = [p for p in self._idle if p.ready or p.wait_ready(0)]
+            proc = (warm or self._idle or [None])[-1]
+            if proc is not None:
+                self._idle.remove(proc)
         if proc is None:
             proc = self._new_process()
         with self._lock:

@@ -393,6 +393,11 @@ function renderMoveList() {
   if (upto < moves.length) items.push(el("li", { class: "gap", text: "…" }));
   if (sol && current === 0 && S.detour.length) items.unshift(...detourItems());
   list.replaceChildren(...items);
+  // one tab stop for the list (its current move): Tab goes on to the panels
+  const buttons = list.querySelectorAll("button");
+  buttons.forEach((b) => { b.tabIndex = -1; });
+  const stop = list.querySelector("[aria-current]") || buttons[0];
+  if (stop) stop.tabIndex = 0;
   const cur = list.querySelector("[aria-current]");
   if (cur && list.scrollHeight > list.clientHeight) {
     const top = cur.offsetTop - list.offsetTop;
@@ -638,10 +643,20 @@ function clickTile(t) {
   const [m, k] = slideOf(parseInt(t.dataset.cell, 10));
   if (!m) return;
   stopPlaying();
+  const hinted = currentHint();
   let made = 0;
   for (let j = 0; j < k; j++) if (userMove(m)) made += 1;
   if (made) S.undoSteps.push(made); // one click, one undo
+  followHint(hinted, m + (made > 1 ? String(made) : ""));
   afterPlayerMove();
+}
+
+/** The player made the hinted move (one of an optimal solution): the distance is one less. */
+function followHint(hinted, made) {
+  const d = hinted && hinted.data;
+  if (!d || !d.exact || !d.move || hinted.implied || d.move !== made) return;
+  S.hint = { key: `${positionKey()}|${metric()}`, data: { distance: d.distance - 1, exact: true,
+    lower_bound: null, move: null, tile: null, how: "the hinted move made", message: "" } };
 }
 
 function onKey(ev) {
@@ -654,8 +669,10 @@ function onKey(ev) {
   if (t.getAttribute && t.getAttribute("role") === "tab") return; // the tabs' own arrows
   ev.preventDefault();
   stopPlaying();
+  const hinted = currentHint();
   if (userMove(m)) {
     S.undoSteps.push(1);
+    followHint(hinted, m);
     const tile = S.cells[S.cells.indexOf(0) - DIRS[m][0] * S.W - DIRS[m][1]];
     announce(`tile ${tile} ${WORD[m]}`);
     afterPlayerMove();
@@ -764,10 +781,12 @@ async function startSolve() {
   try {
     const data = await api("POST", "/api/solve", body);
     S.solveId = data.id;
-    $("solve-btn").disabled = true;
-    $("solve-btn").hidden = true;
+    const focused = [$("solve-btn"), $("resolve-btn")].includes(document.activeElement);
     $("cancel-btn").disabled = false;
     $("cancel-btn").hidden = false;
+    $("solve-btn").disabled = true;
+    $("solve-btn").hidden = true;
+    if (focused) $("cancel-btn").focus(); // the keyboard's place stays in the same spot
     pollSolve(from, began);
   } catch (e) {
     S.solveMsg = ["error: " + e.message, "error"];
@@ -812,10 +831,12 @@ function pollSolve(from, began) {
 function finishSolve() {
   clearTimeout(S.pollTimer);
   S.solveId = null;
+  const focused = document.activeElement === $("cancel-btn");
   $("solve-btn").disabled = false;
   $("solve-btn").hidden = false;
   $("cancel-btn").disabled = true;
   $("cancel-btn").hidden = true;
+  if (focused) $("solve-btn").focus();
 }
 
 async function cancelSolve() {
@@ -1270,7 +1291,7 @@ function renderLab() {
       const mem = `${num(e.stored)} / ${num(e.peak_frontier)}` + (e.memory_bytes ? ` / ≈${bytes(e.memory_bytes)}` : "");
       cells.push(el("td", { text: num(e.length) }), el("td", { text: e.optimal ? "yes" : "no" }),
         el("td", { text: num(e.expanded) }), el("td", { text: num(e.generated) }), el("td", { text: mem }),
-        el("td", { text: `${secs(e.search_seconds)} / ${secs(e.table_seconds)} / ${secs(e.total_seconds)}` }));
+        el("td", { text: `${secs(e.search_seconds)} / ${secs(e.total_seconds)} / ${secs(e.table_seconds)}` }));
     }
     out.push(el("tr", {}, ...cells));
     if (phases.length) {
