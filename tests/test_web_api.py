@@ -428,13 +428,12 @@ def test_analyze_bad_input(client, body, status):
 
 
 def _after(board: str, move: str) -> str:
-    """``board`` after the single-tile ``move`` (tile notation)."""
-    from slidelab.board import Board
-    from slidelab.moves import parse_moves, replay
-
-    b = Board(board)
-    cells = replay([c for row in b.to_list() for c in row], b.width, b.height, parse_moves(move))
-    return Board([cells[r * b.width : (r + 1) * b.width] for r in range(b.height)]).format()
+    """``board`` (slash text) after the single-tile ``move`` (tile notation: where the tile goes)."""
+    rows = [row.split() for row in board.split("/")]
+    br, bc = next((r, c) for r, row in enumerate(rows) for c, v in enumerate(row) if v == "0")
+    r, c = {"U": (br + 1, bc), "D": (br - 1, bc), "L": (br, bc + 1), "R": (br, bc - 1)}[move]
+    rows[br][bc], rows[r][c] = rows[r][c], "0"
+    return "/".join(" ".join(row) for row in rows)
 
 
 def test_hint_gives_the_distance_and_a_best_next_move(client):

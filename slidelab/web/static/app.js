@@ -374,9 +374,11 @@ function renderMoveList() {
   const upto = Math.min(moves.length, from + LIMIT);
   for (let k = 0; k < from; k++) applyMove(cells, null, S.W, S.H, moves[k]);
   const item = (k, m, tile, cls, jump) => {
+    // named by its text: "move 3: tile 8 right", of which "3 8" shows (an arrow for the rest)
     const b = el("button", { type: "button", class: `dir-${m}` + (cls ? " " + cls : "") },
-      el("span", { class: "num", text: String(k) }), String(tile), icon("arrow"));
-    b.setAttribute("aria-label", `move ${k}: tile ${tile} ${WORD[m]}`);
+      el("span", { class: "sr-only", text: "move " }), el("span", { class: "num", text: String(k) }),
+      el("span", { class: "sr-only", text: ": tile " }), String(tile), icon("arrow"),
+      el("span", { class: "sr-only", text: ` ${WORD[m]}` }));
     if (jump === null) b.disabled = true;
     else b.dataset.step = String(jump);
     return el("li", {}, b);
@@ -411,8 +413,9 @@ function detourItems() {
     const tile = tileOf(cells, S.W, S.H, m);
     applyMove(cells, null, S.W, S.H, m);
     const b = el("button", { type: "button", class: `detour dir-${m}` },
-      el("span", { class: "num", text: "+" + (j + 1) }), String(tile), icon("arrow"));
-    b.setAttribute("aria-label", `your move ${j + 1} off the solution: tile ${tile} ${WORD[m]}`);
+      el("span", { class: "sr-only", text: "your move " }), el("span", { class: "num", text: "+" + (j + 1) }),
+      el("span", { class: "sr-only", text: " off the solution: tile " }), String(tile), icon("arrow"),
+      el("span", { class: "sr-only", text: ` ${WORD[m]}` }));
     b.dataset.detour = String(j + 1);
     return el("li", {}, b);
   });
