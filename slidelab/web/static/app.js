@@ -1119,6 +1119,7 @@ async function drawAnalysis() {
   let data = S.analyses.get(key);
   if (data === undefined) {
     S.analyses.set(key, null); // on its way
+    $("chart-box").hidden = true; // the chart shown is another goal's or metric's
     $("chart-status").className = "status";
     $("chart-status").textContent = "analysing every arrangement...";
     try {
