@@ -46,6 +46,8 @@ def comparable(record: dict) -> dict:
     out = dict(record)
     if "stats" in out:
         out["stats"] = {k: v for k, v in out["stats"].items() if k != "seconds"}
+        phases = out["stats"].get("phases", [])
+        out["stats"]["phases"] = [{k: v for k, v in p.items() if k != "seconds"} for p in phases]
     return out
 
 

@@ -32,7 +32,6 @@ import numpy as np
 
 from ..board import Board
 from ..errors import UnsolvableError
-from ..moves import from_blank_path
 from ..puzzle import Puzzle
 from ..solution import Solution, Stats, make_solution
 from .budget import check_budget, check_limits
@@ -89,9 +88,9 @@ def _moved(s: np.ndarray, b: int, d: int, w: int) -> np.ndarray:
     return s
 
 
-def _descend(s, b, g, table, nibble, reach: int = 1) -> list[int] | None:
-    """Blank directions (one per single-tile step) of an optimal path to the goal; None when not
-    reachable.
+def _descend(s, b, g, table, nibble, reach: int = 1) -> tuple[list[int] | None, int, int]:
+    """Blank directions (one per single-tile step) of an optimal path to the goal, None when not
+    reachable; the positions whose neighbours were read (one a move), and those neighbours.
 
     Each move goes to a neighbour whose distance is one less (a slide of 1 ..
     ``reach`` tiles: 1 in STM): a few numpy look-ups a move, so reading a
@@ -100,17 +99,20 @@ def _descend(s, b, g, table, nibble, reach: int = 1) -> list[int] | None:
     w, nbr = g.width, g.neighbours
     d = _entry_distance(s, b, g, table, nibble)
     if d < 0:
-        return None
+        return None, 0, 0
     path: list[int] = []
+    steps = read = 0
     while d > 0:
+        steps += 1
         for dd, k, s2, nb in _slides(s, b, w, nbr, reach):
+            read += 1
             if _entry_distance(s2, nb, g, table, nibble) == d - 1:
                 path += [dd] * k
                 s, b, d = s2, nb, d - 1
                 break
         else:
-            return None
-    return path
+            return None, steps, read
+    return path, steps, read
 
 
 def _slides(s, b, w, nbr, reach):
@@ -313,12 +315,12 @@ class DistanceTable:
         """An optimal solution of ``board``, read from the table (replayed and checked)."""
         began = time.perf_counter()
         board, seq, b = self._sequence(board)
-        path = _descend(seq, b, self._args, self.data, self.nibble, self.space.reach)
+        path, steps, read = _descend(seq, b, self._args, self.data, self.nibble, self.space.reach)
         if path is None:
             raise UnsolvableError(f"{board.format()} cannot reach the goal {self.goal.format()}")
         stats = Stats(
-            expanded=len(from_blank_path(path)),  # one position a move
-            generated=0,
+            expanded=steps,  # one position a move: its neighbours read
+            generated=read,  # the neighbours whose distance was read
             stored=self.states,
             peak_frontier=0,
             seconds=time.perf_counter() - began,
