@@ -902,7 +902,8 @@ function showResult() {
   const parts = [];
   if (st) {
     if (/^table/.test(sol.method || "")) {
-      parts.push(`read from a distance table of ${num(st.stored)} positions: no search,`
+      parts.push(`read from a distance table of ${num(st.stored)} positions, no search:`
+        + ` a position a move (${num(st.expanded)}), ${num(st.generated)} neighbours' distances read,`
         + ` ${secs(st.seconds)} s`);
     } else {
       parts.push(`expanded ${num(st.expanded)}`
