@@ -28,14 +28,14 @@ from .errors import ArgumentError, SlidelabError
 from .parse import Cell
 
 #: the web page's tile, tile text, frame and goal-cell look (``style.css``)
-TILE = "#f2c14e"
-TILE_INK = "#3a2c00"
-FRAME = "#4a4a4a"
+TILE = "#f4e4c1"
+TILE_INK = "#3a2a10"
+FRAME = "#2f3a45"
 HOME_FILTER = "saturate(0.75) brightness(1.04)"
 #: one colour per label class when labels repeat (``app.js``'s ``PALETTE``)
 PALETTE = (
-    "#f2c14e", "#7cc6a4", "#8fb3f0", "#f08f8f", "#c7a4f0", "#f0b27a", "#9fd86b",
-    "#f0a0d0", "#a0c8c8", "#d8c890", "#b0b0e8", "#e8b0b0",
+    "#f4d58d", "#a8dcc3", "#b9cdf5", "#f5b8b8", "#d9c4f3", "#f5c9a0", "#c3e5a0",
+    "#f3c2df", "#bfdede", "#e5dbb1", "#cfcff0", "#efcaca",
 )  # fmt: skip
 
 #: pixels: the margin around a board, and the gap between two tiles

@@ -200,6 +200,7 @@ def test_within_the_budget_auto_proves_the_optimum(budgeted, seen):
     assert s.length == 46 and s.optimal and s.method == "idastar"
 
 
+@pytest.mark.slow  # 26 s: a search given its whole budget (the README's run stays under 8 minutes)
 def test_past_the_budget_auto_gives_a_bounded_answer_and_says_so(budgeted, seen, caplog):
     solve(EASY, blank_first=True, partition=FOURS)  # the tables at hand
     with caplog.at_level(logging.INFO, logger="slidelab"):

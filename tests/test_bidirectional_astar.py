@@ -75,6 +75,7 @@ def test_hardest_3x3_through_solve(board):
     assert s.as_dict()["stats"]["expanded_backward"] == st_.expanded_backward
 
 
+@pytest.mark.slow  # 38 s: builds its tables (the README's run stays under 8 minutes)
 def test_pattern_databases_with_a_partition_through_solve(cache):  # small tables, built here
     board = "5 1 2 3/0 6 7 4/9 10 11 8/13 14 15 12"
     partition = "1,2,3/4,5,6/7,8,9/10,11,12/13,14,15"

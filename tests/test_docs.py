@@ -282,6 +282,7 @@ def test_no_star_of_a_name_becomes_emphasis(site):
     assert not glued, glued[:5]
 
 
+@pytest.mark.slow  # 27 s: weighted A* on the 24-puzzle (the README's run stays under 8 minutes)
 def test_the_weighted_example_states_what_it_gives():
     """docs/how-to/solve.md's ``--weight 1.5`` line gives that board's lengths, not an average."""
     from slidelab import solve

@@ -109,7 +109,7 @@ def test_the_colours_are_the_web_pages():
     css = (STATIC / "style.css").read_text()
     js = (STATIC / "app.js").read_text()
     assert f"--tile: {TILE};" in css and f"--tile-ink: {TILE_INK};" in css
-    assert f"background: {FRAME};" in css
+    assert f"--frame: {FRAME};" in css
     palette = re.search(r"const PALETTE = \[(.*?)\];", js, re.S).group(1)
     assert tuple(re.findall(r'"(#[0-9a-f]{6})"', palette)) == PALETTE
 

@@ -239,6 +239,7 @@ def compare(
     time_limit: float | None = DEFAULT_TIME_LIMIT,
     blank_first: bool = False,
     size=None,
+    progress=None,
 ) -> Comparison:
     """Solve one position with each of ``methods`` (default :data:`DEFAULT_METHODS`), side by
     side (see the module).
@@ -256,6 +257,9 @@ def compare(
         ``stm`` or ``mtm``: a method that does not search that metric gives a row saying so.
     time_limit : float, optional
         Seconds for each method's answer (default :data:`DEFAULT_TIME_LIMIT`); None: none.
+    progress : callable, optional
+        ``progress(entries, method)`` before each method: the entries so far and the method
+        that runs next.
 
     Examples
     --------
@@ -270,7 +274,11 @@ def compare(
     names = _method_names(methods)
     first = check_options(metric=metric, time_limit=time_limit)
     puzzle = check_request(read_puzzle(start, goal, blank_first=blank_first, size=size), first)
-    entries = [_one(puzzle.puzzle, name, heuristic, first.metric, time_limit) for name in names]
+    entries: list[Entry] = []
+    for name in names:
+        if progress is not None:
+            progress(list(entries), name)
+        entries.append(_one(puzzle.puzzle, name, heuristic, first.metric, time_limit))
     return Comparison(puzzle.puzzle.start, puzzle.puzzle.goal, first.metric, entries)
 
 

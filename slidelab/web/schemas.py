@@ -17,6 +17,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from ..heuristics.registry import HEURISTICS
 from ..moves import METRICS
 from ..parse import STYLES
+from ..search.compare import DEFAULT_METHODS
 from ..search.registry import METHODS
 from .lanes import DEFAULT_TIME_LIMIT, MAX_BODY, MAX_TIME_LIMIT
 
@@ -373,6 +374,11 @@ class MethodsOut(BaseModel):
     methods: list[MethodInfo]
     heuristics: list[HeuristicInfo]
     metrics: list[str] = Field(description="The move metrics, the default first.")
+    compare: list[str] = Field(
+        default_factory=list,
+        description="The methods the lab compares unless others are chosen"
+        " (``slidelab.search.compare.DEFAULT_METHODS``).",
+    )
 
     @classmethod
     def from_registries(cls) -> MethodsOut:
@@ -390,6 +396,7 @@ class MethodsOut(BaseModel):
                 for m in METHODS.values()
             ],
             metrics=list(METRICS),
+            compare=list(DEFAULT_METHODS),
             heuristics=[
                 HeuristicInfo(
                     name=h.name, summary=h.summary, aliases=list(h.aliases), admissible=h.admissible

@@ -236,28 +236,26 @@ def _generate(args: dict) -> dict:
 
 
 def _compare(args: dict, report=None) -> dict:
-    """Each method in turn (:func:`slidelab.search.compare.compare` of one method): the
-    entries so far are reported after each, with the method that runs next."""
-    from ..errors import SlidelabError
+    """The methods in turn (:func:`slidelab.search.compare.compare`): before each, the entries
+    so far are reported with the method that runs next."""
     from ..search.compare import compare
 
     methods = list(args["methods"])
-    options = {
-        "heuristic": args.get("heuristic"),
-        "metric": args.get("metric", "stm"),
-        "time_limit": float(args.get("time_limit", 10.0)),
-    }
-    out: dict | None = None
-    entries: list = []
-    for i, method in enumerate(methods):
+
+    def each(done: list, coming: str) -> None:
         if report is not None:
-            report({"method": method, "done": i, "of": len(methods), "entries": list(entries)})
-        one = compare(args["start"], args["goal"], methods=[method], **options).as_dict()
-        entries.extend(one["entries"])
-        out = one
-    if out is None:
-        raise SlidelabError("compare: no method given")
-    return {**out, "entries": entries}
+            entries = [e.as_dict() for e in done]
+            report({"method": coming, "done": len(done), "of": len(methods), "entries": entries})
+
+    return compare(
+        args["start"],
+        args["goal"],
+        methods=methods,
+        heuristic=args.get("heuristic"),
+        metric=args.get("metric", "stm"),
+        time_limit=float(args.get("time_limit", 10.0)),
+        progress=each,
+    ).as_dict()
 
 
 def _hint(args: dict) -> dict:

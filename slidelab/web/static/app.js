@@ -40,7 +40,6 @@ const OPPOSITE = { U: "D", D: "U", L: "R", R: "L" };
 const WORD = { U: "up", D: "down", L: "left", R: "right" };
 const PALETTE = ["#f4d58d", "#a8dcc3", "#b9cdf5", "#f5b8b8", "#d9c4f3", "#f5c9a0", "#c3e5a0",
   "#f3c2df", "#bfdede", "#e5dbb1", "#cfcff0", "#efcaca"];
-const DEFAULT_LAB = ["bfs", "bidirectional", "astar", "weighted-astar", "bidirectional-astar", "idastar"];
 const SVG_NS = "http://www.w3.org/2000/svg";
 
 // ---------------------------------------------------------------------------------------- boards
@@ -1480,7 +1479,7 @@ async function loadMethods() {
     (m) => option(m, m.toUpperCase(), metricTitle[m] || m)));
   $("lab-methods").replaceChildren(...data.methods.filter((m) => m.name !== "auto").map((m) => {
     const box = el("input", { type: "checkbox", value: m.name });
-    box.checked = DEFAULT_LAB.includes(m.name);
+    box.checked = (data.compare || []).includes(m.name);
     return el("label", { title: m.summary }, box, m.name);
   }));
   updateHeuristicMenu();
