@@ -177,7 +177,7 @@ def test_made_by_name_in_mtm_with_no_divisor():
 # ---------------------------------------------------------------------------- auto, and the CLI
 
 #: a relabelling of the 15-puzzle that builds at once (102,960 positions), standing in for
-#: the two used (303 million positions each, 136 s to build) where a test builds the table
+#: the two used (303 million positions each, 89 s to build both) where a test builds the table
 COARSE_FIFTEEN = [1] * 8 + [2] * 7 + [0]
 
 
@@ -268,7 +268,7 @@ def test_tables_build_makes_the_abstraction_table(coarse, cli):
 @pytest.mark.slow
 def test_the_mtm_antipode_is_43_moves():
     """The 15-puzzle's MTM antipode (Norskog and Davidson 2010): 43 moves, proven optimal (the
-    tables built first, 136 s; the search about 3 minutes on 2 cores)."""
+    tables built first, 44 s and 45 s; the search about 3 minutes on 2 cores)."""
     s = slidelab.solve("1 5 9 13/2 6 10 14/3 7 11 15/4 8 12 0", metric="mtm")
     assert (s.length, s.optimal, s.metric) == (43, True, "mtm")
     assert s.method == "idastar"

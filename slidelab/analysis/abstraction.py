@@ -70,7 +70,7 @@ MAX_STATES = 200_000_000
 #: Tomas Rokicki's relabelling of the 15-puzzle, the blank in the bottom-right corner (151,351,200
 #: positions)
 ROKICKI = (1, 1, 2, 2, 3, 3, 2, 2, 3, 3, 4, 4, 3, 4, 4, 0)
-#: Rokicki's with its pair of tiles apart (302,702,400 positions, a byte each; built in 50 s on
+#: Rokicki's with its pair of tiles apart (302,702,400 positions, a byte each; built in 44 s on
 #: 2 cores): 1.5 to 4 times fewer nodes than his on four random 15-puzzles
 #: (``benchmarks/mtm_heuristics.py``)
 FIFTEEN = (1, 2, 3, 3, 4, 4, 3, 3, 4, 4, 5, 5, 4, 5, 5, 0)
@@ -80,8 +80,9 @@ ROWS = (1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 4, 3, 3, 5, 0)
 #: the relabellings of the 15-puzzle's tables, the estimate the largest over them and their
 #: transposes: with :data:`ROWS` beside :data:`FIFTEEN`, 3 to 9 times fewer nodes and 1.5 to
 #: 2.6 times less time on four random 15-puzzles (``benchmarks/mtm_heuristics.py``), the antipode
-#: in 176 s instead of 384 on 2 cores, for twice the memory (605 MB) and a build of 136 s instead
-#: of 50 (``benchmarks/mtm.py``)
+#: in 176 s instead of 384 on 2 cores, for twice the memory (605 MB) and a build of 89 s instead
+#: of 44 (``benchmarks/mtm.py``); ``auto`` builds the second only when a search needs it
+#: (:func:`ladder`)
 FIFTEEN_TABLES = (FIFTEEN, ROWS)
 
 
@@ -289,8 +290,8 @@ def build_seconds(puzzle: Puzzle, metric: str = "stm", classes=None) -> float:
 
 def ladder(puzzle: Puzzle) -> list:
     """The classes ``auto`` climbs through, weakest first: on the 15-puzzle the first of
-    :data:`FIFTEEN_TABLES` alone (one table, built in 50 s on 2 cores), then both (a second
-    build of 50 s, made only for a position whose search is predicted to take longer than
+    :data:`FIFTEEN_TABLES` alone (one table, built in 44 s on 2 cores), then both (a second
+    build of 45 s, made only for a position whose search is predicted to take longer than
     that); elsewhere the automatic classes alone (``[None]``)."""
     patterns = named_relabellings(puzzle)
     if patterns is None:
