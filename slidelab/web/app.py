@@ -60,6 +60,7 @@ from .. import __version__
 from ..errors import SlidelabError, UnsolvableError
 from ..moves import metric_name
 from ..parse import is_size, parse_size
+from ..search.compare import DEFAULT_METHODS
 from ..search.request import check_request, read_options, read_puzzle
 from ..workers import DONE, WARMING_UP, analyze_job, default_warm_up, generate_job, solve_job
 from ..workers.jobs import compare_job, hint_job
@@ -104,16 +105,6 @@ from .schemas import (
 )
 
 STATIC = resources.files("slidelab.web") / "static"
-#: the methods a comparison runs when the request names none (those of
-#: :data:`slidelab.search.compare.DEFAULT_METHODS`; not imported: the server never loads the search)
-DEFAULT_COMPARE = (
-    "bfs",
-    "bidirectional",
-    "astar",
-    "weighted-astar",
-    "bidirectional-astar",
-    "idastar",
-)
 
 
 # ------------------------------------------------------------------------------------------
@@ -251,6 +242,26 @@ def create_app(
     app.add_middleware(BodyLimit, limit=max_body)
     errors.install(app)
 
+    async def _answer(job, request: Request, pool, lane: str, wait: bool):
+        """A submitted job's answer: at once ``202 {"id", "status"}`` unless ``wait``; else,
+        once done, its result with its id, or its error."""
+        if not wait:
+            return JSONResponse({"id": job.id, "status": job.status}, status_code=202)
+        await lanes.wait(job, request, pool, lane)
+        if job.status != DONE:
+            raise job_error(job)
+        return {**job.result, "id": job.id}
+
+    async def _cancel(pool, job):
+        """Stop a job's worker; its status once stopped (or after 5 s)."""
+        pool.cancel(job.id)
+        if not job.future.done():
+            try:
+                await asyncio.wait_for(asyncio.wrap_future(job.future), timeout=5)
+            except asyncio.TimeoutError:
+                pass
+        return job.view()
+
     @app.api_route("/", methods=["GET", "HEAD"], include_in_schema=False)
     async def page():
         return FileResponse(str(STATIC / "index.html"), media_type="text/html")
@@ -344,12 +355,7 @@ def create_app(
             checked = check_request(puzzle, options)
         pool, client = lanes.admit(request, name)
         job = pool.submit(*solve_job(checked), time_limit, owner=client)
-        if not body.wait:
-            return JSONResponse({"id": job.id, "status": job.status}, status_code=202)
-        await lanes.wait(job, request, pool, name)
-        if job.status != DONE:
-            raise job_error(job)
-        return {**job.result, "id": job.id}
+        return await _answer(job, request, pool, name, body.wait)
 
     @app.get(
         "/api/solve/{solve_id}",
@@ -369,14 +375,7 @@ def create_app(
     )
     async def solve_cancel(solve_id: str, request: Request):
         """Cancel a solve: its worker process is stopped.  Answers with the solve's status."""
-        pool, job = lanes.find(request, solve_id)
-        pool.cancel(solve_id)
-        if not job.future.done():
-            try:
-                await asyncio.wait_for(asyncio.wrap_future(job.future), timeout=5)
-            except asyncio.TimeoutError:
-                pass
-        return job.view()
+        return await _cancel(*lanes.find(request, solve_id))
 
     @app.post("/api/hint", response_model=HintOut, responses=error_responses(*JOB_ERRORS))
     async def hint_endpoint(body: HintIn, request: Request):
@@ -415,7 +414,7 @@ def create_app(
         metric = _metric(body.metric)
         methods: list = []
         with _read():
-            for given in body.methods or DEFAULT_COMPARE:
+            for given in body.methods or DEFAULT_METHODS:
                 name = method_name(given)
                 if name not in methods:
                     methods.append(name)
@@ -429,12 +428,7 @@ def create_app(
             compare_limit(len(methods), body.time_limit),
             owner=client,
         )
-        if not body.wait:
-            return JSONResponse({"id": job.id, "status": job.status}, status_code=202)
-        await lanes.wait(job, request, pool, "hard")
-        if job.status != DONE:
-            raise job_error(job)
-        return {**job.result, "id": job.id}
+        return await _answer(job, request, pool, "hard", body.wait)
 
     @app.get(
         "/api/compare/{compare_id}",
@@ -454,14 +448,7 @@ def create_app(
     )
     async def compare_cancel(compare_id: str, request: Request):
         """Cancel a comparison: its worker process is stopped."""
-        pool, job = lanes.find(request, compare_id, "compare")
-        pool.cancel(compare_id)
-        if not job.future.done():
-            try:
-                await asyncio.wait_for(asyncio.wrap_future(job.future), timeout=5)
-            except asyncio.TimeoutError:
-                pass
-        return job.view()
+        return await _cancel(*lanes.find(request, compare_id, "compare"))
 
     @app.post("/api/analyze", response_model=AnalyzeOut, responses=error_responses(*JOB_ERRORS))
     async def analyze_endpoint(body: AnalyzeIn, request: Request):
