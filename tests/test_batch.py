@@ -340,7 +340,10 @@ def _start_and_stop(source, out, sig, at_least=8):
 
 @pytest.mark.parametrize(
     "sig",
-    [pytest.param(signal.SIGKILL, marks=pytest.mark.slow), signal.SIGINT],  # 10 s each
+    [
+        pytest.param(signal.SIGKILL, marks=pytest.mark.slow),
+        pytest.param(signal.SIGINT, marks=pytest.mark.slow),
+    ],  # 10 s each
 )
 def test_resume_after_stopping_loses_and_duplicates_nothing(tmp_path, sig):
     source = _slow_batch(tmp_path)
@@ -389,6 +392,7 @@ def test_options_that_cannot_make_tables_fail_each_instance_once():
 # ------------------------------------------------------------------------- a real Dask cluster
 
 
+@pytest.mark.slow  # 6 s: a real Dask cluster
 def test_dask_cluster_gives_the_results_of_local_processes(tmp_path):
     distributed = pytest.importorskip("distributed")
     lines = [b.format() for b in random_boards(10, "3x3", seed=12)]

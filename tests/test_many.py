@@ -73,6 +73,7 @@ def test_bad_arguments():
         list(solve_many(["1 2 3/4 5 6/0 7 8"], workers=2))
 
 
+@pytest.mark.slow  # 6 s
 def test_interrupting_a_stream_on_the_command_line(tmp_path):
     """SIGINT while two lines are being searched: the answers before come out, then the
     interruption (exit 130), no traceback."""

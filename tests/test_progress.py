@@ -9,6 +9,8 @@ import subprocess
 import sys
 import time
 
+import pytest
+
 from slidelab import Puzzle
 from slidelab.cli.progress import TableBar, table_and_step
 from slidelab.heuristics.pdb import announce_build, partition_name
@@ -89,6 +91,7 @@ def test_search_progress_names_stronger_tables():
     assert seen and all("stronger_partition" in info for info in seen)
 
 
+@pytest.mark.slow  # 6 s
 def test_killed_solve_says_what_it_knew(tmp_path):
     env = {**os.environ}
     proc = subprocess.Popen(

@@ -729,6 +729,7 @@ def fuzz_client():
         yield c
 
 
+@pytest.mark.slow  # 7 s
 def test_fuzz_huge_numbers_nan_infinity_and_megabyte_strings(fuzz_client):
     """Every field of every endpoint given each nasty value, and the bodies themselves: no 5xx."""
     c = fuzz_client

@@ -530,6 +530,7 @@ def test_head_of_the_page_is_answered(page, server):
     assert head.status == 200 and "text/html" in head.headers["content-type"]
 
 
+@pytest.mark.slow  # 12 s: a fresh server's warm-up
 def test_the_page_says_warming_up_until_the_solvers_are_ready(browser, tmp_path_factory):
     """A fresh server (no tables in its cache) warms its workers up; the page says so meanwhile."""
     cold = _serve(tmp_path_factory, cache=str(tmp_path_factory.mktemp("cold-cache")))
@@ -615,6 +616,7 @@ def _check_accessible(pg) -> None:
     assert violations == [], violations
 
 
+@pytest.mark.slow  # 12 s: a fresh server's warm-up
 def test_a_fresh_server_answers_a_3x3_within_30_s_and_shows_its_warm_up(
     browser, server, tmp_path_factory
 ):

@@ -62,6 +62,7 @@ def test_hard_deadline_kills_the_worker_and_the_pool_goes_on():
         pool.close(wait=5)
 
 
+@pytest.mark.slow  # 5 s
 def test_a_jobs_time_limit_counts_the_tables_it_builds(tmp_path):
     """One clock: a solve whose pattern databases cannot be built within its time limit is
     refused at once, saying how to build them ahead (the worker lives on); with the time, they
@@ -218,6 +219,7 @@ def test_a_job_s_limits_start_when_its_worker_has_warmed_up():
         pool.close(wait=5)
 
 
+@pytest.mark.slow  # 6 s
 def test_a_job_goes_before_the_rest_of_the_warm_up():
     """A worker still warming up serves a job between two warm-up jobs, then warms up on."""
     warm_up = [("analyze", {"goal": "1 2 3 4 5/6 7 8 9 0"})] * 40  # several seconds
