@@ -350,6 +350,7 @@ def test_analyze_save_stores_the_table(cache):
     assert table.solve("_AB/BCC/DDA").length == table.distance("_AB/BCC/DDA")
 
 
+@pytest.mark.slow  # 4 s
 def test_table_solutions_agree_with_idastar_on_500_random_3x3(cache):
     table = DistanceTable.build("3x3")
     rng = random.Random(2026)

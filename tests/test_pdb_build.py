@@ -50,6 +50,7 @@ def test_layers_are_logged_and_progress_reported():
     assert fractions[-1] == 1.0
 
 
+@pytest.mark.slow  # 4 s
 def test_repeated_labels_go_to_the_scan_builder():
     puzzle = Puzzle("ABA_/CDCD/ABAB/CDCD", "ACA_/CDCA/DBAB/CDBD")
     codes = parse_partition(puzzle, "auto")[0]

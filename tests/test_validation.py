@@ -191,6 +191,7 @@ def test_an_allocation_that_fails_in_breadth_first_search_is_a_limit_reached(mon
             slidelab.solve(HARDEST, method=method)
 
 
+@pytest.mark.slow  # 5 s
 def test_astar_under_a_process_memory_limit_stops_cleanly():
     """No --max-memory, an address-space limit: a one-line 'limit reached', exit 1."""
     code = (
@@ -581,6 +582,7 @@ def test_breadth_first_search_of_a_huge_board_is_a_limit_reached(method, run):
     assert code != 0 and out == ""
 
 
+@pytest.mark.slow  # 5 s
 def test_the_web_answers_a_limit_reached_not_500(session_cache, monkeypatch):
     pytest.importorskip("fastapi")
     from fastapi.testclient import TestClient

@@ -967,6 +967,7 @@ def _http(host, port, method, path, body=None, timeout=30):
         conn.close()
 
 
+@pytest.mark.slow  # 7 s
 def test_a_client_that_gives_up_on_a_waiting_solve_cancels_it():
     import http.client
     import socket
@@ -1002,6 +1003,7 @@ def test_a_client_that_gives_up_on_a_waiting_solve_cancels_it():
         assert state["status"] == "running", state
 
 
+@pytest.mark.slow  # 5 s: a fresh server's warm-up
 def test_status_says_warming_up_until_the_workers_are_ready(cache):
     """Workers warm up in the background at start-up (the 15-puzzle's tables included), from
     a fresh cache: the tables are built now."""
