@@ -498,7 +498,7 @@ def test_compare_runs_each_method_on_the_position(client):
         assert e["error"] is None and e["length"] == 31 and e["optimal"] is True, e
         assert e["expanded"] > 0 and e["generated"] >= e["expanded"] - 1
         assert 0 <= e["search_seconds"] <= e["total_seconds"]
-        assert e["table_seconds"] >= 0 and e["solution"]
+        assert e["setup_seconds"] >= 0 and e["solution"]
     bfs, ida, astar = entries
     assert bfs["heuristic"] is None and ida["heuristic"] and astar["heuristic"]
     layers = [p for p in bfs["phases"] if p["kind"] == "layer"]

@@ -106,12 +106,6 @@ class Entry:
         """The search alone."""
         return self.stats.seconds
 
-    @property
-    def table_seconds(self) -> float:
-        """Its set-up: kernels compiled or loaded, tables built or loaded
-        (:attr:`setup_seconds`)."""
-        return self.setup_seconds
-
     def as_dict(self) -> dict:
         s = self.solution
         return {
@@ -128,7 +122,7 @@ class Entry:
             "peak_frontier": self.stats.peak_frontier,
             "memory_bytes": self.memory_bytes,
             "search_seconds": self.search_seconds,
-            "table_seconds": self.table_seconds,
+            "setup_seconds": self.setup_seconds,
             "total_seconds": self.total_seconds,
             "solution": None if s is None else s.format(),
             "error": self.error,
@@ -303,7 +297,7 @@ def _one(puzzle, method: str, heuristic, metric: str, time_limit) -> Entry:
     from .solve import solve_request
 
     spec = METHODS[method]
-    takes = spec.tables == "heuristic" or "heuristic" in spec.options
+    takes = "heuristic" in spec.options
     used = heuristic if takes else None
     setup, began, floor = 0.0, time.perf_counter(), None
     try:
@@ -318,7 +312,7 @@ def _one(puzzle, method: str, heuristic, metric: str, time_limit) -> Entry:
         setup = time.perf_counter() - began
         began = time.perf_counter()
         floor = _resident_peak(reset=True)
-        solution = solve_request(Request(puzzle, options))
+        solution = solve_request(Request(puzzle, options), plan=plan)
         stats, error = solution.stats, None
     except SearchLimitError as exc:
         solution, error = None, str(exc)
@@ -329,7 +323,7 @@ def _one(puzzle, method: str, heuristic, metric: str, time_limit) -> Entry:
     peak = _resident_peak()
     memory = None if floor is None or peak is None else max(0, peak - floor)
     if solution is not None and total <= TRACE_SECONDS:
-        memory = _traced_peak(lambda: solve_request(Request(puzzle, options)))
+        memory = _traced_peak(lambda: solve_request(Request(puzzle, options), plan=plan))
     return Entry(method, used, metric, solution, error, stats, memory, total, setup)
 
 

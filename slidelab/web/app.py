@@ -242,15 +242,19 @@ def create_app(
     app.add_middleware(BodyLimit, limit=max_body)
     errors.install(app)
 
+    async def _result(job, request: Request, pool, lane: str):
+        """A submitted job's result once it is done, or its error."""
+        await lanes.wait(job, request, pool, lane)
+        if job.status != DONE:
+            raise job_error(job)
+        return job.result
+
     async def _answer(job, request: Request, pool, lane: str, wait: bool):
         """A submitted job's answer: at once ``202 {"id", "status"}`` unless ``wait``; else,
         once done, its result with its id, or its error."""
         if not wait:
             return JSONResponse({"id": job.id, "status": job.status}, status_code=202)
-        await lanes.wait(job, request, pool, lane)
-        if job.status != DONE:
-            raise job_error(job)
-        return {**job.result, "id": job.id}
+        return {**await _result(job, request, pool, lane), "id": job.id}
 
     async def _cancel(pool, job):
         """Stop a job's worker; its status once stopped (or after 5 s)."""
@@ -323,10 +327,7 @@ def create_app(
             lanes[name].time_limit,
             owner=client,
         )
-        await lanes.wait(job, request, pool, name)
-        if job.status != DONE:
-            raise job_error(job)
-        return job.result
+        return await _result(job, request, pool, name)
 
     @app.post(
         "/api/solve",
@@ -389,10 +390,7 @@ def create_app(
         job = pool.submit(
             *hint_job(puzzle.start, puzzle.goal, metric, time_limit), time_limit, owner=client
         )
-        await lanes.wait(job, request, pool, name)
-        if job.status != DONE:
-            raise job_error(job)
-        return job.result
+        return await _result(job, request, pool, name)
 
     @app.post(
         "/api/compare",
@@ -473,12 +471,10 @@ def create_app(
         name = "cheap" if is_cheap(goal.width * goal.height) else "hard"
         pool, client = lanes.admit(request, name)
         job = pool.submit(*analyze_job(goal, metric), lanes[name].time_limit, owner=client)
-        await lanes.wait(job, request, pool, name)
-        if job.status != DONE:
-            raise job_error(job)
+        result = await _result(job, request, pool, name)
         if len(analyses) >= 64:
             analyses.pop(next(iter(analyses)))
-        analyses[key] = job.result
-        return job.result
+        analyses[key] = result
+        return result
 
     return app

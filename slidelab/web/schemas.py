@@ -281,7 +281,7 @@ class Entry(BaseModel):
         " worker's peak resident memory), its kernels and tables ready before.",
     )
     search_seconds: float | None = Field(None, description="The search alone.")
-    table_seconds: float | None = Field(
+    setup_seconds: float | None = Field(
         None,
         description="The set-up before the answer: kernels compiled or loaded, tables built or"
         " loaded.",

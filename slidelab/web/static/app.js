@@ -1295,7 +1295,7 @@ function renderLab() {
       const mem = `${num(e.stored)} / ${num(e.peak_frontier)}` + (e.memory_bytes ? ` / ≈${bytes(e.memory_bytes)}` : "");
       cells.push(el("td", { text: num(e.length) }), el("td", { text: e.optimal ? "yes" : "no" }),
         el("td", { text: num(e.expanded) }), el("td", { text: num(e.generated) }), el("td", { text: mem }),
-        el("td", { text: `${secs(e.search_seconds)} / ${secs(e.total_seconds)} / ${secs(e.table_seconds)}` }));
+        el("td", { text: `${secs(e.search_seconds)} / ${secs(e.total_seconds)} / ${secs(e.setup_seconds)}` }));
     }
     out.push(el("tr", {}, ...cells));
     if (phases.length) {
