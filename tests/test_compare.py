@@ -102,6 +102,7 @@ def test_the_command_prints_the_table_and_json(cli):
         (("--methods", "dfs"), "unknown method 'dfs'"),
         (("--methods", ","), "no method"),
         (("--metric", "xtm"), "xtm"),
+        (("--heuristic", "bogus"), "unknown heuristic 'bogus'"),
     ],
 )
 def test_the_command_refuses_bad_input_in_one_line(cli, args, why):
@@ -153,3 +154,8 @@ def test_the_hinted_move_is_one_closer(seed):
     assert h.distance == table.distance(board)
     if h.distance:
         assert table.distance(apply_moves(board, [h.move])) == h.distance - 1
+
+
+def test_the_command_on_an_unsolvable_board_exits_1(cli):
+    r = cli("compare", "2 1 3/4 5 6/7 8 0")
+    assert r.exit_code == 1 and "unsolvable" in r.output and "Traceback" not in r.output

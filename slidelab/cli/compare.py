@@ -7,8 +7,8 @@ import sys
 
 import click
 
-from ..errors import SlidelabError
-from .common import BAD_INPUT, Outcome, goal_options, inputs, metric_option, report_failure
+from ..errors import SlidelabError, UnsolvableError
+from .common import BAD_INPUT, FAILED, Outcome, goal_options, inputs, metric_option, report_failure
 from .program import needs
 
 
@@ -63,7 +63,8 @@ def compare_command(
                 size=size,
             )
         except SlidelabError as exc:
-            report_failure({"start": text}, str(exc), number, as_json, outcome, BAD_INPUT)
+            code = FAILED if isinstance(exc, UnsolvableError) else BAD_INPUT
+            report_failure({"start": text}, str(exc), number, as_json, outcome, code)
             continue
         if as_json:
             click.echo(json.dumps(result.as_dict()))

@@ -266,7 +266,8 @@ def compare(
     """
 
     names = _method_names(methods)
-    first = check_options(metric=metric, time_limit=time_limit)
+    first = check_options(metric=metric, time_limit=time_limit, heuristic=heuristic)
+    heuristic = first.heuristic  # its canonical name: an unknown one is bad input, not a row
     puzzle = check_request(read_puzzle(start, goal, blank_first=blank_first, size=size), first)
     entries: list[Entry] = []
     for name in names:
