@@ -61,6 +61,7 @@ MODEL = (
     "solution",
     "cache",
     "generate",
+    "cluster",
 )
 
 #: the layers, lowest first: name -> the module prefixes below ``slidelab.`` it holds

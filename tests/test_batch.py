@@ -419,9 +419,9 @@ def test_dask_cluster_gives_the_results_of_local_processes(tmp_path):
 
 def test_unreachable_scheduler_is_one_line(monkeypatch):
     pytest.importorskip("distributed")
-    from slidelab.batch import run
+    from slidelab import cluster
 
-    monkeypatch.setattr(run, "CONNECT_TIMEOUT", 2)
+    monkeypatch.setattr(cluster, "CONNECT_TIMEOUT", 2)
     with pytest.raises(SlidelabError, match="cannot reach the Dask scheduler at tcp://127.0.0.1:9"):
         list(solve_batch(read_instances(["1 2 3/4 5 6/0 7 8"]), scheduler="tcp://127.0.0.1:9"))
 

@@ -27,6 +27,7 @@ from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import Future
 
 from .. import _args
+from ..cluster import connect, first_line
 from ..errors import SearchLimitError, SlidelabError, UnsolvableError
 from ..memory import usable_cores
 from ..parse import parse_size
@@ -37,9 +38,6 @@ from ..search.stream import Plans, ReadAhead, done, run_stream
 from ..workers import DONE, FAILED, WorkerPool, solve_job
 from .instances import Instance, checked_instances
 from .results import agrees
-
-#: seconds to wait for a Dask scheduler to answer
-CONNECT_TIMEOUT = 20
 
 
 def default_workers() -> int:
@@ -132,7 +130,7 @@ def _solve(instances, goal, blank_first, size, options, workers, scheduler, tabl
     input; what differs is where the searches run (:class:`_Processes` or :class:`_Dask`) and
     that the records come as they finish.
     """
-    client = _connect(scheduler) if scheduler is not None else None  # before any result
+    client = connect(scheduler) if scheduler is not None else None  # before any result
     try:
         items = ReadAhead(
             (_item(instance, goal, blank_first, size, options) for instance in instances),
@@ -263,29 +261,6 @@ class _Processes:
             self.pool.close(wait=5.0)
 
 
-def _connect(scheduler):
-    """A Dask client of the cluster at ``scheduler`` (an address), or ``scheduler`` if it is one."""
-    try:
-        from distributed import Client
-    except ImportError:
-        raise SlidelabError(
-            "--scheduler needs Dask's distributed package: pip install 'slidelab[cluster]'"
-        ) from None
-    if isinstance(scheduler, Client):
-        return scheduler
-    try:
-        return Client(scheduler, timeout=CONNECT_TIMEOUT)
-    except (OSError, ValueError, TypeError) as exc:
-        raise SlidelabError(
-            f"cannot reach the Dask scheduler at {scheduler}: {_first_line(exc)}"
-        ) from None
-
-
-def _first_line(exc: BaseException) -> str:
-    text = str(exc)
-    return text.splitlines()[0] if text else type(exc).__name__
-
-
 #: tasks a batch keeps on a Dask cluster at a time, per thread of its workers (and at least
 #: :data:`DASK_WINDOW_MIN`): the rest of the input is read as they finish
 DASK_PER_THREAD = 4
@@ -334,7 +309,7 @@ class _Dask:
                 result = (
                     FAILED,
                     {
-                        "error": f"the Dask task failed: {type(exc).__name__}: {_first_line(exc)}",
+                        "error": f"the Dask task failed: {type(exc).__name__}: {first_line(exc)}",
                         "kind": "internal",
                     },
                 )

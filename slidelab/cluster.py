@@ -1,0 +1,41 @@
+"""Connecting to a Dask distributed cluster: the one place that knows how.
+
+``slidelab batch``, ``solve`` and ``analyze`` take ``--scheduler ADDRESS`` (or a
+:class:`distributed.Client`); each connects here, so the error a person meets when the
+package is missing or the scheduler does not answer is the same one-line message everywhere.
+"""
+
+from __future__ import annotations
+
+from .errors import SlidelabError
+
+#: seconds to wait for a Dask scheduler to answer
+CONNECT_TIMEOUT = 20
+
+
+def connect(scheduler):
+    """A Dask client of the cluster at ``scheduler`` (an address), or ``scheduler`` if it is one.
+
+    Raises :class:`~slidelab.errors.SlidelabError` (one line) when Dask's ``distributed``
+    package is missing or nothing answers at the address.
+    """
+    try:
+        from distributed import Client
+    except ImportError:
+        raise SlidelabError(
+            "--scheduler needs Dask's distributed package: pip install 'slidelab[cluster]'"
+        ) from None
+    if isinstance(scheduler, Client):
+        return scheduler
+    try:
+        return Client(scheduler, timeout=CONNECT_TIMEOUT)
+    except (OSError, ValueError, TypeError) as exc:
+        raise SlidelabError(
+            f"cannot reach the Dask scheduler at {scheduler}: {first_line(exc)}"
+        ) from None
+
+
+def first_line(exc: BaseException) -> str:
+    """The first line of an exception's message (its type's name when it has none)."""
+    text = str(exc)
+    return text.splitlines()[0] if text else type(exc).__name__
