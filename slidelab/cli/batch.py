@@ -20,6 +20,7 @@ from .common import (
     fail,
     goal_options,
     read_search_options,
+    scheduler_option,
     search_options,
 )
 from .program import interrupt_handler, needs
@@ -46,12 +47,7 @@ from .progress import BatchBar
     default=None,
     help="Local worker processes (default: one per core).",
 )
-@click.option(
-    "--scheduler",
-    default=None,
-    metavar="ADDRESS",
-    help="Solve on a Dask cluster: its scheduler's address (tcp://host:8786).",
-)
+@scheduler_option("Solve")
 @click.option(
     "--redo-failed",
     is_flag=True,

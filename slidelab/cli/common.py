@@ -154,6 +154,17 @@ def metric_option(help_text: str):
     )
 
 
+def scheduler_option(what: str):
+    """``--scheduler ADDRESS``: one declaration for every command that can run on a Dask cluster
+    (connected by :func:`slidelab.cluster.connect`); ``what`` says what runs there."""
+    return click.option(
+        "--scheduler",
+        default=None,
+        metavar="ADDRESS",
+        help=f"{what} on a Dask cluster: its scheduler's address (tcp://host:8786).",
+    )
+
+
 def search_options(f):
     """The options that choose and limit a search (``solve`` and ``batch``)."""
     options = [
