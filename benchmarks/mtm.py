@@ -21,9 +21,16 @@ Parts (each prints a table; choose with ``--parts``, default all but ``korf``):
 ``korf``
     Korf's 100 (goal: blank first) in MTM, each optimal, with their known STM lengths beside;
     ``--save FILE`` writes ``number, MTM length, STM length`` per instance.
+``line``
+    The line puzzle ``ABA_/CDCD/ABAB/CDCD``'s whole space in MTM (``slidelab analyze ...
+    --metric mtm``), in a fresh process: seconds and peak memory.
+``generate``
+    ``slidelab generate 4x4 --distance D --metric mtm -n 3`` for several ``D``
+    (``--distances``): random walks, each end solved MTM-optimally with the default options,
+    until three lie at ``D``; seconds per answer, tables cached (one untimed solve first).
 
 Run: ``python benchmarks/mtm.py [--parts random,astar] [-n 100] [--seed 2026]
-[--antipode-limit 900] [--save benchmarks/data/korf100_mtm.txt]``.
+[--antipode-limit 900] [--save benchmarks/data/korf100_mtm.txt] [--distances 20,30,35,38]``.
 """
 
 from __future__ import annotations
@@ -53,6 +60,7 @@ def main():
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--antipode-limit", type=float, default=900.0)
     parser.add_argument("--save", default=None, help="korf: write the lengths here")
+    parser.add_argument("--distances", default="20,30,35,38", help="generate: the distances")
     args = parser.parse_args()
     print(
         f"machine: {platform.machine()}, {os.cpu_count()} cores, Python"
@@ -60,9 +68,7 @@ def main():
     )
     parts = args.parts.split(",")
     for name in parts:
-        {"build": build, "random": random, "antipode": antipode, "astar": astar, "korf": korf}[
-            name
-        ](args)
+        PARTS[name](args)
 
 
 def build(args) -> None:
@@ -179,6 +185,59 @@ def korf(args) -> None:
         lines = ["# Korf's 100 (goal: blank first): number, optimal MTM length, optimal STM length"]
         lines += [f"{n} {m} {s}" for n, m, s in rows]
         Path(args.save).write_text("\n".join(lines) + "\n")
+
+
+LINE = "ABA_/CDCD/ABAB/CDCD"
+
+
+def line(args) -> None:
+    """The line puzzle's whole space in MTM, in a fresh process."""
+    code = (
+        "import resource, time\n"
+        "from slidelab.analysis import analyze\n"
+        "analyze('AB/BA/A_', metric='mtm')\n"  # the kernels loaded off the clock
+        "t = time.perf_counter()\n"
+        f"s = analyze({LINE!r}, metric='mtm')\n"
+        "print(f'{time.perf_counter() - t:.1f}', resource.getrusage(resource.RUSAGE_SELF)"
+        ".ru_maxrss // 1024, s.states, s.diameter)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    seconds, peak, states, diameter = done.stdout.split()
+    print(f"\n## The line puzzle {LINE}, whole space in MTM (a fresh process)\n")
+    print(
+        f"{int(states):,} positions, diameter {diameter} MTM, {seconds} s,"
+        f" peak memory {int(peak):,} MB"
+    )
+
+
+def generate(args) -> None:
+    """Positions at MTM distances on the 15-puzzle."""
+    from slidelab.search.at_distance import positions_at_distance
+
+    slidelab.solve("1 2 3 4/5 6 7 8/9 10 11 12/13 14 0 15", metric="mtm")  # loaded, compiled
+    print("\n## `slidelab generate 4x4 --distance D --metric mtm -n 3`, tables cached\n")
+    print("| D | boards | seconds |")
+    print("|---:|---|---:|")
+    for distance in (int(d) for d in args.distances.split(",")):
+        began = time.perf_counter()
+        boards = positions_at_distance(distance, 3, "4x4", seed=7, time_limit=600, metric="mtm")
+        took = time.perf_counter() - began
+        for b in boards:  # each checked: optimal and at the distance asked
+            s = slidelab.solve(b, metric="mtm")
+            assert s.optimal and s.length == distance, b
+        shown = "; ".join(f"`{b.format()}`" for b in boards)
+        print(f"| {distance} | {shown} | {took:.1f} |", flush=True)
+
+
+PARTS = {
+    "build": build,
+    "random": random,
+    "antipode": antipode,
+    "astar": astar,
+    "korf": korf,
+    "line": line,
+    "generate": generate,
+}
 
 
 if __name__ == "__main__":
