@@ -184,10 +184,8 @@ COARSE_FIFTEEN = [1] * 8 + [2] * 7 + [0]
 @pytest.fixture
 def coarse(monkeypatch, cache):
     module = importlib.import_module("slidelab.analysis.abstraction")
-    real = module.named_relabellings
-    monkeypatch.setattr(
-        module, "named_relabellings", lambda p: None if real(p) is None else [COARSE_FIFTEEN]
-    )
+    monkeypatch.setattr(module, "FIFTEEN_TABLES", (COARSE_FIFTEEN,))
+    monkeypatch.setattr(module, "FIFTEEN_LADDER", ((COARSE_FIFTEEN,),))
     return cache
 
 
@@ -227,17 +225,15 @@ def test_auto_climbs_to_the_second_table_only_when_the_first_is_too_slow(
     the search with the first is predicted to take longer than that build."""
     module = importlib.import_module("slidelab.analysis.abstraction")
     auto = importlib.import_module("slidelab.search.auto")
-    real = module.named_relabellings
+    monkeypatch.setattr(module, "FIFTEEN_TABLES", (COARSE_FIFTEEN, COARSE_COLUMNS))
     monkeypatch.setattr(
-        module,
-        "named_relabellings",
-        lambda p: None if real(p) is None else [COARSE_FIFTEEN, COARSE_COLUMNS],
+        module, "FIFTEEN_LADDER", ((COARSE_FIFTEEN,), (COARSE_FIFTEEN, COARSE_COLUMNS))
     )
     fifteen = Puzzle(scramble(80, "4x4", seed=4))
     rungs = auto.ladder(fifteen, check_options(metric="mtm"), "abstraction")
     assert [len(r.tables) for r in rungs] == [1, 2]
-    assert rungs[0].name(fifteen) == "the abstraction table"
-    assert rungs[1].name(fifteen) == "the 2 abstraction tables"
+    assert rungs[0].name(fifteen) == "the abstraction table (101 KiB)"
+    assert rungs[1].name(fifteen) == "the 2 abstraction tables (201 KiB)"
 
     monkeypatch.setattr(auto, "PROBE_MAX", 0.0)  # the probe gives up at once
     monkeypatch.setattr(auto.Rung, "build_seconds", lambda self, puzzle, metric: 3600.0)
@@ -263,6 +259,16 @@ def test_tables_build_makes_the_abstraction_table(coarse, cli):
     assert len(list(coarse.rglob("*.slt"))) == 1
     refused = cli("tables", "build", "4x4", "--heuristic", "abstraction", "--partition", "7-8")
     assert refused.exit_code != 0 and "pattern databases" in refused.output
+    columns = Board.from_cells(COARSE_COLUMNS, 4, 4).format()
+    both = cli(
+        "tables", "build", "4x4", "--heuristic", "abstraction", "--classes", columns,
+        "--classes", Board.from_cells(COARSE_FIFTEEN, 4, 4).format(),
+    )  # fmt: skip
+    assert both.exit_code == 0, both.output
+    assert "102,960 + 102,960 positions" in both.output
+    assert len(list(coarse.rglob("*.slt"))) == 2
+    wrong = cli("tables", "build", "4x4", "--classes", columns)
+    assert wrong.exit_code == 2 and "abstraction" in wrong.output
 
 
 @pytest.mark.slow

@@ -81,9 +81,17 @@ ROWS = (1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 4, 3, 3, 5, 0)
 #: transposes: with :data:`ROWS` beside :data:`FIFTEEN`, 3 to 9 times fewer nodes and 1.5 to
 #: 2.6 times less time on four random 15-puzzles (``benchmarks/mtm_heuristics.py``), the antipode
 #: in 176 s instead of 384 on 2 cores, for twice the memory (605 MB) and a build of 89 s instead
-#: of 44 (``benchmarks/mtm.py``); ``auto`` builds the second only when a search needs it
-#: (:func:`ladder`)
+#: of 44 (``benchmarks/mtm.py``).  The set ``--heuristic abstraction`` and ``slidelab tables
+#: build`` make; ``auto`` climbs :data:`FIFTEEN_LADDER`
 FIFTEEN_TABLES = (FIFTEEN, ROWS)
+#: :data:`FIFTEEN` with tile 13 apart too (1,513,512,000 positions, a byte each: 1.5 GB, built
+#: in 11 min on a busy 2-core machine, 3 GB at its peak): beside :data:`ROWS`, 11 times fewer
+#: nodes than the default set on the antipode's iteration to 40 (``benchmarks/mtm.py``)
+FINE = (1, 2, 3, 3, 4, 4, 3, 3, 4, 4, 5, 5, 6, 5, 5, 0)
+#: the sets of tables ``auto`` climbs on the 15-puzzle (:func:`ladder`), weakest first
+FIFTEEN_LADDER = ((FIFTEEN,), FIFTEEN_TABLES, (FINE, ROWS))
+#: the most positions of a table of classes asked for (a byte each)
+MAX_TABLE_STATES = 2_000_000_000
 
 
 # ---------------------------------------------------------------------------- symmetry
@@ -132,19 +140,20 @@ def _states(counts) -> int:
     return n * math.factorial(n - 1) // math.prod(math.factorial(k) for k in counts)
 
 
-def named_relabellings(puzzle: Puzzle) -> list[list[int]] | None:
-    """:data:`FIFTEEN_TABLES` (a class per goal cell each) turned so that their blank is the
-    goal's, on a 4x4 board of distinct tiles whose blank is in a corner; None elsewhere."""
+def named_relabellings(puzzle: Puzzle, named=None) -> list[list[int]] | None:
+    """``named`` (15-puzzle relabellings, a class per goal cell each, blank last: by default
+    :data:`FIFTEEN_TABLES`) turned so that their blank is the goal's, on a 4x4 board of distinct
+    tiles whose blank is in a corner; None elsewhere."""
     if (puzzle.width, puzzle.height) != (4, 4) or puzzle.has_repeats:
         return None
     blank = int(np.flatnonzero(puzzle.goal_codes == 0)[0])
     for cell_map in board_symmetries(4, 4):
         if cell_map[15] == blank:
             patterns = []
-            for named in FIFTEEN_TABLES:
+            for one in FIFTEEN_TABLES if named is None else named:
                 pattern = [0] * 16
                 for c in range(16):
-                    pattern[int(cell_map[c])] = named[c]
+                    pattern[int(cell_map[c])] = one[c]
                 patterns.append(pattern)
             return patterns
     return None
@@ -256,13 +265,20 @@ def _spaces(puzzle: Puzzle, metric: str, classes=None) -> list[Space]:
     spaces = []
     for relabelled in abstraction_goals(puzzle, classes):
         space = Space(relabelled, metric)
-        if space.tiles > 20 or space.states > 4 * MAX_STATES:
+        if space.tiles > 20 or space.states > MAX_TABLE_STATES:
             raise SlidelabError(
                 f"the abstraction {relabelled.format()!r} has {space.states:,} positions,"
                 " too many for a table; choose fewer classes"
             )
         spaces.append(space)
     return spaces
+
+
+def table_bytes(puzzle: Puzzle, classes=None) -> tuple[int, int]:
+    """How many tables the abstraction of ``classes`` (or the automatic ones) reads, and their
+    bytes (a byte a position)."""
+    goals = abstraction_goals(puzzle, classes)
+    return len(goals), sum(Space(goal).states for goal in goals)
 
 
 def is_ready(puzzle: Puzzle, metric: str = "stm", classes=None) -> bool:
@@ -288,16 +304,29 @@ def build_seconds(puzzle: Puzzle, metric: str = "stm", classes=None) -> float:
     )
 
 
-def ladder(puzzle: Puzzle) -> list:
-    """The classes ``auto`` climbs through, weakest first: on the 15-puzzle the first of
-    :data:`FIFTEEN_TABLES` alone (one table, built in 44 s on 2 cores), then both (a second
-    build of 45 s, made only for a position whose search is predicted to take longer than
-    that); elsewhere the automatic classes alone (``[None]``)."""
-    patterns = named_relabellings(puzzle)
-    if patterns is None:
-        return [None]
-    boards = [Board.from_cells(p, puzzle.width, puzzle.height) for p in patterns]
-    return [boards[: i + 1] for i in range(len(boards))]
+def ladder(puzzle: Puzzle, metric: str = "mtm") -> list:
+    """The classes ``auto`` climbs through, weakest first: on the 15-puzzle the sets of
+    :data:`FIFTEEN_LADDER` (one table, built in 44 s on 2 cores; then both of
+    :data:`FIFTEEN_TABLES`, the second built in 45 s; then :data:`FINE` and :data:`ROWS`), each
+    made only for a position whose search is predicted to take longer than its build, and only
+    where its build and its tables fit the memory (:func:`slidelab.memory.default_max_bytes`);
+    elsewhere the automatic classes alone (``[None]``)."""
+    from ..memory import default_max_bytes
+    from .budget import estimate
+
+    rungs = []
+    for named in FIFTEEN_LADDER:
+        patterns = named_relabellings(puzzle, named)
+        if patterns is None:
+            return [None]
+        boards = [Board.from_cells(p, puzzle.width, puzzle.height) for p in patterns]
+        spaces = _spaces(puzzle, metric_name(metric), boards)
+        held = sum(space.states for space in spaces)  # a byte each
+        building = max(estimate(space, table=True).bytes for space in spaces)
+        if rungs and held + building > default_max_bytes():
+            break
+        rungs.append(boards)
+    return rungs
 
 
 def announce_build(space: Space) -> None:

@@ -66,8 +66,14 @@ def tables_list(as_json):
     show_default=True,
     help="The abstraction table's metric.",
 )
+@click.option(
+    "--classes",
+    multiple=True,
+    metavar="BOARD",
+    help="An abstraction table's relabelled goal (repeat for several; default: the board's set).",
+)
 @needs("slidelab.heuristics.pdb", "slidelab.puzzle")
-def tables_build(goal, blank_first, partition, heuristic, metric):
+def tables_build(goal, blank_first, partition, heuristic, metric, classes):
     """Build the pattern databases (or the abstraction table) for GOAL (a board, or a size WxH
     for the ordered goal)."""
     from ..heuristics.pdb import pattern_database
@@ -82,10 +88,18 @@ def tables_build(goal, blank_first, partition, heuristic, metric):
             if partition is not None:
                 fail("--partition is for the pattern databases, not the abstraction table")
             bar = TableBar(live=sys.stderr.isatty())
-            heur = make_heuristic(puzzle, "abstraction", metric=metric.lower(), progress=bar)
+            heur = make_heuristic(
+                puzzle,
+                "abstraction",
+                metric=metric.lower(),
+                progress=bar,
+                classes=list(classes) or None,
+            )
             bar.close()
             click.echo(f"{heur.description} for goal {puzzle.goal.format()}: ready")
             return
+        if classes:
+            fail("--classes is for the abstraction table, not the pattern databases")
         # pattern_database refuses a partition too large to build before anything else, and
         # says what it builds, how big and about how long before it starts (the bar comes after)
         bar = TableBar(live=sys.stderr.isatty())

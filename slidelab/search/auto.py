@@ -5,8 +5,8 @@ On a board too large for a distance table or a flat bidirectional search
 
 1. searches with the tables at hand (loaded, or cached on disk): the strongest
    rung of the board's ladder (:class:`Rung`) that is ready (the 15-puzzle's
-   pattern databases 6-6-3, 7-7-1, 7-8; in MTM its abstraction tables, one then
-   two), and gives up on it for the next rung when the search is predicted to
+   pattern databases 6-6-3, 7-7-1, 7-8; in MTM its abstraction tables, one, then
+   two, then two stronger), and gives up on it for the next rung when the search is predicted to
    take longer than that rung's build;
 2. with none at hand, first searches with what needs no table (IDA* with linear
    conflict; walking distance in MTM where it fits) for a budget scaled to the
@@ -36,7 +36,7 @@ from dataclasses import dataclass
 from ..errors import SearchInterrupted, SearchLimitError, SearchTooLong, SlidelabError
 from ..puzzle import Puzzle
 from ..solution import Solution
-from ..units import format_duration
+from ..units import format_bytes, format_duration
 from .limits import Limits
 from .options import SearchOptions
 from .plan import Plan, build_hint, limits_of, search_heuristic, small
@@ -107,16 +107,23 @@ class Rung:
     def name(self, puzzle: Puzzle) -> str:
         """What they are, for the log: ``the 7-8 pattern databases``, ``2 abstraction tables``."""
         if self.heuristic == "abstraction":
-            from ..analysis.abstraction import abstraction_goals
+            from ..analysis.abstraction import table_bytes
 
-            count = len(abstraction_goals(puzzle, self.tables))
-            return "the abstraction table" if count == 1 else f"the {count} abstraction tables"
+            count, size = table_bytes(puzzle, self.tables)
+            tables = "the abstraction table" if count == 1 else f"the {count} abstraction tables"
+            return f"{tables} ({format_bytes(size)})"
         return f"the {_name(puzzle, self.tables)} pattern databases"
 
     def hint(self, puzzle: Puzzle, metric: str, seconds: float) -> str:
         """What would help a search that could not build them in time."""
         if self.heuristic == "abstraction":
+            from ..analysis.abstraction import abstraction_goals
+
             how = f"slidelab tables build {puzzle.size} --heuristic abstraction --metric {metric}"
+            if self.tables is not None:
+                how += "".join(
+                    f" --classes '{goal.format()}'" for goal in abstraction_goals(puzzle, self.tables)
+                )
         else:
             how = build_hint(puzzle, self.tables)
         about = format_duration(seconds)
@@ -138,13 +145,14 @@ def ladder(puzzle: Puzzle, options: SearchOptions, heuristic: str = "pdb") -> li
     automatic partition on boards up to :data:`AUTO_OPTIMAL_CELLS`; empty past them without
     named tables (the 24-puzzle with its blank in a corner has them); the partition asked for,
     alone.  Abstraction tables: :func:`slidelab.analysis.abstraction.ladder` (the 15-puzzle's
-    first table, then both); the board's default set alone where the heuristic was asked for."""
+    first table, then two, then two stronger); the board's default set alone where the heuristic
+    was asked for."""
     if heuristic == "abstraction":
         from ..analysis.abstraction import ladder as classes
 
         if options.heuristic is not None:
             return [Rung("abstraction")]
-        return [Rung("abstraction", c) for c in classes(puzzle)]
+        return [Rung("abstraction", c) for c in classes(puzzle, options.metric)]
     if options.partition is not None:
         return [Rung("pdb", options.partition)]
     return [Rung("pdb", name) for name in _ladder(puzzle.goal, options.metric, small(puzzle))]
