@@ -122,7 +122,8 @@ class Rung:
             how = f"slidelab tables build {puzzle.size} --heuristic abstraction --metric {metric}"
             if self.tables is not None:
                 how += "".join(
-                    f" --classes '{goal.format()}'" for goal in abstraction_goals(puzzle, self.tables)
+                    f" --classes '{goal.format()}'"
+                    for goal in abstraction_goals(puzzle, self.tables)
                 )
         else:
             how = build_hint(puzzle, self.tables)
