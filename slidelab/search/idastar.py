@@ -526,9 +526,7 @@ def idastar(
     1
     """
     heur, method, optimal, weight = _setup(puzzle, limits, heuristic, weight, metric)
-    for path, stats in _iterate(
-        puzzle, limits, heur, weight, method, False, None, metric, split
-    ):
+    for path, stats in _iterate(puzzle, limits, heur, weight, method, False, None, metric, split):
         return make_solution(puzzle, path, optimal, method, stats, metric)
     raise AssertionError("unreachable")
 
