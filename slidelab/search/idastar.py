@@ -10,12 +10,12 @@ Ctrl-C through.
 
 Once an iteration takes :data:`SPLIT_AFTER` seconds, or the next is expected to
 (growing as the last did), the later ones are shared by the cores
-(:func:`_split_iteration`): the nodes a few moves from the start are the roots of
+(:func:`split_iteration`): the nodes a few moves from the start are the roots of
 subtrees that threads search side by side (the kernel releases the GIL), in the
 plain search's order, so the path found is the one the plain search would find.
 How a split iteration's subtrees are run is a *runner*'s business (:class:`Threads` here;
-:class:`slidelab.search.distributed.DaskSplit` runs them as tasks on a Dask cluster, from the
-first iteration on): the loop, its limits, statistics and progress stay here, and so does the
+:class:`slidelab.search.distributed.DaskSplit` runs them as tasks on a Dask cluster, once an
+iteration takes its ``after`` seconds): the loop, its limits, statistics and progress stay here, and so does the
 order that makes the path found the plain search's (:class:`Tally`).
 
 With ``all_solutions`` the last iteration is run to its end, collecting every
@@ -128,9 +128,9 @@ def _iterate(
     split: SplitRunner | None = None,
 ):
     """Yield solutions (blank-direction lists, one per single-tile step); stop after the first
-    unless ``all_solutions``.  ``split``: the runner of every iteration's subtrees from the first
-    on (a cluster's); without it, the iterations are split between this machine's cores
-    (:class:`Threads`) once one takes :data:`SPLIT_AFTER` seconds."""
+    unless ``all_solutions``.  The iterations are split between this machine's cores
+    (:class:`Threads`) once one takes :data:`SPLIT_AFTER` seconds (or the next is expected to);
+    with ``split`` (a cluster's runner), given to it once one takes its ``after`` seconds."""
     board = puzzle.start_codes.copy()
     reach = move_reach(metric, puzzle.width, puzzle.height)
     stats = Stats()
@@ -140,9 +140,7 @@ def _iterate(
     # path arrays, and the heuristic's rows (one per single-tile step)
     per_depth = 40 + 8 * (puzzle.width + puzzle.height + 8) * reach
     last_nodes = 0  # nodes of the last finished iteration, for the next one's prediction
-    # who shares out an iteration's subtrees: the runner given, or threads once one takes
-    # SPLIT_AFTER seconds
-    runner = split
+    runner = None  # who shares out an iteration's subtrees, once they take long enough
     cores = 1 if all_solutions else cores_for_this_thread()
     search = None
 
@@ -226,8 +224,10 @@ def _iterate(
             if last_nodes and limits.patience is not None:
                 limits.predict(stats, method, coming, bound)
             last_nodes = nodes
-            if runner is None and cores > 1 and max(took, coming) >= SPLIT_AFTER:
-                runner = Threads(cores)
+            if runner is None and max(took, coming) >= (
+                SPLIT_AFTER if split is None else split.after
+            ):
+                runner = split if split is not None else Threads(cores) if cores > 1 else None
     except KeyboardInterrupt:
         stats.seconds = limits.elapsed()
         raise SearchInterrupted(
@@ -407,6 +407,9 @@ class SplitRunner(Protocol):
     """How the subtrees of a split iteration run: :class:`Threads` of this process, or tasks on
     a Dask cluster (:class:`slidelab.search.distributed.DaskSplit`)."""
 
+    #: seconds an iteration takes (or is expected to) before the later ones are split
+    after: float
+
     def roots(self) -> int:
         """How many subtrees an iteration is split into, at least (there are more when a depth
         of the search tree has more nodes than that)."""
@@ -447,6 +450,7 @@ class Threads:
 
     def __init__(self, threads: int):
         self.threads = threads
+        self.after = SPLIT_AFTER
 
     def roots(self) -> int:
         return self.threads * SPLIT_ROOTS

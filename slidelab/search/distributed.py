@@ -1,0 +1,413 @@
+"""IDA* on a Dask cluster: each iteration's subtrees run as tasks on its workers.
+
+An IDA* iteration to a bound is split as it is between a machine's cores
+(:func:`slidelab.search.idastar.split_iteration`): the nodes a few moves from the start,
+within the bound, in the plain search's depth-first order, are the roots of subtrees, and
+each subtree is searched to the bound apart.  Here each subtree is a Dask task
+(:func:`search_subtree`), about :data:`ROOTS_PER_THREAD` of them for each thread of the
+cluster's workers (the split goes a move deeper where more are wanted), so that the scheduler
+balances the load as tasks finish: subtrees differ in size by orders of magnitude.  The loop
+over the bounds, the limits, the statistics and the progress reports stay those of
+:mod:`slidelab.search.idastar`; :class:`DaskSplit` is only another runner of its split
+iterations.
+
+What moves between machines
+    A task carries its root (a few dozen bytes), the moves to it, and a :class:`SubtreeJob`:
+    the puzzle, the heuristic's name and options (the groups of its pattern databases), the
+    metric, the weight and the bound.  No table travels: each worker process makes the
+    heuristic once (:func:`worker_heuristic`), its tables loaded from its own cache directory
+    (``SLIDELAB_CACHE``), or built there if missing; and it checks that its estimate of the
+    start is the one this machine's heuristic gives, so a worker whose tables differ says so
+    instead of searching with them.
+
+The answer is the local one
+    A task is deterministic: the same arguments give the same path, nodes and bound, so a task
+    that Dask runs again (its worker died, the nanny restarted it) gives what the first run
+    would have.  The path taken is the one the plain search finds (:class:`~.idastar.Tally`):
+    a subtree's path is accepted once every subtree before it in depth-first order has
+    finished without one.  So the solution is the same move for move as ``solve`` on one
+    machine (threads or not), and its length the same optimum.  Accepting the first path to
+    come back would also be optimal (every path within the last bound is), but not the same
+    path from run to run.
+
+Stopping
+    Once a subtree finds a path, the tasks of the subtrees after it are cancelled (those not
+    started never run); those running stop within :data:`STOP_POLL` seconds (the iteration
+    waits for them, so the cluster is free when the answer comes): each task looks
+    at a Dask :class:`distributed.Variable` of its iteration between slices of the search,
+    which holds the number of the first subtree with a path.  A time limit, Ctrl-C or an
+    error stops every task of the iteration the same way (the variable says -1), so nothing
+    keeps the cluster's threads busy after the answer.  A task stopped so returns
+    :data:`STOPPED`: its result is not needed, since a path before it was found or the
+    search is over.
+
+Examples
+--------
+Solving on a cluster (the address of its scheduler)::
+
+    from slidelab import solve
+
+    solve(board, blank_first=True, size="4x4", method="idastar", scheduler="tcp://host:8786")
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+import queue
+import secrets
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from .. import cluster
+from ..cluster import connect, first_line
+from ..errors import SlidelabError
+from ..heuristics import Heuristic, make_heuristic
+from ..puzzle import Puzzle
+from ._ida import EXHAUSTED, FOUND, RUNNING
+from .idastar import SPLIT_BUDGET, Iteration, SubtreeSearch, Tally
+from .limits import Limits
+
+log = logging.getLogger(__name__)
+
+#: subtree roots (tasks) per thread of the cluster's workers in an iteration: many, since
+#: subtrees differ in size by orders of magnitude, and Dask hands a thread its next task as
+#: soon as it is free
+ROOTS_PER_THREAD = 64
+#: seconds an iteration takes on this machine (or is expected to) before the later ones run on
+#: the cluster: an iteration there costs about a second of its own (tasks sent, scheduled and
+#: answered; see benchmarks/distributed_idastar.py), more than the short first iterations take
+CLUSTER_AFTER = 1.0
+#: seconds a task searches between looks at whether it should stop
+STOP_POLL = 0.5
+#: seconds a task waits for the scheduler to say whether it should stop (none: it stops)
+STOP_WAIT = 10.0
+#: seconds between looks at the limits (and progress reports) while an iteration runs
+POLL = 0.25
+#: seconds between questions to the scheduler about which workers are busy (for progress)
+BUSY_EVERY = 1.0
+#: seconds more than :data:`STOP_POLL` that an iteration's end waits for its stopped tasks
+SETTLE = 2.0
+#: the status of a task stopped before its end: its result is not needed
+STOPPED = -1
+
+
+@dataclass(frozen=True)
+class SubtreeJob:
+    """What every task of an iteration needs besides its root: small, and no table.
+
+    Attributes
+    ----------
+    puzzle : Puzzle
+        The start and the goal.
+    heuristic : str
+        The heuristic's name; with ``options`` and ``metric``, what
+        :func:`~slidelab.heuristics.make_heuristic` makes it from on a worker.
+    options : dict
+        Its builder's options (:attr:`~slidelab.heuristics.Heuristic.options`: a pattern
+        database's groups).
+    metric : str
+        The metric it estimates.
+    start_h : int
+        Its estimate of the start here: a worker's must be the same.
+    weight, bound : float
+        ``f = g + weight * h`` and the iteration's bound on it.
+    size, reach : int
+        The longest path the kernel holds; the most tiles a move slides.
+    method : str
+        ``idastar`` or ``weighted-idastar``.
+    stop : str
+        The name of the iteration's Dask variable: the first subtree with a path (a task
+        after it stops), or -1 (every task stops).
+    """
+
+    puzzle: Puzzle
+    heuristic: str
+    options: dict = field(hash=False)
+    metric: str
+    start_h: int
+    weight: float
+    bound: float
+    size: int
+    reach: int
+    method: str
+    stop: str
+
+    @classmethod
+    def of(cls, iteration: Iteration, stop: str) -> SubtreeJob:
+        """The job of an iteration (its heuristic told by name and options)."""
+        it, heur = iteration, iteration.heur
+        start_h = heur.value(it.puzzle.start_codes)
+        return cls(
+            it.puzzle, heur.name, dict(heur.options), heur.metric, start_h, it.weight,
+            it.bound, it.size, it.reach, it.method, stop,
+        )  # fmt: skip
+
+
+#: the heuristics this process made for tasks, by goal, name, options and metric
+_MADE: dict = {}
+_MAKING = threading.Lock()
+
+
+def worker_heuristic(job: SubtreeJob) -> Heuristic:
+    """The heuristic of ``job``, made once per process (its tables loaded from this machine's
+    cache, or built there), and checked to estimate the start as the submitting machine's did.
+
+    Raises
+    ------
+    SlidelabError
+        The estimate differs (this machine's tables are not the same).
+    """
+    key = (job.puzzle.goal, job.heuristic, repr(sorted(job.options.items())), job.metric)
+    with _MAKING:  # a worker's threads make it once
+        heur = _MADE.get(key)
+        if heur is None:
+            heur = make_heuristic(job.puzzle, job.heuristic, metric=job.metric, **job.options)
+            h = heur.value(job.puzzle.start_codes)
+            if h != job.start_h:
+                raise SlidelabError(
+                    f"this worker's {job.heuristic} heuristic estimates the start at {h}, not"
+                    f" {job.start_h} as the submitting machine's does: its tables differ"
+                )
+            if len(_MADE) >= 4:  # a few goals at a time: let go of the older ones' tables
+                _MADE.clear()
+            _MADE[key] = heur
+    return heur
+
+
+def search_subtree(job: SubtreeJob, index: int, root, moves) -> tuple:
+    """A task: the search of subtree ``index`` of an iteration, from ``root`` (label codes)
+    reached by ``moves`` (``(blank direction, amount)``) to the job's bound.
+
+    Deterministic: the same arguments give the same result, wherever and however often it
+    runs.  Returns ``(status, path, expanded, generated, deepest, over)``: FOUND with the path
+    from the start (blank directions, one per single-tile step), or EXHAUSTED with the
+    smallest ``f`` over the bound; or :data:`STOPPED` when the iteration no longer needs it
+    (see the module), with the nodes searched until then.
+    """
+    heur = worker_heuristic(job)
+    it = Iteration(job.puzzle, heur, job.weight, job.bound, job.size, job.reach, job.method)
+    subtree = SubtreeSearch(it, np.array(root, copy=True), moves)  # the kernel moves on it
+    looked = time.monotonic()
+    while True:
+        status = subtree.run(SPLIT_BUDGET)
+        if status != RUNNING:
+            break
+        if time.monotonic() - looked >= STOP_POLL:
+            if _told_to_stop(job.stop, index):
+                status = STOPPED
+                break
+            looked = time.monotonic()
+    expanded, generated = subtree.counts
+    path = subtree.path() if status == FOUND else None
+    over = subtree.over() if status == EXHAUSTED else math.inf
+    return status, path, expanded, generated, subtree.deepest, over
+
+
+def _told_to_stop(name: str, index: int) -> bool:
+    """Whether subtree ``index`` should stop: one before it has a path, or the search is over
+    (the variable says -1, or is gone)."""
+    from distributed import Variable
+
+    try:
+        first = Variable(name).get(timeout=STOP_WAIT)
+    except Exception:  # noqa: BLE001 - no answer: the client is gone
+        return True
+    return index > int(first)
+
+
+class DaskSplit:
+    """The runner of IDA*'s split iterations on a Dask cluster (see the module): each subtree
+    a task, the first path in depth-first order taken, the other tasks stopped, the limits
+    checked meanwhile.  Made by :func:`on_cluster`."""
+
+    def __init__(self, client, address: str):
+        self.client = client
+        self.address = address
+        self.tag = secrets.token_hex(4)
+        self.count = 0
+        self.workers = self.busy = 0
+        self.asked = -math.inf
+
+    def threads(self) -> int:
+        """The threads of the cluster's workers now."""
+        nthreads = self.client.nthreads()
+        self.workers = len(nthreads)
+        return sum(nthreads.values())
+
+    @property
+    def after(self) -> float:
+        """Seconds an iteration takes (or is expected to) before the later ones are given to
+        the cluster (:data:`CLUSTER_AFTER`)."""
+        return CLUSTER_AFTER
+
+    def roots(self) -> int:
+        return ROOTS_PER_THREAD * max(1, self.threads())
+
+    def run(self, iteration: Iteration, roots: list, tally: Tally, limits: Limits) -> None:
+        from distributed import Variable
+
+        self.count += 1
+        name = f"slidelab-ida-{self.tag}-{self.count}"
+        stop = Variable(name, client=self.client)
+        stop.set(len(roots))
+        told = len(roots)
+        job = SubtreeJob.of(iteration, name)
+        finished: queue.Queue = queue.Queue()
+        futures = []
+        pending = set(range(len(roots)))
+        try:
+            for i, (root, moves) in enumerate(roots):
+                future = self.client.submit(
+                    search_subtree, job, i, root, moves, key=f"{name}-{i}", pure=False,
+                    priority=-i,  # depth-first order: the subtrees before a path come first
+                )  # fmt: skip
+                future.add_done_callback(lambda f, i=i: finished.put((i, f)))
+                futures.append(future)
+            while pending and min(pending) < tally.first:
+                self._take(_drain(finished), tally, pending)
+                if tally.first < told:  # a path: the subtrees after it are not needed
+                    told = tally.first
+                    stop.set(told)
+                    self.client.cancel([futures[i] for i in pending if i > told])
+                self._check(iteration, tally, limits, name)
+        finally:
+            if pending:  # a limit, Ctrl-C, an error, or the tasks after a path
+                stop.set(-1)
+            # the finished tasks' results let go of on the workers too, the others not run
+            self.client.cancel(futures)
+            if pending:
+                self._settle(name)
+            stop.delete()
+
+    def _settle(self, name: str) -> None:
+        """Wait (a little longer than a task's :data:`STOP_POLL`) until no worker runs a task of
+        the iteration ``name`` any more: the cluster's threads are free when the answer comes."""
+        deadline = time.monotonic() + STOP_POLL + SETTLE
+        while time.monotonic() < deadline:
+            if not self._busy_with(name):
+                return
+            time.sleep(0.05)
+
+    def _busy_with(self, name: str) -> int:
+        """How many workers run a task of the iteration ``name`` now."""
+        processing = self.client.processing()
+        self.workers = len(processing)
+        return sum(any(str(key).startswith(name) for key in keys) for keys in processing.values())
+
+    def _take(self, done: list, tally: Tally, pending: set) -> None:
+        """Tell ``tally`` the results of the tasks ``done`` (``(index, future)``)."""
+        taken = [(i, f) for i, f in done if f.status != "cancelled"]
+        pending.difference_update(i for i, f in done if f.status == "cancelled")
+        if not taken:
+            return
+        try:
+            results = self.client.gather([f for _, f in taken])
+        except SlidelabError:
+            raise  # a worker's words (its tables differ, or cannot be made there)
+        except Exception as exc:  # noqa: BLE001 - a task failed: lost workers, a bug
+            raise SlidelabError(
+                f"IDA* on the Dask cluster at {self.address}: a task failed:"
+                f" {type(exc).__name__}: {first_line(exc)}"
+            ) from None
+        for (i, _), (status, path, expanded, generated, deepest, over) in zip(
+            taken, results, strict=True
+        ):
+            pending.discard(i)
+            tally.add(expanded, generated, deepest)
+            if status != STOPPED:
+                tally.finish(i, status, path, over)
+
+    def _check(self, iteration: Iteration, tally: Tally, limits: Limits, name: str) -> None:
+        """Progress (bound, nodes, workers busy) and the limits."""
+        now = time.monotonic()
+        if now - self.asked >= BUSY_EVERY:
+            self.asked = now
+            self.busy = self._busy_with(name)
+        limits.check(
+            tally.stats, iteration.method, bound=iteration.bound, workers=self.workers,
+            busy=self.busy,
+        )  # fmt: skip
+
+
+def _drain(finished: queue.Queue) -> list:
+    """What is in the queue: waiting up to :data:`POLL` seconds for the first."""
+    try:
+        items = [finished.get(timeout=POLL)]
+    except queue.Empty:
+        return []
+    while True:
+        try:
+            items.append(finished.get_nowait())
+        except queue.Empty:
+            return items
+
+
+@contextmanager
+def on_cluster(scheduler, timeout: float | None = None) -> Iterator[DaskSplit]:
+    """The runner of IDA*'s iterations on the Dask cluster at ``scheduler`` (an address, or a
+    ``distributed.Client``), connected for the block; it says on the log (INFO) what it does.
+
+    Parameters
+    ----------
+    scheduler : str or distributed.Client
+        The scheduler's address (``tcp://host:8786``) or a client (left open).
+    timeout : float, optional
+        Seconds to wait for the scheduler, and for a worker when it has none (default
+        :data:`slidelab.cluster.CONNECT_TIMEOUT`).
+
+    Raises
+    ------
+    SlidelabError
+        Dask's ``distributed`` is not installed, the scheduler does not answer, or no worker
+        joins it in time.
+
+    Examples
+    --------
+    With a scheduler running at ``tcp://host:8786``::
+
+        with on_cluster("tcp://host:8786") as split:
+            idastar(puzzle, heuristic="pdb", split=split)
+    """
+    most = cluster.CONNECT_TIMEOUT
+    wait = most if timeout is None else max(1.0, min(timeout, most))
+    client = connect(scheduler, timeout=wait)
+    address = scheduler if isinstance(scheduler, str) else client.scheduler.address
+    try:
+        split = DaskSplit(client, address)
+        threads = split.threads()
+        if not threads:
+            try:
+                client.wait_for_workers(1, timeout=wait)
+            except Exception:  # noqa: BLE001 - a time-out, or the scheduler gone
+                raise SlidelabError(
+                    f"the Dask cluster at {address} has no workers (start some with: dask"
+                    f" worker {address})"
+                ) from None
+            threads = split.threads()
+        log.info(
+            "IDA* on the Dask cluster at %s: %d worker%s, %d thread%s; its iterations as"
+            " tasks (about %d each)",
+            address, split.workers, "" if split.workers == 1 else "s", threads,
+            "" if threads == 1 else "s", ROOTS_PER_THREAD * threads,
+        )  # fmt: skip
+        yield split
+    finally:
+        if client is not scheduler:
+            client.close()
+
+
+__all__ = [
+    "DaskSplit",
+    "ROOTS_PER_THREAD",
+    "STOPPED",
+    "SubtreeJob",
+    "on_cluster",
+    "search_subtree",
+    "worker_heuristic",
+]
