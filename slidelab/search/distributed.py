@@ -4,9 +4,12 @@ An IDA* iteration to a bound is split as it is between a machine's cores
 (:func:`slidelab.search.idastar.split_iteration`): the nodes a few moves from the start,
 within the bound, in the plain search's depth-first order, are the roots of subtrees, and
 each subtree is searched to the bound apart.  Here each subtree is a Dask task
-(:func:`search_subtree`), about :data:`ROOTS_PER_THREAD` of them for each thread of the
-cluster's workers (the split goes a move deeper where more are wanted), so that the scheduler
-balances the load as tasks finish: subtrees differ in size by orders of magnitude.  The loop
+(:func:`search_subtree`): in a long iteration about :data:`ROOTS_PER_THREAD` of them for each
+thread of the cluster's workers (the split goes a move deeper where more are wanted), so that
+the scheduler balances the load as tasks finish (subtrees differ in size by orders of
+magnitude); in a shorter one fewer, about one per :data:`NODES_PER_TASK` nodes it is expected
+to generate (a task costs milliseconds of its own).  The first iterations, shorter than
+:data:`CLUSTER_AFTER` seconds, run on the submitting machine.  The loop
 over the bounds, the limits, the statistics and the progress reports stay those of
 :mod:`slidelab.search.idastar`; :class:`DaskSplit` is only another runner of its split
 iterations.
@@ -34,8 +37,8 @@ Stopping
     Once a subtree finds a path, the tasks of the subtrees after it are cancelled (those not
     started never run); those running stop within :data:`STOP_POLL` seconds (the iteration
     waits for them, so the cluster is free when the answer comes): each task looks
-    at a Dask :class:`distributed.Variable` of its iteration between slices of the search,
-    which holds the number of the first subtree with a path.  A time limit, Ctrl-C or an
+    at a Dask :class:`distributed.Variable` of the search between slices, which holds the
+    iteration under way and the number of its first subtree with a path.  A time limit, Ctrl-C or an
     error stops every task of the iteration the same way (the variable says -1), so nothing
     keeps the cluster's threads busy after the answer.  A task stopped so returns
     :data:`STOPPED`: its result is not needed, since a path before it was found or the
@@ -75,23 +78,28 @@ from .limits import Limits
 
 log = logging.getLogger(__name__)
 
-#: subtree roots (tasks) per thread of the cluster's workers in an iteration: many, since
+#: subtree roots (tasks) per thread of the cluster's workers in a long iteration: many, since
 #: subtrees differ in size by orders of magnitude, and Dask hands a thread its next task as
 #: soon as it is free
 ROOTS_PER_THREAD = 64
+#: ... but in a shorter one about a task per this many nodes expected (half a second of a core
+#: or so: a task costs some milliseconds of its own, ten here under load) ...
+NODES_PER_TASK = 1 << 22
+#: ... and at least this many a thread, for the load to balance
+MIN_ROOTS_PER_THREAD = 4
 #: seconds an iteration takes on this machine (or is expected to) before the later ones run on
 #: the cluster: an iteration there costs about a second of its own (tasks sent, scheduled and
 #: answered; see benchmarks/distributed_idastar.py), more than the short first iterations take
 CLUSTER_AFTER = 1.0
 #: seconds a task searches between looks at whether it should stop
-STOP_POLL = 0.5
-#: seconds a task waits for the scheduler to say whether it should stop (none: it stops)
-STOP_WAIT = 10.0
+STOP_POLL = 0.25
+#: seconds a task waits for the scheduler to say whether it should stop (no answer: it stops)
+STOP_WAIT = 2.0
 #: seconds between looks at the limits (and progress reports) while an iteration runs
 POLL = 0.25
 #: seconds between questions to the scheduler about which workers are busy (for progress)
 BUSY_EVERY = 1.0
-#: seconds more than :data:`STOP_POLL` that an iteration's end waits for its stopped tasks
+#: seconds more than :data:`STOP_POLL` that an iteration's end waits for its tasks to stop
 SETTLE = 2.0
 #: the status of a task stopped before its end: its result is not needed
 STOPPED = -1
@@ -122,8 +130,11 @@ class SubtreeJob:
     method : str
         ``idastar`` or ``weighted-idastar``.
     stop : str
-        The name of the iteration's Dask variable: the first subtree with a path (a task
-        after it stops), or -1 (every task stops).
+        The name of the search's Dask variable: ``(iteration, first)``, the iteration under
+        way and its first subtree with a path (a task after it stops), or -1 (every task
+        stops); a task of another iteration stops.
+    iteration : int
+        Which iteration of the search this is (counted on the cluster).
     """
 
     puzzle: Puzzle
@@ -137,15 +148,17 @@ class SubtreeJob:
     reach: int
     method: str
     stop: str
+    iteration: int
 
     @classmethod
-    def of(cls, iteration: Iteration, stop: str) -> SubtreeJob:
-        """The job of an iteration (its heuristic told by name and options)."""
+    def of(cls, iteration: Iteration, stop: str, count: int) -> SubtreeJob:
+        """The job of an iteration, the ``count``-th on the cluster (its heuristic told by name
+        and options)."""
         it, heur = iteration, iteration.heur
         start_h = heur.value(it.puzzle.start_codes)
         return cls(
             it.puzzle, heur.name, dict(heur.options), heur.metric, start_h, it.weight,
-            it.bound, it.size, it.reach, it.method, stop,
+            it.bound, it.size, it.reach, it.method, stop, count,
         )  # fmt: skip
 
 
@@ -193,13 +206,13 @@ def search_subtree(job: SubtreeJob, index: int, root, moves) -> tuple:
     heur = worker_heuristic(job)
     it = Iteration(job.puzzle, heur, job.weight, job.bound, job.size, job.reach, job.method)
     subtree = SubtreeSearch(it, np.array(root, copy=True), moves)  # the kernel moves on it
-    looked = time.monotonic()
+    looked = -math.inf  # a first look after the first slice: cancelled while it waited?
     while True:
         status = subtree.run(SPLIT_BUDGET)
         if status != RUNNING:
             break
         if time.monotonic() - looked >= STOP_POLL:
-            if _told_to_stop(job.stop, index):
+            if _told_to_stop(job, index):
                 status = STOPPED
                 break
             looked = time.monotonic()
@@ -209,16 +222,17 @@ def search_subtree(job: SubtreeJob, index: int, root, moves) -> tuple:
     return status, path, expanded, generated, subtree.deepest, over
 
 
-def _told_to_stop(name: str, index: int) -> bool:
-    """Whether subtree ``index`` should stop: one before it has a path, or the search is over
-    (the variable says -1, or is gone)."""
+def _told_to_stop(job: SubtreeJob, index: int) -> bool:
+    """Whether subtree ``index`` of ``job`` should stop: one before it has a path, the
+    iteration is over (the variable says -1, or another iteration), or the search is (the
+    variable is gone)."""
     from distributed import Variable
 
     try:
-        first = Variable(name).get(timeout=STOP_WAIT)
-    except Exception:  # noqa: BLE001 - no answer: the client is gone
+        iteration, first = Variable(job.stop).get(timeout=STOP_WAIT)
+    except Exception:  # noqa: BLE001 - no answer: the search is over, its client gone
         return True
-    return index > int(first)
+    return int(iteration) != job.iteration or index > int(first)
 
 
 class DaskSplit:
@@ -231,6 +245,7 @@ class DaskSplit:
         self.address = address
         self.tag = secrets.token_hex(4)
         self.count = 0
+        self.stop = None  # the search's Dask variable: (iteration, first subtree with a path)
         self.workers = self.busy = 0
         self.asked = -math.inf
 
@@ -246,66 +261,98 @@ class DaskSplit:
         the cluster (:data:`CLUSTER_AFTER`)."""
         return CLUSTER_AFTER
 
-    def roots(self) -> int:
-        return ROOTS_PER_THREAD * max(1, self.threads())
+    def roots(self, nodes: float) -> int:
+        """About a task per :data:`NODES_PER_TASK` expected nodes, at least
+        :data:`MIN_ROOTS_PER_THREAD` and at most :data:`ROOTS_PER_THREAD` a thread."""
+        threads = max(1, self.threads())
+        by_work = int(nodes // NODES_PER_TASK)
+        return max(MIN_ROOTS_PER_THREAD * threads, min(ROOTS_PER_THREAD * threads, by_work))
 
     def run(self, iteration: Iteration, roots: list, tally: Tally, limits: Limits) -> None:
         from distributed import Variable
 
         self.count += 1
-        name = f"slidelab-ida-{self.tag}-{self.count}"
-        stop = Variable(name, client=self.client)
-        stop.set(len(roots))
+        count = self.count
+        name = f"slidelab-ida-{self.tag}-{count}"  # its tasks' keys start so
+        if self.stop is None:
+            self.stop = Variable(f"slidelab-ida-{self.tag}", client=self.client)
+        stop = self.stop
+        stop.set((count, len(roots)))
         told = len(roots)
-        job = SubtreeJob.of(iteration, name)
+        job = SubtreeJob.of(iteration, stop.name, count)
         finished: queue.Queue = queue.Queue()
-        futures = []
+        futures: list = []
         pending = set(range(len(roots)))
-        try:
-            for i, (root, moves) in enumerate(roots):
-                future = self.client.submit(
-                    search_subtree, job, i, root, moves, key=f"{name}-{i}", pure=False,
-                    priority=-i,  # depth-first order: the subtrees before a path come first
-                )  # fmt: skip
-                future.add_done_callback(lambda f, i=i: finished.put((i, f)))
+        tries = [0] * len(roots)
+
+        def submit(i: int) -> None:
+            root, moves = roots[i]
+            key = f"{name}-{i}" + (f"-again{tries[i]}" if tries[i] else "")
+            future = self.client.submit(
+                search_subtree, job, i, root, moves, key=key, pure=False,
+                priority=-i,  # depth-first order: the subtrees before a path come first
+            )  # fmt: skip
+            future.add_done_callback(lambda f: finished.put((i, f)))
+            if i < len(futures):
+                futures[i] = future
+            else:
                 futures.append(future)
+            tries[i] += 1
+
+        try:
+            for i in range(len(roots)):
+                submit(i)
             while pending and min(pending) < tally.first:
-                self._take(_drain(finished), tally, pending)
+                for i in self._take(_drain(finished), tally, pending):
+                    submit(i)
                 if tally.first < told:  # a path: the subtrees after it are not needed
                     told = tally.first
-                    stop.set(told)
-                    self.client.cancel([futures[i] for i in pending if i > told])
+                    stop.set((count, told))
+                    self._stop([futures[i] for i in pending if i > told], name)
                 self._check(iteration, tally, limits, name)
         finally:
             if pending:  # a limit, Ctrl-C, an error, or the tasks after a path
-                stop.set(-1)
-            # the finished tasks' results let go of on the workers too, the others not run
-            self.client.cancel(futures)
-            if pending:
-                self._settle(name)
-            stop.delete()
+                stop.set((count, -1))
+                self._stop([futures[i] for i in pending], name, wait=True)
+            self.client.cancel(futures)  # the results let go of on the workers too
 
-    def _settle(self, name: str) -> None:
-        """Wait (a little longer than a task's :data:`STOP_POLL`) until no worker runs a task of
-        the iteration ``name`` any more: the cluster's threads are free when the answer comes."""
+    def close(self) -> None:
+        """Let go of the search's variable on the scheduler (its tasks have stopped)."""
+        if self.stop is not None:
+            self.stop.delete()
+            self.stop = None
+
+    def _stop(self, futures: list, name: str, wait: bool = False) -> None:
+        """Stop the tasks of ``futures`` (told to by the variable already): those not on a
+        worker yet are cancelled; those on one stop by themselves at their next look at the
+        variable (cancelled, Dask would forget them, not stop them), and with ``wait`` are
+        waited for (a little longer than :data:`STOP_POLL`): the cluster's threads are free
+        when the answer comes."""
+        on_workers = {str(key) for keys in self._processing(name).values() for key in keys}
+        running = [f for f in futures if str(f.key) in on_workers]
+        self.client.cancel([f for f in futures if str(f.key) not in on_workers])
         deadline = time.monotonic() + STOP_POLL + SETTLE
-        while time.monotonic() < deadline:
-            if not self._busy_with(name):
-                return
-            time.sleep(0.05)
+        while wait and not all(f.done() for f in running) and time.monotonic() < deadline:
+            time.sleep(0.02)  # (distributed.wait takes the default client's loop, maybe not ours)
 
-    def _busy_with(self, name: str) -> int:
-        """How many workers run a task of the iteration ``name`` now."""
+    def _processing(self, name: str) -> dict:
+        """The keys of the iteration ``name`` on each worker now (running, or next there)."""
         processing = self.client.processing()
         self.workers = len(processing)
-        return sum(any(str(key).startswith(name) for key in keys) for keys in processing.values())
+        return {
+            worker: [key for key in keys if str(key).startswith(name)]
+            for worker, keys in processing.items()
+        }
 
-    def _take(self, done: list, tally: Tally, pending: set) -> None:
-        """Tell ``tally`` the results of the tasks ``done`` (``(index, future)``)."""
-        taken = [(i, f) for i, f in done if f.status != "cancelled"]
+    def _take(self, done: list, tally: Tally, pending: set) -> list[int]:
+        """Tell ``tally`` the results of the tasks ``done`` (``(index, future)``); return the
+        subtrees to search again: a task that stopped although its subtree is still needed (it
+        took the scheduler's silence for the search's end)."""
+        taken = [(i, f) for i, f in done if f.status != "cancelled" and i in pending]
         pending.difference_update(i for i, f in done if f.status == "cancelled")
+        again: list[int] = []
         if not taken:
-            return
+            return again
         try:
             results = self.client.gather([f for _, f in taken])
         except SlidelabError:
@@ -318,17 +365,21 @@ class DaskSplit:
         for (i, _), (status, path, expanded, generated, deepest, over) in zip(
             taken, results, strict=True
         ):
-            pending.discard(i)
             tally.add(expanded, generated, deepest)
+            if status == STOPPED and i < tally.first:
+                again.append(i)
+                continue
+            pending.discard(i)
             if status != STOPPED:
                 tally.finish(i, status, path, over)
+        return again
 
     def _check(self, iteration: Iteration, tally: Tally, limits: Limits, name: str) -> None:
         """Progress (bound, nodes, workers busy) and the limits."""
         now = time.monotonic()
         if now - self.asked >= BUSY_EVERY:
             self.asked = now
-            self.busy = self._busy_with(name)
+            self.busy = sum(bool(keys) for keys in self._processing(name).values())
         limits.check(
             tally.stats, iteration.method, bound=iteration.bound, workers=self.workers,
             busy=self.busy,
@@ -391,12 +442,16 @@ def on_cluster(scheduler, timeout: float | None = None) -> Iterator[DaskSplit]:
                 ) from None
             threads = split.threads()
         log.info(
-            "IDA* on the Dask cluster at %s: %d worker%s, %d thread%s; its iterations as"
-            " tasks (about %d each)",
+            "IDA* on the Dask cluster at %s: %d worker%s, %d thread%s; each iteration that"
+            " takes over %g s here split into %d to %d tasks",
             address, split.workers, "" if split.workers == 1 else "s", threads,
-            "" if threads == 1 else "s", ROOTS_PER_THREAD * threads,
+            "" if threads == 1 else "s", CLUSTER_AFTER, MIN_ROOTS_PER_THREAD * threads,
+            ROOTS_PER_THREAD * threads,
         )  # fmt: skip
-        yield split
+        try:
+            yield split
+        finally:
+            split.close()
     finally:
         if client is not scheduler:
             client.close()
@@ -404,6 +459,7 @@ def on_cluster(scheduler, timeout: float | None = None) -> Iterator[DaskSplit]:
 
 __all__ = [
     "DaskSplit",
+    "NODES_PER_TASK",
     "ROOTS_PER_THREAD",
     "STOPPED",
     "SubtreeJob",

@@ -140,6 +140,7 @@ def _iterate(
     # path arrays, and the heuristic's rows (one per single-tile step)
     per_depth = 40 + 8 * (puzzle.width + puzzle.height + 8) * reach
     last_nodes = 0  # nodes of the last finished iteration, for the next one's prediction
+    expected = 0.0  # the nodes this iteration is expected to generate (the last grown as before)
     runner = None  # who shares out an iteration's subtrees, once they take long enough
     cores = 1 if all_solutions else cores_for_this_thread()
     search = None
@@ -178,7 +179,7 @@ def _iterate(
                 warmed = True
             if runner is not None:  # the iteration's subtrees on every core, or on a cluster
                 iteration = Iteration(puzzle, heur, weight, bound, size, reach, method)
-                solution, over = split_iteration(iteration, runner, limits, stats)
+                solution, over = split_iteration(iteration, runner, limits, stats, expected)
                 if solution is not None:
                     stats.seconds = limits.elapsed()
                     phase()
@@ -223,6 +224,7 @@ def _iterate(
             coming = took * nodes / last_nodes if last_nodes else took
             if last_nodes and limits.patience is not None:
                 limits.predict(stats, method, coming, bound)
+            expected = nodes * nodes / last_nodes if last_nodes else nodes
             last_nodes = nodes
             if runner is None and max(took, coming) >= (
                 SPLIT_AFTER if split is None else split.after
@@ -407,12 +409,14 @@ class SplitRunner(Protocol):
     """How the subtrees of a split iteration run: :class:`Threads` of this process, or tasks on
     a Dask cluster (:class:`slidelab.search.distributed.DaskSplit`)."""
 
-    #: seconds an iteration takes (or is expected to) before the later ones are split
-    after: float
+    @property
+    def after(self) -> float:
+        """Seconds an iteration takes (or is expected to) before the later ones are split."""
+        ...
 
-    def roots(self) -> int:
-        """How many subtrees an iteration is split into, at least (there are more when a depth
-        of the search tree has more nodes than that)."""
+    def roots(self, nodes: float) -> int:
+        """How many subtrees an iteration expected to generate ``nodes`` nodes is split into, at
+        least (there are more when a depth of the search tree has more nodes than that)."""
         ...
 
     def run(self, iteration: Iteration, roots: list, tally: Tally, limits: Limits) -> None:
@@ -423,10 +427,11 @@ class SplitRunner(Protocol):
 
 
 def split_iteration(
-    iteration: Iteration, runner: SplitRunner, limits: Limits, stats: Stats
+    iteration: Iteration, runner: SplitRunner, limits: Limits, stats: Stats, nodes: float = 0.0
 ) -> tuple[list[int] | None, float]:
     """One IDA* iteration, its subtrees searched by ``runner``.  Returns ``(path or None,
-    smallest f over the bound)`` and adds the nodes to ``stats``.
+    smallest f over the bound)`` and adds the nodes to ``stats``; ``nodes``: how many it is
+    expected to generate (the runner may split a small one less finely).
 
     The path is the one the plain iteration finds: the subtrees are the plain search's in its
     order, and a subtree that finds a path stops only the subtrees after it (:class:`Tally`).
@@ -435,7 +440,7 @@ def split_iteration(
     puzzle = it.puzzle
     roots, over, direct = _frontier(
         puzzle.start_codes, puzzle.neighbours, puzzle.goal_codes, it.weight, it.bound, it.heur,
-        runner.roots(), it.reach,
+        runner.roots(nodes), it.reach,
     )  # fmt: skip
     if direct is not None:
         return direct, over
@@ -452,7 +457,7 @@ class Threads:
         self.threads = threads
         self.after = SPLIT_AFTER
 
-    def roots(self) -> int:
+    def roots(self, nodes: float) -> int:
         return self.threads * SPLIT_ROOTS
 
     def run(self, iteration: Iteration, roots: list, tally: Tally, limits: Limits) -> None:
