@@ -129,7 +129,11 @@ def main():
             f"iterations of under 10,000 nodes on the cluster: median"
             f" {statistics.median(short):.2f} s ({len(short)} of them)"
         )
-    print(f"subtree tasks per iteration: {dist.ROOTS_PER_THREAD} per worker thread, or more")
+    print(
+        f"subtree tasks per iteration on the cluster: one per {dist.NODES_PER_TASK:,} nodes"
+        f" expected, {dist.MIN_ROOTS_PER_THREAD} to {dist.ROOTS_PER_THREAD} per worker thread;"
+        f" load average {os.getloadavg()[0]:.1f} at the end (2 cores, shared with other work)"
+    )
 
 
 if __name__ == "__main__":

@@ -34,15 +34,17 @@ The answer is the local one
     path from run to run.
 
 Stopping
-    Once a subtree finds a path, the tasks of the subtrees after it are cancelled (those not
-    started never run); those running stop within :data:`STOP_POLL` seconds (the iteration
-    waits for them, so the cluster is free when the answer comes): each task looks
-    at a Dask :class:`distributed.Variable` of the search between slices, which holds the
-    iteration under way and the number of its first subtree with a path.  A time limit, Ctrl-C or an
-    error stops every task of the iteration the same way (the variable says -1), so nothing
-    keeps the cluster's threads busy after the answer.  A task stopped so returns
-    :data:`STOPPED`: its result is not needed, since a path before it was found or the
-    search is over.
+    Once a subtree finds a path, the tasks of the subtrees after it that no worker has started
+    are cancelled; those running stop by themselves within :data:`STOP_POLL` seconds or so
+    (cancelled, Dask would forget them, not stop them): each task looks, after its first slice
+    of the search and then every :data:`STOP_POLL` seconds, at a Dask
+    :class:`distributed.Variable` of the search, which holds the iteration under way and its
+    first subtree with a path.  A time limit, Ctrl-C or an error stops every task of the
+    iteration the same way (the variable says -1), and the iteration waits for the running ones
+    to stop, so the cluster's threads are free when the answer comes.  A task stopped so
+    returns :data:`STOPPED`: its result is not needed, since a path before it was found or the
+    search is over; one that stopped while still needed (it took the scheduler's silence for
+    the search's end) is run again.
 
 Examples
 --------
@@ -64,6 +66,7 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 
@@ -245,7 +248,7 @@ class DaskSplit:
         self.address = address
         self.tag = secrets.token_hex(4)
         self.count = 0
-        self.stop = None  # the search's Dask variable: (iteration, first subtree with a path)
+        self.stop: Any = None  # the search's Dask variable: (iteration, first with a path)
         self.workers = self.busy = 0
         self.asked = -math.inf
 
