@@ -41,6 +41,11 @@ def korf15(number: int) -> tuple[Puzzle, int]:
     return _korf(DATA / "korf100.txt", number, 16)
 
 
+def ida(puzzle: Puzzle, partition: str, **more):
+    """IDA* with the pattern databases ``partition`` (``more``: ``scheduler``, ``progress``, ...)."""
+    return solve(puzzle, method="idastar", heuristic="pdb", partition=partition, **more)
+
+
 @pytest.fixture(scope="module")
 def cluster():
     """Two single-threaded worker processes (each with a nanny that restarts it)."""
@@ -83,16 +88,10 @@ def cluster_is_free(client, wait: float = 10.0) -> bool:
 @pytest.mark.parametrize("number,by", [(1, "address"), (60, "client")])  # 57, 66 moves
 def test_korf_instances_give_the_local_solution(number, by, cluster, client, every_iteration):
     puzzle, known = korf15(number)
-    local = solve(puzzle, method="idastar", heuristic="pdb", partition="7-8")
+    local = ida(puzzle, "7-8")
     reports: list = []
-    remote = solve(
-        puzzle,
-        method="idastar",
-        heuristic="pdb",
-        partition="7-8",
-        scheduler=cluster.scheduler_address if by == "address" else client,
-        progress=reports.append,
-    )
+    scheduler = cluster.scheduler_address if by == "address" else client
+    remote = ida(puzzle, "7-8", scheduler=scheduler, progress=reports.append)
     assert remote.length == local.length == known and remote.optimal
     assert remote.notation == local.notation  # the same path, not only as long
     seen = on_cluster_reports(reports)
@@ -111,27 +110,20 @@ def test_auto_searches_on_the_cluster_and_solves_small_boards_here(cluster, ever
 
 def test_weighted_idastar_on_the_cluster(cluster, every_iteration):
     puzzle, known = korf15(60)
-    local = solve(puzzle, method="idastar", heuristic="pdb", partition="6-6-3", weight=1.5)
-    remote = solve(
-        puzzle,
-        method="idastar",
-        heuristic="pdb",
-        partition="6-6-3",
-        weight=1.5,
-        scheduler=cluster.scheduler_address,
-    )
+    local = ida(puzzle, "6-6-3", weight=1.5)
+    remote = ida(puzzle, "6-6-3", weight=1.5, scheduler=cluster.scheduler_address)
     assert remote.notation == local.notation and known <= remote.length <= 1.5 * known
 
 
 # ------------------------------------------------------------------------- a worker dies
 
 
-@pytest.mark.slow  # 31 s on the shared 2-core machine: two workers and the searches of 6-6-3
+@pytest.mark.slow  # 10 to 30 s on the shared 2-core machine: two workers, 6-6-3 searches
 def test_a_worker_killed_mid_iteration_loses_nothing(cluster, client, every_iteration):
     """SIGKILL to a worker process while an iteration's tasks run: its nanny starts a new one,
     Dask runs the lost tasks again, and the solution is the one of a run with no death."""
     puzzle, known = korf15(60)  # 6-6-3: its last iterations take seconds on two workers
-    local = solve(puzzle, method="idastar", heuristic="pdb", partition="6-6-3")
+    local = ida(puzzle, "6-6-3")
     pids = client.run(os.getpid)
     killed: list = []
 
@@ -141,14 +133,7 @@ def test_a_worker_killed_mid_iteration_loses_nothing(cluster, client, every_iter
             os.kill(victim, signal.SIGKILL)
             killed.append(victim)
 
-    remote = solve(
-        puzzle,
-        method="idastar",
-        heuristic="pdb",
-        partition="6-6-3",
-        scheduler=cluster.scheduler_address,
-        progress=kill_once,
-    )
+    remote = ida(puzzle, "6-6-3", scheduler=cluster.scheduler_address, progress=kill_once)
     assert killed, "no iteration was running on the cluster to kill a worker in"
     assert remote.notation == local.notation and remote.length == known
     client.wait_for_workers(2, timeout=60)  # the nanny started another
@@ -257,7 +242,7 @@ def test_batch_scheduler_is_not_a_search_option(cli, tmp_path, monkeypatch):
 # ------------------------------------------------------------------------- the 24-puzzle
 
 
-@pytest.mark.slow  # 19 to 29 s on the cluster here (11 s on this machine's two threads)
+@pytest.mark.slow  # 9 to 17 s on the cluster here (5 to 11 s on this machine's threads)
 def test_korf24_instance_40_on_the_cluster(cluster):
     """Korf and Felner's #40 (82 moves), with the 6-6-6-6 pattern databases (built once:
     slidelab tables build 5x5 --blank-first; about 7 minutes here), its long iterations on the
@@ -265,13 +250,6 @@ def test_korf24_instance_40_on_the_cluster(cluster):
     puzzle, known = _korf(DATA / "korf24_50.txt", 40, 25)
     assert known == 82
     reports: list = []
-    s = solve(
-        puzzle,
-        method="idastar",
-        heuristic="pdb",
-        partition="6-6-6-6",
-        scheduler=cluster.scheduler_address,
-        progress=reports.append,
-    )
+    s = ida(puzzle, "6-6-6-6", scheduler=cluster.scheduler_address, progress=reports.append)
     assert s.length == known and s.optimal
     assert on_cluster_reports(reports)

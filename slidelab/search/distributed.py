@@ -16,8 +16,8 @@ iterations.
 
 What moves between machines
     A task carries its root (a few dozen bytes), the moves to it, and a :class:`SubtreeJob`:
-    the puzzle, the heuristic's name and options (the groups of its pattern databases), the
-    metric, the weight and the bound.  No table travels: each worker process makes the
+    the iteration (puzzle, weight, bound) and the heuristic's name and options (the groups of
+    its pattern databases) and metric.  No table travels: each worker process makes the
     heuristic once (:func:`worker_heuristic`), its tables loaded from its own cache directory
     (``SLIDELAB_CACHE``), or built there if missing; and it checks that its estimate of the
     start is the one this machine's heuristic gives, so a worker whose tables differ says so
@@ -57,6 +57,7 @@ Solving on a cluster (the address of its scheduler)::
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 import math
 import queue
@@ -74,7 +75,6 @@ from .. import cluster
 from ..cluster import connect, first_line
 from ..errors import SlidelabError
 from ..heuristics import Heuristic, make_heuristic
-from ..puzzle import Puzzle
 from ._ida import EXHAUSTED, FOUND, RUNNING
 from .idastar import SPLIT_BUDGET, Iteration, SubtreeSearch, Tally
 from .limits import Limits
@@ -114,11 +114,11 @@ class SubtreeJob:
 
     Attributes
     ----------
-    puzzle : Puzzle
-        The start and the goal.
+    iteration : Iteration
+        The iteration (puzzle, weight, bound, sizes), its heuristic left out (``heur`` None):
+        a worker makes it from the next three.
     heuristic : str
-        The heuristic's name; with ``options`` and ``metric``, what
-        :func:`~slidelab.heuristics.make_heuristic` makes it from on a worker.
+        The heuristic's name, as :func:`~slidelab.heuristics.make_heuristic` takes it.
     options : dict
         Its builder's options (:attr:`~slidelab.heuristics.Heuristic.options`: a pattern
         database's groups).
@@ -126,43 +126,30 @@ class SubtreeJob:
         The metric it estimates.
     start_h : int
         Its estimate of the start here: a worker's must be the same.
-    weight, bound : float
-        ``f = g + weight * h`` and the iteration's bound on it.
-    size, reach : int
-        The longest path the kernel holds; the most tiles a move slides.
-    method : str
-        ``idastar`` or ``weighted-idastar``.
     stop : str
-        The name of the search's Dask variable: ``(iteration, first)``, the iteration under
-        way and its first subtree with a path (a task after it stops), or -1 (every task
-        stops); a task of another iteration stops.
-    iteration : int
-        Which iteration of the search this is (counted on the cluster).
+        The name of the search's Dask variable: ``(count, first)``, the iteration under way
+        and its first subtree with a path (a task after it stops), or -1 (every task stops);
+        a task of another iteration stops.
+    count : int
+        Which iteration of the search on the cluster this is.
     """
 
-    puzzle: Puzzle
+    iteration: Iteration
     heuristic: str
     options: dict = field(hash=False)
     metric: str
     start_h: int
-    weight: float
-    bound: float
-    size: int
-    reach: int
-    method: str
     stop: str
-    iteration: int
+    count: int
 
     @classmethod
     def of(cls, iteration: Iteration, stop: str, count: int) -> SubtreeJob:
         """The job of an iteration, the ``count``-th on the cluster (its heuristic told by name
         and options)."""
-        it, heur = iteration, iteration.heur
-        start_h = heur.value(it.puzzle.start_codes)
-        return cls(
-            it.puzzle, heur.name, dict(heur.options), heur.metric, start_h, it.weight,
-            it.bound, it.size, it.reach, it.method, stop, count,
-        )  # fmt: skip
+        heur = iteration.heur
+        start_h = heur.value(iteration.puzzle.start_codes)
+        bare = dataclasses.replace(iteration, heur=None)
+        return cls(bare, heur.name, dict(heur.options), heur.metric, start_h, stop, count)
 
 
 #: the heuristics this process made for tasks, by goal, name, options and metric
@@ -179,12 +166,13 @@ def worker_heuristic(job: SubtreeJob) -> Heuristic:
     SlidelabError
         The estimate differs (this machine's tables are not the same).
     """
-    key = (job.puzzle.goal, job.heuristic, repr(sorted(job.options.items())), job.metric)
+    puzzle = job.iteration.puzzle
+    key = (puzzle.goal, job.heuristic, repr(sorted(job.options.items())), job.metric)
     with _MAKING:  # a worker's threads make it once
         heur = _MADE.get(key)
         if heur is None:
-            heur = make_heuristic(job.puzzle, job.heuristic, metric=job.metric, **job.options)
-            h = heur.value(job.puzzle.start_codes)
+            heur = make_heuristic(puzzle, job.heuristic, metric=job.metric, **job.options)
+            h = heur.value(puzzle.start_codes)
             if h != job.start_h:
                 raise SlidelabError(
                     f"this worker's {job.heuristic} heuristic estimates the start at {h}, not"
@@ -206,8 +194,7 @@ def search_subtree(job: SubtreeJob, index: int, root, moves) -> tuple:
     smallest ``f`` over the bound; or :data:`STOPPED` when the iteration no longer needs it
     (see the module), with the nodes searched until then.
     """
-    heur = worker_heuristic(job)
-    it = Iteration(job.puzzle, heur, job.weight, job.bound, job.size, job.reach, job.method)
+    it = dataclasses.replace(job.iteration, heur=worker_heuristic(job))
     subtree = SubtreeSearch(it, np.array(root, copy=True), moves)  # the kernel moves on it
     looked = -math.inf  # a first look after the first slice: cancelled while it waited?
     while True:
@@ -235,7 +222,7 @@ def _told_to_stop(job: SubtreeJob, index: int) -> bool:
         iteration, first = Variable(job.stop).get(timeout=STOP_WAIT)
     except Exception:  # noqa: BLE001 - no answer: the search is over, its client gone
         return True
-    return int(iteration) != job.iteration or index > int(first)
+    return int(iteration) != job.count or index > int(first)
 
 
 class DaskSplit:

@@ -296,7 +296,7 @@ class Iteration:
     puzzle : Puzzle
         The start and the goal.
     heur : Heuristic
-        The estimate (in a cluster's worker, made there again: :mod:`.distributed`).
+        The estimate (None in a cluster's task: made on the worker, :mod:`.distributed`).
     weight : float
         ``f = g + weight * h``.
     bound : float
