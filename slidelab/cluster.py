@@ -13,11 +13,12 @@ from .errors import SlidelabError
 CONNECT_TIMEOUT = 20
 
 
-def connect(scheduler):
+def connect(scheduler, timeout: float | None = None):
     """A Dask client of the cluster at ``scheduler`` (an address), or ``scheduler`` if it is one.
 
     Raises :class:`~slidelab.errors.SlidelabError` (one line) when Dask's ``distributed``
-    package is missing or nothing answers at the address.
+    package is missing or nothing answers at the address within ``timeout`` seconds (default
+    :data:`CONNECT_TIMEOUT`).
     """
     try:
         from distributed import Client
@@ -28,7 +29,7 @@ def connect(scheduler):
     if isinstance(scheduler, Client):
         return scheduler
     try:
-        return Client(scheduler, timeout=CONNECT_TIMEOUT)
+        return Client(scheduler, timeout=CONNECT_TIMEOUT if timeout is None else timeout)
     except (OSError, ValueError, TypeError) as exc:
         raise SlidelabError(
             f"cannot reach the Dask scheduler at {scheduler}: {first_line(exc)}"

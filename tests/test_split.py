@@ -83,9 +83,9 @@ def test_a_worker_job_does_not_split(monkeypatch):
     from slidelab.workers import run_job, solve_job
 
     seen = []
-    real = ida._split_iteration
+    real = ida.split_iteration
     monkeypatch.setattr(ida, "SPLIT_AFTER", 0.0)
-    monkeypatch.setattr(ida, "_split_iteration", lambda *a: seen.append(1) or real(*a))
+    monkeypatch.setattr(ida, "split_iteration", lambda *a: seen.append(1) or real(*a))
     status, result = run_job(
         *solve_job(read_request(BOARDS[0], blank_first=True, method="idastar"))
     )

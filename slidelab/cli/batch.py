@@ -96,7 +96,9 @@ def batch_command(
             raise SlidelabError("--redo-failed goes with -o (an output file to read back)")
         if scheduler is not None and workers is not None:
             raise SlidelabError("--workers is for local processes; a Dask cluster has its own")
-        options = read_search_options(click.get_current_context().params)
+        # batch's --scheduler runs each instance on a worker of the cluster, not the subtrees
+        # of its search (the search option of that name: solve --scheduler)
+        options = read_search_options({**click.get_current_context().params, "scheduler": None})
         source = _open_input(input_file)
         if output is not None and input_file != "-" and _same_file(input_file, output):
             raise SlidelabError("the output file is the input file")

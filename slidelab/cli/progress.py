@@ -8,10 +8,13 @@ import click
 
 #: a search quiet for this long says on stderr what it is doing, on a terminal or not
 QUIET_SECONDS = 5.0
+#: the width a live progress line is padded to (and cleared over)
+LINE_WIDTH = 79
 
 
 class ProgressLine:
-    """Search progress on stderr: bound or depth, nodes, rate, time.
+    """Search progress on stderr: bound or depth, nodes, rate, time (on a Dask cluster, and the
+    workers busy).
 
     ``live`` (a terminal, or ``--progress``): one self-overwriting line.
     Otherwise nothing for :data:`QUIET_SECONDS`, then a full line now and then
@@ -38,6 +41,8 @@ class ProgressLine:
         where = f"bound {info['bound']:g}" if "bound" in info else f"depth {info.get('depth', '?')}"
         rate = f" ({info['generated'] / seconds / 1e6:.1f} M/s)" if seconds > 0 else ""
         text = f"{info['method']}: {where}, {info['generated']:,} nodes{rate}, {seconds:.1f} s"
+        if "workers" in info:  # IDA* on a Dask cluster
+            text += f", {info['busy']}/{info['workers']} workers busy"
         if seconds >= QUIET_SECONDS and not self.hinted:
             self.hinted = True
             if info.get("stronger_partition"):
@@ -47,7 +52,7 @@ class ProgressLine:
                     f" (built once and cached; see slidelab tables build --help)"
                 )
         if self.live:
-            click.echo(f"\r{text:<70}", err=True, nl=False)
+            click.echo(f"\r{text:<{LINE_WIDTH}}", err=True, nl=False)
             self.shown = True
         elif seconds >= self.next_line:
             self._line(text)
@@ -59,7 +64,7 @@ class ProgressLine:
 
     def clear(self):
         if self.shown:
-            click.echo("\r" + " " * 70 + "\r", err=True, nl=False)
+            click.echo("\r" + " " * LINE_WIDTH + "\r", err=True, nl=False)
             self.shown = False
 
 

@@ -19,6 +19,7 @@ from .common import (
     inputs,
     read_search_options,
     report_failure,
+    scheduler_option,
     search_options,
 )
 from .program import needs
@@ -49,6 +50,7 @@ from .progress import ProgressLine, TableBar
     help="How to write the solution (human output).",
 )
 @click.option("--json", "as_json", is_flag=True, help="One JSON object per board.")
+@scheduler_option("Run IDA*'s long iterations as tasks")
 @needs("slidelab.search.many")
 def solve_command(
     board,
@@ -68,6 +70,7 @@ def solve_command(
     max_memory,
     notation,
     as_json,
+    scheduler,
 ):
     """Find a solution of BOARD (shortest, unless a weight is given)."""
     from ..errors import SearchInterrupted
@@ -77,7 +80,13 @@ def solve_command(
     try:
         if limit is not None and not all_solutions:
             raise SlidelabError("--limit goes with --all")
+        if all_solutions and scheduler is not None:
+            raise SlidelabError("--all runs on this machine; --scheduler is for one solution")
         options = read_search_options(click.get_current_context().params)
+        if options.scheduler is not None:  # an unreachable one said once, not for each board
+            from ..cluster import connect
+
+            connect(options.scheduler).close()
     except SlidelabError as exc:
         fail(str(exc))
     show = sys.stderr.isatty() if progress is None else progress
@@ -107,8 +116,9 @@ def solve_command(
     if all_solutions:
         results = _every_solution(positions(), limit, options, reporter, tables)
     else:
-        # a stream of boards is solved on every core, answers in input order
-        workers = 1 if board is not None else None
+        # a stream of boards is solved on every core, answers in input order; on a cluster, one
+        # board at a time, with all of it
+        workers = 1 if board is not None or scheduler is not None else None
         results = solve_many(
             positions(), options=options, workers=workers, progress=reporter, table_progress=tables
         )

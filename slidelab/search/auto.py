@@ -188,23 +188,29 @@ def _ladder(goal, metric: str, few_cells: bool) -> tuple:
     return tuple(buildable)
 
 
-def solve_auto(puzzle: Puzzle, plan: Plan, options: SearchOptions, clock, progress, table_progress):
+def solve_auto(
+    puzzle: Puzzle, plan: Plan, options: SearchOptions, clock, progress, table_progress, split=None
+):
     """``auto`` on a board it searches with IDA* (see the module): the solution, or a
     :class:`SearchLimitError` on a board up to :data:`AUTO_OPTIMAL_CELLS` cells that has no
-    proven optimum within the time limit."""
+    proven optimum within the time limit.  ``split``: the runner of the IDA* iterations'
+    subtrees (a Dask cluster's: :mod:`.distributed`), for every IDA* search it makes; the
+    bounded answers past it are made here."""
     if plan.heuristic not in ("pdb", "abstraction"):  # a heuristic with no tables: search
         limits = limits_of(options, progress, clock)
         heur = search_heuristic(
             puzzle, plan.heuristic, None, limits, table_progress, options.metric
         )
-        return _optimal_or_bounded(puzzle, options, clock, progress, heur)
+        return _optimal_or_bounded(puzzle, options, clock, progress, heur, split=split)
     rungs = ladder(puzzle, options, plan.heuristic)
     ready = [i for i, rung in enumerate(rungs) if rung.ready(puzzle, options.metric)]
     if ready:
-        return _with_tables(puzzle, options, rungs[ready[-1] :], clock, progress, table_progress)
+        return _with_tables(
+            puzzle, options, rungs[ready[-1] :], clock, progress, table_progress, split
+        )
     if options.heuristic is not None or options.partition is not None:
         # tables asked for: build them (on the clock) and search
-        return _with_tables(puzzle, options, rungs, clock, progress, table_progress)
+        return _with_tables(puzzle, options, rungs, clock, progress, table_progress, split)
     if not rungs:
         cheap = cheap_heuristic(puzzle, options.metric)
         limits = limits_of(options, progress, clock)
@@ -218,20 +224,24 @@ def solve_auto(puzzle: Puzzle, plan: Plan, options: SearchOptions, clock, progre
                 cheap,
             )
             return _constructive(puzzle, options, progress)
-        return _optimal_or_bounded(puzzle, options, clock, progress, heur, PROBE_NO_TABLES)
+        return _optimal_or_bounded(
+            puzzle, options, clock, progress, heur, PROBE_NO_TABLES, split=split
+        )
     seconds = rungs[0].build_seconds(puzzle, options.metric)
     solution = _probe(
-        puzzle, options, clock, progress, table_progress, seconds, rungs[0].name(puzzle)
+        puzzle, options, clock, progress, table_progress, seconds, rungs[0].name(puzzle), split
     )
     if solution is None:
-        return _with_tables(puzzle, options, rungs, clock, progress, table_progress)
+        return _with_tables(puzzle, options, rungs, clock, progress, table_progress, split)
     if isinstance(solution, SearchLimitError):  # the build would not be done in time
         hint = rungs[0].hint(puzzle, options.metric, seconds)
         return _bounded_or_raise(puzzle, options, clock, progress, None, solution, hint)
     return solution
 
 
-def _probe(puzzle, options, clock, progress, table_progress, seconds: float, tables: str):
+def _probe(
+    puzzle, options, clock, progress, table_progress, seconds: float, tables: str, split=None
+):
     """Before building ``tables`` (``seconds`` to build), IDA* with what needs none
     (:func:`cheap_heuristic`) for :data:`PROBE_SHARE` of that: its solution; None when the build
     should go on (the probe gave up, or its estimate is too far to try); when the build would
@@ -244,7 +254,7 @@ def _probe(puzzle, options, clock, progress, table_progress, seconds: float, tab
         # the build would not be done in time: the cheap search is the only optimal one
         limits.patience = None if small(puzzle) else _optimal_budget(clock)
         try:
-            return _idastar(puzzle, heur, limits, options.metric)
+            return _idastar(puzzle, heur, limits, options.metric, split)
         except SearchInterrupted:
             raise
         except SearchLimitError as exc:
@@ -256,7 +266,7 @@ def _probe(puzzle, options, clock, progress, table_progress, seconds: float, tab
         budget = max(0.05, min(budget, left - seconds))
     limits.patience = budget
     try:
-        return _idastar(puzzle, heur, limits, options.metric)
+        return _idastar(puzzle, heur, limits, options.metric, split)
     except SearchTooLong as exc:
         log.info("searching with %s alone: %s; building %s is quicker", cheap, exc, tables)
     except SearchInterrupted:
@@ -267,7 +277,7 @@ def _probe(puzzle, options, clock, progress, table_progress, seconds: float, tab
 
 
 def _with_tables(
-    puzzle: Puzzle, options: SearchOptions, rungs: list, clock, progress, table_progress
+    puzzle: Puzzle, options: SearchOptions, rungs: list, clock, progress, table_progress, split=None
 ) -> Solution:
     """IDA* with the tables of ``rungs[0]`` (built first if missing, announced), giving up for
     the next rung when predicted to take longer than its build; on a board past
@@ -291,7 +301,7 @@ def _with_tables(
                     patience = seconds if patience is None else min(patience, seconds)
                     limits.context.pop("stronger_partition", None)  # it climbs by itself
             limits.patience = patience
-            return _idastar(puzzle, heur, limits, options.metric)
+            return _idastar(puzzle, heur, limits, options.metric, split)
         except SearchInterrupted:
             raise
         except SearchTooLong as exc:
@@ -307,7 +317,9 @@ def _with_tables(
         return _bounded_or_raise(puzzle, options, clock, progress, heur, failed, "")
 
 
-def _optimal_or_bounded(puzzle, options, clock, progress, heur, budget=None, hint="") -> Solution:
+def _optimal_or_bounded(
+    puzzle, options, clock, progress, heur, budget=None, hint="", split=None
+) -> Solution:
     """IDA* with the heuristic ``heur``: on a board up to :data:`AUTO_OPTIMAL_CELLS` cells until
     the time limit; past it for ``budget`` seconds (default :data:`AUTO_SEARCH_SECONDS`, at most
     half the time left), then a bounded answer.  ``hint`` says what would help."""
@@ -317,7 +329,7 @@ def _optimal_or_bounded(puzzle, options, clock, progress, heur, budget=None, hin
         budget = _optimal_budget(clock) if budget is None else min(budget, _optimal_budget(clock))
     limits = limits_of(options, progress, clock, patience=budget)
     try:
-        return _idastar(puzzle, heur, limits, options.metric)
+        return _idastar(puzzle, heur, limits, options.metric, split)
     except SearchInterrupted:
         raise
     except SearchLimitError as exc:
@@ -379,10 +391,10 @@ def _constructive(puzzle, options, progress) -> Solution:
     )
 
 
-def _idastar(puzzle, heur, limits, metric) -> Solution:
+def _idastar(puzzle, heur, limits, metric, split=None) -> Solution:
     from .idastar import idastar
 
-    return idastar(puzzle, heuristic=heur, limits=limits, metric=metric)
+    return idastar(puzzle, heuristic=heur, limits=limits, metric=metric, split=split)
 
 
 def _optimal_budget(clock) -> float:

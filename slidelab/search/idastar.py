@@ -10,9 +10,13 @@ Ctrl-C through.
 
 Once an iteration takes :data:`SPLIT_AFTER` seconds, or the next is expected to
 (growing as the last did), the later ones are shared by the cores
-(:func:`_split_iteration`): the nodes a few moves from the start are the roots of
+(:func:`split_iteration`): the nodes a few moves from the start are the roots of
 subtrees that threads search side by side (the kernel releases the GIL), in the
 plain search's order, so the path found is the one the plain search would find.
+How a split iteration's subtrees are run is a *runner*'s business (:class:`Threads` here;
+:class:`slidelab.search.distributed.DaskSplit` runs them as tasks on a Dask cluster, once an
+iteration takes its ``after`` seconds): the loop, its limits, statistics and progress stay here, and so does the
+order that makes the path found the plain search's (:class:`Tally`).
 
 With ``all_solutions`` the last iteration is run to its end, collecting every
 path that reaches the goal: with an admissible heuristic these are all the
@@ -24,6 +28,8 @@ from __future__ import annotations
 
 import threading
 from concurrent.futures import ThreadPoolExecutor, wait
+from dataclasses import dataclass
+from typing import Protocol
 
 import numpy as np
 
@@ -119,9 +125,12 @@ def _iterate(
     all_solutions: bool,
     max_solutions: int | None,
     metric: str = "stm",
+    split: SplitRunner | None = None,
 ):
     """Yield solutions (blank-direction lists, one per single-tile step); stop after the first
-    unless ``all_solutions``."""
+    unless ``all_solutions``.  The iterations are split between this machine's cores
+    (:class:`Threads`) once one takes :data:`SPLIT_AFTER` seconds (or the next is expected to);
+    with ``split`` (a cluster's runner), given to it once one takes its ``after`` seconds."""
     board = puzzle.start_codes.copy()
     reach = move_reach(metric, puzzle.width, puzzle.height)
     stats = Stats()
@@ -131,7 +140,8 @@ def _iterate(
     # path arrays, and the heuristic's rows (one per single-tile step)
     per_depth = 40 + 8 * (puzzle.width + puzzle.height + 8) * reach
     last_nodes = 0  # nodes of the last finished iteration, for the next one's prediction
-    split = 0  # threads sharing an iteration, once one takes SPLIT_AFTER seconds
+    expected = 0.0  # the nodes this iteration is expected to generate (the last grown as before)
+    runner = None  # who shares out an iteration's subtrees, once they take long enough
     cores = 1 if all_solutions else cores_for_this_thread()
     search = None
 
@@ -167,10 +177,9 @@ def _iterate(
                 limits.started += limits.elapsed()
                 begun = limits.elapsed()
                 warmed = True
-            if split:  # the iteration's subtrees on every core
-                solution, over = _split_iteration(
-                    board, puzzle, weight, bound, heur, size, limits, stats, method, split, reach
-                )
+            if runner is not None:  # the iteration's subtrees on every core, or on a cluster
+                iteration = Iteration(puzzle, heur, weight, bound, size, reach, method)
+                solution, over = split_iteration(iteration, runner, limits, stats, expected)
                 if solution is not None:
                     stats.seconds = limits.elapsed()
                     phase()
@@ -215,9 +224,12 @@ def _iterate(
             coming = took * nodes / last_nodes if last_nodes else took
             if last_nodes and limits.patience is not None:
                 limits.predict(stats, method, coming, bound)
+            expected = nodes * nodes / last_nodes if last_nodes else nodes
             last_nodes = nodes
-            if cores > 1 and max(took, coming) >= SPLIT_AFTER:
-                split = cores
+            if runner is None and max(took, coming) >= (
+                SPLIT_AFTER if split is None else split.after
+            ):
+                runner = split if split is not None else Threads(cores) if cores > 1 else None
     except KeyboardInterrupt:
         stats.seconds = limits.elapsed()
         raise SearchInterrupted(
@@ -275,80 +287,216 @@ def _frontier(board, nbr, goal, weight, bound, heur, want, reach):
     return layer, over, None
 
 
-def _split_iteration(
-    board, puzzle, weight, bound, heur, size, limits, stats, method, threads, reach
-):
-    """One IDA* iteration to ``bound`` with its subtrees shared by ``threads`` threads (the
-    kernel releases the GIL).  Returns ``(path or None, smallest f over the bound)`` and adds the
-    nodes to ``stats``; the calling thread checks the limits meanwhile.
+@dataclass(frozen=True)
+class Iteration:
+    """One IDA* iteration to share out: what the search of any of its subtrees needs.
+
+    Attributes
+    ----------
+    puzzle : Puzzle
+        The start and the goal.
+    heur : Heuristic
+        The estimate (None in a cluster's task: made on the worker, :mod:`.distributed`).
+    weight : float
+        ``f = g + weight * h``.
+    bound : float
+        The iteration's bound on ``f``.
+    size : int
+        The longest path the kernel's arrays hold.
+    reach : int
+        The most tiles one move slides (1 in STM).
+    method : str
+        ``idastar`` or ``weighted-idastar``, for reports and errors.
+    """
+
+    puzzle: Puzzle
+    heur: Heuristic
+    weight: float
+    bound: float
+    size: int
+    reach: int
+    method: str = "idastar"
+
+
+class SubtreeSearch:
+    """The search of one subtree of a split iteration: from a root ``moves`` away from the start
+    (as ``(blank direction, amount)`` moves) to the iteration's bound, in slices of the kernel.
+
+    Examples
+    --------
+    >>> from slidelab.heuristics import make_heuristic
+    >>> puzzle = Puzzle("1 2 3/4 5 6/0 7 8")
+    >>> it = Iteration(puzzle, make_heuristic(puzzle), 1.0, 2, 4, 1)
+    >>> sub = SubtreeSearch(it, puzzle.start_codes, [])
+    >>> sub.run(1000) == FOUND, sub.path()
+    (True, [3, 3])
+    """
+
+    def __init__(self, iteration: Iteration, root, moves):
+        self.g = len(moves)
+        self.moves = [(int(d), int(k)) for d, k in moves]
+        came = self.moves[-1][0] if self.moves else -1
+        it = iteration
+        self.search = _Search(root, it.puzzle, it.heur, it.weight, it.size, it.reach, came)
+        self.search.begin(it.bound - self.g)
+
+    def run(self, budget: int) -> int:
+        """One slice of at most ``budget`` nodes: RUNNING, FOUND or EXHAUSTED."""
+        return self.search.run(budget)
+
+    @property
+    def counts(self) -> tuple[int, int]:
+        """Nodes expanded and generated so far."""
+        return self.search.counts
+
+    @property
+    def deepest(self) -> int:
+        """The length of the path held now, from the start (IDA*'s "stored")."""
+        return self.g + self.search.depth + 1
+
+    def path(self) -> list[int]:
+        """The path found from the start (blank directions, one per single-tile step)."""
+        return _single_steps(self.moves + self.search.moves())
+
+    def over(self) -> float:
+        """The smallest ``f`` over the bound met in the subtree (once it is exhausted)."""
+        return float(self.search.next_bound[0]) + self.g
+
+
+class Tally:
+    """What the subtrees of one split iteration found, kept so that the path found is the plain
+    search's: the subtrees are numbered in the plain search's depth-first order, and the path
+    of the lowest-numbered subtree that has one wins (``first``: its number; the number of
+    subtrees while none has).  A subtree numbered after ``first`` need not run (its path would
+    not be taken); the iteration is over once every subtree before ``first`` has finished.
+    Also the smallest ``f`` over the bound (``over``), and the nodes (added to ``stats`` as
+    they come).
+    """
+
+    def __init__(self, roots: int, over: float, stats: Stats):
+        self.first = roots
+        self.path: list[int] | None = None
+        self.over = over
+        self.stats = stats
+        self.base = stats.expanded, stats.generated
+        self.expanded = self.generated = self.deepest = 0
+
+    def add(self, expanded: int, generated: int, deepest: int) -> None:
+        """Nodes searched (more of them), and the longest path seen."""
+        self.expanded += expanded
+        self.generated += generated
+        self.deepest = max(self.deepest, deepest)
+        self.stats.expanded = self.base[0] + self.expanded
+        self.stats.generated = self.base[1] + self.generated
+
+    def finish(self, index: int, status: int, path, over: float) -> None:
+        """Subtree ``index`` is over: it found ``path`` (FOUND) or no path (EXHAUSTED, with the
+        smallest ``f`` over the bound it met)."""
+        if status == FOUND and index < self.first:
+            self.first = index
+            self.path = path
+        elif status == EXHAUSTED:
+            self.over = min(self.over, over)
+
+    def close(self) -> tuple[list[int] | None, float]:
+        """The iteration's ``(path or None, smallest f over the bound)``; the path held is IDA*'s
+        ``stored``."""
+        self.stats.stored = self.stats.peak_frontier = max(self.stats.stored, self.deepest)
+        return self.path, self.over
+
+
+class SplitRunner(Protocol):
+    """How the subtrees of a split iteration run: :class:`Threads` of this process, or tasks on
+    a Dask cluster (:class:`slidelab.search.distributed.DaskSplit`)."""
+
+    @property
+    def after(self) -> float:
+        """Seconds an iteration takes (or is expected to) before the later ones are split."""
+        ...
+
+    def roots(self, nodes: float) -> int:
+        """How many subtrees an iteration expected to generate ``nodes`` nodes is split into, at
+        least (there are more when a depth of the search tree has more nodes than that)."""
+        ...
+
+    def run(self, iteration: Iteration, roots: list, tally: Tally, limits: Limits) -> None:
+        """Search ``roots`` (``(board, moves)`` in the plain search's order) to the iteration's
+        bound, telling ``tally`` what each finds; check ``limits`` meanwhile (they raise to stop
+        the iteration: the runner stops its subtrees then)."""
+        ...
+
+
+def split_iteration(
+    iteration: Iteration, runner: SplitRunner, limits: Limits, stats: Stats, nodes: float = 0.0
+) -> tuple[list[int] | None, float]:
+    """One IDA* iteration, its subtrees searched by ``runner``.  Returns ``(path or None,
+    smallest f over the bound)`` and adds the nodes to ``stats``; ``nodes``: how many it is
+    expected to generate (the runner may split a small one less finely).
 
     The path is the one the plain iteration finds: the subtrees are the plain search's in its
-    order, and a subtree that finds a path stops only the subtrees after it.
+    order, and a subtree that finds a path stops only the subtrees after it (:class:`Tally`).
     """
+    it = iteration
+    puzzle = it.puzzle
     roots, over, direct = _frontier(
-        board, puzzle.neighbours, puzzle.goal_codes, weight, bound, heur, threads * SPLIT_ROOTS,
-        reach,
+        puzzle.start_codes, puzzle.neighbours, puzzle.goal_codes, it.weight, it.bound, it.heur,
+        runner.roots(nodes), it.reach,
     )  # fmt: skip
     if direct is not None:
         return direct, over
-    stop = threading.Event()  # a limit, or Ctrl-C: every subtree stops
-    lock = threading.Lock()
-    shared = {
-        "first": len(roots),
-        "path": None,
-        "over": over,
-        "expanded": 0,
-        "generated": 0,
-        "deepest": 0,  # the longest path seen (IDA*'s "stored"): sampled between slices
-    }
+    tally = Tally(len(roots), over, stats)
+    runner.run(it, roots, tally, limits)
+    return tally.close()
 
-    def run(index, root, moves):
-        if index > shared["first"] or stop.is_set():
-            return
-        g = len(moves)
-        came = moves[-1][0] if moves else -1
-        search = _Search(root, puzzle, heur, weight, size, reach, came)
-        search.begin(bound - g)
-        done = (0, 0)
-        while index < shared["first"] and not stop.is_set():
-            status = search.run(SPLIT_BUDGET)
-            counts = search.counts
-            with lock:
-                shared["expanded"] += counts[0] - done[0]
-                shared["generated"] += counts[1] - done[1]
-                shared["deepest"] = max(shared["deepest"], g + search.depth + 1)
-                done = counts
-                if status == FOUND and index < shared["first"]:
-                    shared["first"] = index
-                    shared["path"] = _single_steps(moves + search.moves())
-                if status == EXHAUSTED:
-                    shared["over"] = min(shared["over"], float(search.next_bound[0]) + g)
-            if status != RUNNING:
-                break
 
-    base_e, base_g = stats.expanded, stats.generated
-    pool = ThreadPoolExecutor(max_workers=threads, thread_name_prefix="slidelab-ida")
-    try:
-        jobs = [pool.submit(run, i, root, moves) for i, (root, moves) in enumerate(roots)]
-        while True:
-            finished, _ = wait(jobs, timeout=0.25)
-            with lock:
-                stats.expanded = base_e + shared["expanded"]
-                stats.generated = base_g + shared["generated"]
-                first = shared["first"]
-            if all(job.done() for job in jobs[: first + 1]):
-                break
-            limits.check(stats, method, bound=bound)
-    finally:
-        stop.set()
-        pool.shutdown(wait=True, cancel_futures=True)
-    for job in jobs:
-        if job.done() and not job.cancelled() and job.exception() is not None:
-            raise job.exception()
-    stats.expanded = base_e + shared["expanded"]
-    stats.generated = base_g + shared["generated"]
-    stats.stored = stats.peak_frontier = max(stats.stored, shared["deepest"])
-    return shared["path"], shared["over"]
+class Threads:
+    """Split iterations on ``threads`` threads of this process (the kernel releases the GIL),
+    :data:`SPLIT_ROOTS` subtrees a thread; the calling thread checks the limits meanwhile."""
+
+    def __init__(self, threads: int):
+        self.threads = threads
+        self.after = SPLIT_AFTER
+
+    def roots(self, nodes: float) -> int:
+        return self.threads * SPLIT_ROOTS
+
+    def run(self, iteration: Iteration, roots: list, tally: Tally, limits: Limits) -> None:
+        stop = threading.Event()  # a limit, or Ctrl-C: every subtree stops
+        lock = threading.Lock()
+
+        def run(index, root, moves):
+            if index > tally.first or stop.is_set():
+                return
+            subtree = SubtreeSearch(iteration, root, moves)
+            done = (0, 0)
+            while index < tally.first and not stop.is_set():
+                status = subtree.run(SPLIT_BUDGET)
+                counts = subtree.counts
+                with lock:
+                    tally.add(counts[0] - done[0], counts[1] - done[1], subtree.deepest)
+                    done = counts
+                    if status != RUNNING:
+                        path = subtree.path() if status == FOUND else None
+                        tally.finish(index, status, path, subtree.over())
+                if status != RUNNING:
+                    break
+
+        pool = ThreadPoolExecutor(max_workers=self.threads, thread_name_prefix="slidelab-ida")
+        try:
+            jobs = [pool.submit(run, i, root, moves) for i, (root, moves) in enumerate(roots)]
+            while True:
+                wait(jobs, timeout=0.25)
+                with lock:
+                    first = tally.first
+                if all(job.done() for job in jobs[: first + 1]):
+                    break
+                limits.check(tally.stats, iteration.method, bound=iteration.bound)
+        finally:
+            stop.set()
+            pool.shutdown(wait=True, cancel_futures=True)
+        for job in jobs:
+            if job.done() and not job.cancelled() and job.exception() is not None:
+                raise job.exception()
 
 
 def _setup(puzzle, limits, heuristic, weight, metric):
@@ -366,12 +514,17 @@ def idastar(
     weight: float = 1.0,
     limits: Limits | None = None,
     metric: str = "stm",
+    split: SplitRunner | None = None,
 ) -> Solution:
     """Shortest solution by IDA* (optimal with weight 1 and an admissible heuristic).
 
     With ``weight > 1`` this is weighted IDA*: faster, at most ``weight`` times
     the optimal length.  ``metric="mtm"`` counts a slide of several tiles in a line
-    as one move (a heuristic given by name is made for that metric).
+    as one move (a heuristic given by name is made for that metric).  ``split``: who
+    searches the subtrees of every iteration (a Dask cluster's
+    :class:`~slidelab.search.distributed.DaskSplit`, from
+    :func:`slidelab.search.distributed.on_cluster`); default: this machine's cores, once an
+    iteration takes :data:`SPLIT_AFTER` seconds.
 
     Examples
     --------
@@ -382,7 +535,7 @@ def idastar(
     1
     """
     heur, method, optimal, weight = _setup(puzzle, limits, heuristic, weight, metric)
-    for path, stats in _iterate(puzzle, limits, heur, weight, method, False, None, metric):
+    for path, stats in _iterate(puzzle, limits, heur, weight, method, False, None, metric, split):
         return make_solution(puzzle, path, optimal, method, stats, metric)
     raise AssertionError("unreachable")
 

@@ -46,12 +46,17 @@ class SearchOptions:
     metric : str
         ``stm`` (single-tile moves) or ``mtm`` (a slide of several tiles in a line is
         one move): what lengths count, and what an optimal method minimises.
+    scheduler : str or None
+        The address of a Dask scheduler (``tcp://host:8786``): IDA*'s iterations run as
+        tasks on its cluster (:mod:`slidelab.search.distributed`); only the methods whose
+        entry says so take it (:attr:`~.registry.Method.cluster`).  A ``distributed.Client``
+        given here is read as its scheduler's address.
 
     Examples
     --------
     >>> check_options(method="A*", weight=2)
     SearchOptions(method='astar', heuristic=None, weight=2.0, partition=None, time_limit=None,
-                  max_states=None, max_bytes=None, metric='stm')
+                  max_states=None, max_bytes=None, metric='stm', scheduler=None)
     """
 
     method: str = "auto"
@@ -62,6 +67,7 @@ class SearchOptions:
     max_states: int | None = None
     max_bytes: int | None = None
     metric: str = "stm"
+    scheduler: str | None = None
 
     def as_dict(self) -> dict:
         """The options as keyword arguments of :func:`slidelab.solve`."""
@@ -147,6 +153,19 @@ def _check_together(values: dict, name) -> None:
             raise SlidelabError(
                 f"method {method} takes no {name(option, option)} (methods that do: {takers})"
             )
+    if values["scheduler"] is not None:
+        takers = ", ".join(m.name for m in METHODS.values() if m.cluster)
+        if not METHODS[method].cluster:
+            raise SlidelabError(
+                f"method {method} does not run on a Dask cluster ({name('scheduler', 'scheduler')}"
+                f" is for: {takers})"
+            )
+        if method == "auto" and values["weight"] not in (None, 1):
+            raise SlidelabError(
+                f"auto with a weight is weighted A*, which does not run on a Dask cluster"
+                f" ({name('scheduler', 'scheduler')} is for: {takers}; weighted IDA* is"
+                f" method idastar with a weight)"
+            )
 
 
 def _check_partition(partition, name: str):
@@ -170,6 +189,25 @@ def _check_partition(partition, name: str):
     return tuple(tuple(group) for group in groups)
 
 
+def _scheduler(value, name: str):
+    """A Dask scheduler's address (text, as given), a client's (read as its scheduler's
+    address), or None."""
+    if value is None:
+        return None
+    if not isinstance(value, str):
+        address = getattr(getattr(value, "scheduler", None), "address", None)
+        if not isinstance(address, str):
+            raise _args.ArgumentError(
+                f"{name} must be a Dask scheduler's address (tcp://host:8786) or a Dask client,"
+                f" got {_args.show(value)}"
+            )
+        value = address
+    value = value.strip()
+    if not value:
+        raise _args.ArgumentError(f"{name} must be a Dask scheduler's address (tcp://host:8786)")
+    return value
+
+
 def _heuristic(value, name: str):
     return None if value is None else heuristic_name(_args.text(value, name))
 
@@ -186,6 +224,7 @@ _CHECKS = {
     "max_bytes": lambda value, name: _args.integer(value, name, positive=True, optional=True),
     "partition": lambda value, name: _check_partition(value, name),
     "metric": lambda value, name: metric_name(value, name),
+    "scheduler": _scheduler,
 }
 assert set(_CHECKS) == set(OPTION_NAMES), "every option of SearchOptions has its check"
 

@@ -110,12 +110,16 @@ class Plan(NamedTuple):
     #: what every progress report of the search carries (``Limits.context``), found with them
     context: dict | None = None
 
-    def keywords(self) -> dict:
+    def keywords(self, split=None) -> dict:
         """The weight, for the methods that take one (as their registry entry declares:
-        :attr:`~.registry.Method.options`), and the metric (every method function takes it:
-        :attr:`~.registry.Method.metrics`)."""
+        :attr:`~.registry.Method.options`), the metric (every method function takes it:
+        :attr:`~.registry.Method.metrics`), and ``split``, the runner of IDA*'s iterations on a
+        Dask cluster, where given (:attr:`~.registry.Method.cluster`)."""
         weight = "weight" in self.method.options
-        return {"metric": self.metric, **({"weight": self.weight} if weight else {})}
+        keywords = {"metric": self.metric, **({"weight": self.weight} if weight else {})}
+        if split is not None and self.method.cluster:
+            keywords["split"] = split
+        return keywords
 
 
 def make_plan(puzzle: Puzzle, options: SearchOptions) -> Plan:

@@ -64,6 +64,10 @@ class Method:
     metrics : tuple of str
         The metrics it searches in (:data:`slidelab.moves.METRICS`): its function
         takes ``metric=`` and, if ``optimal``, is optimal in each of them.
+    cluster : bool
+        It runs on a Dask cluster (the ``scheduler`` option): its function takes ``split=``,
+        the runner of its iterations' subtrees (:mod:`slidelab.search.distributed`).  IDA*,
+        and ``auto`` where it picks IDA*.
     """
 
     name: str
@@ -75,6 +79,7 @@ class Method:
     tables: str | None = None
     stores: bool = False
     metrics: tuple[str, ...] = METRICS
+    cluster: bool = False
 
     def load(self) -> Callable:
         """The method's function (its module is imported now)."""
@@ -94,6 +99,7 @@ METHODS: dict[str, Method] = {
             None,
             True,
             options=SHAPING_OPTIONS,
+            cluster=True,
         ),
         Method(
             "bfs",
@@ -151,6 +157,7 @@ METHODS: dict[str, Method] = {
             aliases=("ida*", "ida"),
             options=SHAPING_OPTIONS,
             tables="heuristic",
+            cluster=True,
         ),
         Method(
             "constructive",

@@ -13,7 +13,9 @@ included); :mod:`.plan` resolves the method and makes its tables ready, and
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import logging
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 
 from .. import _args
 from .._clock import Clock
@@ -45,6 +47,8 @@ __all__ = [
     "solve_request",
 ]
 
+log = logging.getLogger(__name__)
+
 
 def solve(
     start,
@@ -58,6 +62,7 @@ def solve(
     max_states: int | None = None,
     max_bytes: int | None = None,
     metric: str = "stm",
+    scheduler=None,
     blank_first: bool = False,
     size=None,
     options: SearchOptions | None = None,
@@ -110,6 +115,12 @@ def solve(
         tiles in a line (``mtm``).  Optimal methods minimise the length in it, and
         heuristics are made admissible in it (see
         :func:`slidelab.heuristics.make_heuristic`).
+    scheduler : str or distributed.Client, optional
+        A Dask scheduler's address (``tcp://host:8786``), or a client: IDA*'s iterations run
+        as tasks on its cluster's workers, each worker loading the tables from its own cache
+        (:mod:`slidelab.search.distributed`); the same solution as on this machine.  For
+        ``idastar``, and ``auto`` where it searches with IDA* (on a board it solves otherwise,
+        here); other methods refuse it.
     options : SearchOptions, optional
         All the options above as one checked value (from
         :func:`~slidelab.search.options.check_options`), instead of keywords.
@@ -178,18 +189,40 @@ def solve_request(
         clock = Clock(options.time_limit)
     if plan is None:
         plan = make_plan(puzzle, options)
-    if _auto_searches(plan, options):
-        solution = solve_auto(puzzle, plan, options, clock, progress, table_progress)
-    else:
-        limits = limits_of(options, progress, clock)
-        if plan.tables is None:
-            tables = prepare_tables(plan, puzzle, options, limits, table_progress)
+    with _cluster(plan, options, clock) as split:
+        if _auto_searches(plan, options):
+            solution = solve_auto(puzzle, plan, options, clock, progress, table_progress, split)
         else:
-            tables = plan.tables
-            limits.context.update(plan.context or {})
-        solution = plan.method.load()(puzzle, limits=limits, **tables, **plan.keywords())
+            limits = limits_of(options, progress, clock)
+            if plan.tables is None:
+                tables = prepare_tables(plan, puzzle, options, limits, table_progress)
+            else:
+                tables = plan.tables
+                limits.context.update(plan.context or {})
+            solution = plan.method.load()(puzzle, limits=limits, **tables, **plan.keywords(split))
     solution.verify()
     return solution
+
+
+@contextmanager
+def _cluster(plan: Plan, options: SearchOptions, clock: Clock) -> Iterator:
+    """The runner of IDA*'s iterations on the options' Dask cluster
+    (:func:`~.distributed.on_cluster`) while the answer is made, or None: no scheduler, or a
+    plan that does not search there (``auto`` on a board it solves otherwise)."""
+    if options.scheduler is None:
+        yield None
+    elif not plan.method.cluster:
+        log.info(
+            "%s: %s on this machine (only IDA* runs on the Dask cluster)",
+            options.method,
+            plan.method.name,
+        )
+        yield None
+    else:
+        from .distributed import on_cluster
+
+        with on_cluster(options.scheduler, clock.left()) as split:
+            yield split
 
 
 def _auto_searches(plan: Plan, options: SearchOptions) -> bool:

@@ -1,0 +1,255 @@
+"""IDA* on a real Dask cluster (a scheduler and worker processes on this machine, as the batch
+tests start them): the published optimal lengths, the same solutions as on one machine, a worker
+killed mid-iteration loses nothing, limits and Ctrl-C stop the tasks, bad input is one line.
+
+The 15-puzzle's 7-8 pattern databases solve Korf's instances in milliseconds, so most tests
+give every iteration after the first to the cluster (``CLUSTER_AFTER`` of 0, in this process:
+the client decides) to make it do the work; the tables come from the user's cache, built once
+(minutes) by whichever test needs them first, as the other Korf tests do.
+"""
+
+from __future__ import annotations
+
+import importlib
+import logging
+import os
+import signal
+import time
+from pathlib import Path
+
+import pytest
+
+from slidelab import Board, Puzzle, solve
+from slidelab.errors import SearchInterrupted, SearchLimitError, SlidelabError
+
+distributed = pytest.importorskip("distributed")
+dist = importlib.import_module("slidelab.search.distributed")
+
+DATA = Path(__file__).resolve().parent.parent / "benchmarks" / "data"
+
+
+def _korf(path: Path, number: int, cells: int) -> tuple[Puzzle, int]:
+    """Instance ``number`` (from 1) of a Korf file: its puzzle (goal: blank first) and its
+    published optimal length."""
+    values = path.read_text().splitlines()[number - 1].split()
+    side = int(cells**0.5)
+    board = Board(" ".join(values[:cells]), f"{side}x{side}")
+    return Puzzle(board, blank_first=True), int(values[cells])
+
+
+def korf15(number: int) -> tuple[Puzzle, int]:
+    return _korf(DATA / "korf100.txt", number, 16)
+
+
+def ida(puzzle: Puzzle, partition: str, **more):
+    """IDA* with the pattern databases ``partition`` (``more``: ``scheduler``, ``progress``, ...)."""
+    return solve(puzzle, method="idastar", heuristic="pdb", partition=partition, **more)
+
+
+@pytest.fixture(scope="module")
+def cluster():
+    """Two single-threaded worker processes (each with a nanny that restarts it)."""
+    with distributed.LocalCluster(
+        n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None
+    ) as local:
+        yield local
+
+
+@pytest.fixture(scope="module")
+def client(cluster):
+    with distributed.Client(cluster) as c:
+        yield c
+
+
+@pytest.fixture
+def every_iteration(monkeypatch):
+    """Every iteration after the first on the cluster, however short."""
+    monkeypatch.setattr(dist, "CLUSTER_AFTER", 0.0)
+
+
+def on_cluster_reports(reports: list) -> list:
+    return [r for r in reports if "workers" in r]
+
+
+def cluster_is_free(client, wait: float = 10.0) -> bool:
+    """No task left on the cluster's workers (waiting a little for the scheduler to hear of the
+    last ones: a cancellation reaches it a moment after the answer)."""
+    deadline = time.monotonic() + wait
+    while any(client.processing().values()):
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.1)
+    return True
+
+
+# ------------------------------------------------------------------------- the same answers
+
+
+@pytest.mark.parametrize("number,by", [(1, "address"), (60, "client")])  # 57, 66 moves
+def test_korf_instances_give_the_local_solution(number, by, cluster, client, every_iteration):
+    puzzle, known = korf15(number)
+    local = ida(puzzle, "7-8")
+    reports: list = []
+    scheduler = cluster.scheduler_address if by == "address" else client
+    remote = ida(puzzle, "7-8", scheduler=scheduler, progress=reports.append)
+    assert remote.length == local.length == known and remote.optimal
+    assert remote.notation == local.notation  # the same path, not only as long
+    seen = on_cluster_reports(reports)
+    assert seen and all(r["workers"] == 2 and 0 <= r["busy"] <= 2 for r in seen)
+    assert remote.stats.generated > 0 and len(remote.stats.phases) == len(local.stats.phases)
+
+
+def test_auto_searches_on_the_cluster_and_solves_small_boards_here(cluster, every_iteration):
+    puzzle, known = korf15(88)
+    reports: list = []
+    s = solve(puzzle, scheduler=cluster.scheduler_address, progress=reports.append)
+    assert s.method == "idastar" and s.length == known and on_cluster_reports(reports)
+    # a 3x3 is solved from its distance table, here: no cluster needed
+    assert solve("8 6 7/2 5 4/3 0 1", scheduler=cluster.scheduler_address).length == 31
+
+
+def test_weighted_idastar_on_the_cluster(cluster, every_iteration):
+    puzzle, known = korf15(60)
+    local = ida(puzzle, "6-6-3", weight=1.5)
+    remote = ida(puzzle, "6-6-3", weight=1.5, scheduler=cluster.scheduler_address)
+    assert remote.notation == local.notation and known <= remote.length <= 1.5 * known
+
+
+# ------------------------------------------------------------------------- a worker dies
+
+
+@pytest.mark.slow  # 10 to 30 s on the shared 2-core machine: two workers, 6-6-3 searches
+def test_a_worker_killed_mid_iteration_loses_nothing(cluster, client, every_iteration):
+    """SIGKILL to a worker process while an iteration's tasks run: its nanny starts a new one,
+    Dask runs the lost tasks again, and the solution is the one of a run with no death."""
+    puzzle, known = korf15(60)  # 6-6-3: its last iterations take seconds on two workers
+    local = ida(puzzle, "6-6-3")
+    pids = client.run(os.getpid)
+    killed: list = []
+
+    def kill_once(info: dict) -> None:
+        if "workers" in info and info["busy"] and not killed and info["generated"] > 2_000_000:
+            victim = sorted(pids.values())[0]
+            os.kill(victim, signal.SIGKILL)
+            killed.append(victim)
+
+    remote = ida(puzzle, "6-6-3", scheduler=cluster.scheduler_address, progress=kill_once)
+    assert killed, "no iteration was running on the cluster to kill a worker in"
+    assert remote.notation == local.notation and remote.length == known
+    client.wait_for_workers(2, timeout=60)  # the nanny started another
+    assert killed[0] not in client.run(os.getpid).values()
+
+
+# ------------------------------------------------------------------------- stopping
+
+
+def test_a_time_limit_stops_the_tasks(cluster, client, every_iteration):
+    hard = Puzzle("14 7 8 2/13 11 10 4/9 12 5 0/3 6 1 15", blank_first=True)  # Korf's #3
+    with pytest.raises(SearchLimitError, match="time limit") as caught:
+        solve(
+            hard,
+            method="idastar",
+            heuristic="manhattan",
+            time_limit=4,
+            scheduler=cluster.scheduler_address,
+        )
+    assert caught.value.lower_bound is not None and caught.value.stats.generated > 0
+    assert cluster_is_free(client)
+
+
+def test_ctrl_c_stops_the_tasks(cluster, client, every_iteration):
+    hard = Puzzle("14 7 8 2/13 11 10 4/9 12 5 0/3 6 1 15", blank_first=True)
+
+    def interrupt(info: dict) -> None:
+        if "workers" in info and info["generated"] > 1_000_000:
+            raise KeyboardInterrupt
+
+    with pytest.raises(SearchInterrupted, match="interrupted: idastar searched to bound"):
+        solve(
+            hard,
+            method="idastar",
+            heuristic="manhattan",
+            scheduler=cluster.scheduler_address,
+            progress=interrupt,
+        )
+    assert cluster_is_free(client)
+
+
+# ------------------------------------------------------------------------- the command line
+
+
+def test_solve_command_on_the_cluster(cli, cluster, every_iteration, caplog):
+    puzzle, known = korf15(88)
+    board = puzzle.start.format()
+    with caplog.at_level(logging.INFO, logger="slidelab"):  # the program shows it on stderr
+        done = cli(
+            "solve", board, "--blank-first", "--partition", "7-8", "--progress",
+            "--scheduler", cluster.scheduler_address,
+        )  # fmt: skip
+    assert done.exit_code == 0, done.output
+    assert f"solution: {known} moves" in done.stdout
+    said = f"IDA* on the Dask cluster at {cluster.scheduler_address}: 2 workers, 2 threads"
+    assert said in caplog.text
+    assert "2 workers busy" in done.stderr  # the progress line: 0/2, 1/2 or 2/2
+
+
+def test_unreachable_scheduler_is_one_line(cli, monkeypatch):
+    from slidelab import cluster
+
+    monkeypatch.setattr(cluster, "CONNECT_TIMEOUT", 2)
+    done = cli("solve", "1 2 3/4 5 6/0 7 8", "--scheduler", "tcp://127.0.0.1:9")
+    assert done.exit_code == 2
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error: cannot reach the Dask scheduler")
+
+
+@pytest.mark.parametrize(
+    "args,words",
+    [
+        (["-m", "bfs"], "method bfs does not run on a Dask cluster (--scheduler is for:"),
+        (["-m", "astar"], "method astar does not run on a Dask cluster"),
+        (["-w", "2"], "auto with a weight is weighted A*, which does not run on a Dask cluster"),
+        (["--all"], "--all runs on this machine; --scheduler is for one solution"),
+    ],
+)
+def test_methods_that_cannot_use_a_scheduler_say_so(cli, args, words):
+    done = cli("solve", "1 2 3/4 5 6/0 7 8", *args, "--scheduler", "tcp://127.0.0.1:9")
+    assert done.exit_code == 2
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith(f"error: {words}")
+
+
+def test_python_refuses_a_scheduler_a_method_cannot_use():
+    with pytest.raises(SlidelabError, match="method table does not run on a Dask cluster"):
+        solve("1 2 3/4 5 6/0 7 8", method="table", scheduler="tcp://127.0.0.1:9")
+    with pytest.raises(SlidelabError, match="scheduler must be a Dask scheduler's address"):
+        solve("1 2 3/4 5 6/0 7 8", method="idastar", scheduler=8786)
+
+
+def test_batch_scheduler_is_not_a_search_option(cli, tmp_path, monkeypatch):
+    """batch --scheduler runs instances on the cluster: any method goes (the option is not the
+    search's), and an unreachable one is still one line."""
+    from slidelab import cluster
+
+    monkeypatch.setattr(cluster, "CONNECT_TIMEOUT", 2)
+    source = tmp_path / "in.txt"
+    source.write_text("1 2 3/4 5 6/0 7 8\n")
+    done = cli("batch", source, "-m", "bfs", "--scheduler", "tcp://127.0.0.1:9")
+    assert done.exit_code == 2 and "does not run on a Dask cluster" not in done.stderr
+    assert done.stderr.strip().splitlines()[-1].startswith("error: cannot reach the Dask")
+
+
+# ------------------------------------------------------------------------- the 24-puzzle
+
+
+@pytest.mark.slow  # 9 to 17 s on the cluster here (5 to 11 s on this machine's threads)
+def test_korf24_instance_40_on_the_cluster(cluster):
+    """Korf and Felner's #40 (82 moves), with the 6-6-6-6 pattern databases (built once:
+    slidelab tables build 5x5 --blank-first; about 7 minutes here), its long iterations on the
+    cluster (the default: once one takes a second here)."""
+    puzzle, known = _korf(DATA / "korf24_50.txt", 40, 25)
+    assert known == 82
+    reports: list = []
+    s = ida(puzzle, "6-6-6-6", scheduler=cluster.scheduler_address, progress=reports.append)
+    assert s.length == known and s.optimal
+    assert on_cluster_reports(reports)
