@@ -278,3 +278,15 @@ def test_the_mtm_antipode_is_43_moves():
     s = slidelab.solve("1 5 9 13/2 6 10 14/3 7 11 15/4 8 12 0", metric="mtm")
     assert (s.length, s.optimal, s.metric) == (43, True, "mtm")
     assert s.method == "idastar"
+
+
+def test_chosen_classes_are_in_the_options_that_make_the_same_tables_again(cache):
+    """A cluster's worker makes the heuristic again from its name and options: the relabelled
+    goals chosen travel with it (the default set needs none)."""
+    fifteen = Puzzle(scramble(20, "4x4", seed=5))
+    chosen = Board.from_cells(COARSE_FIFTEEN, 4, 4).format()
+    h = make_heuristic(fifteen, "abstraction", metric="mtm", classes=[chosen])
+    assert h.options == {"classes": [chosen]}
+    again = make_heuristic(fifteen, h.name, metric=h.metric, **h.options)
+    assert again.description == h.description
+    assert again.value(fifteen.start_codes) == h.value(fifteen.start_codes)

@@ -452,6 +452,8 @@ def abstraction(
         f" ({positions} positions), the largest over {len(images)} mirror image"
         + ("s" if len(images) != 1 else ""),
         metric=metric,
+        # the same tables made elsewhere (a cluster's worker): the relabelled goals, if chosen
+        options={} if classes is None else {"classes": [space.goal.format() for space in spaces]},
     )
     if key is not None:  # one set of tables per goal held: the stronger set replaces the first
         for other in [k for k in LOADED if (k[0], k[1], k[3]) == (key[0], key[1], key[3])]:
