@@ -116,7 +116,7 @@ def solve(
         heuristics are made admissible in it (see
         :func:`slidelab.heuristics.make_heuristic`).
     scheduler : str or distributed.Client, optional
-        A Dask scheduler's address (``tcp://host:8786``), or a client: IDA*'s iterations run
+        A Dask scheduler's address (``tcp://host:8786``), or a client: the iterations of IDA* run
         as tasks on its cluster's workers, each worker loading the tables from its own cache
         (:mod:`slidelab.search.distributed`); the same solution as on this machine.  For
         ``idastar``, and ``auto`` where it searches with IDA* (on a board it solves otherwise,
