@@ -95,6 +95,27 @@ def test_partitions_in_one_process_give_the_in_memory_layers(goal, metric, parts
     assert layers.modes == whole.modes and "pull" in layers.modes
 
 
+def test_a_piece_that_lists_more_than_there_is_room_for_is_walked_again_in_halves(monkeypatch):
+    from slidelab.analysis import partition
+
+    monkeypatch.setattr(partition, "LISTED", 1)  # room for one unit's neighbours a piece
+    monkeypatch.setattr(partition, "PIECE_STATES", 1 << 14)  # 16 flag blocks a piece
+    space = space_of("3x3")
+    whole = search_layers(space, limit=10**6, parallel=False)
+    split = Split.of(space, 3)
+    walks = []
+    real = partition.Codes.walk_partition
+
+    def counted(codes, *args):
+        walks.append(args[4:6])  # (d, kind, marks, flags, lo, hi, out, sent)
+        return real(codes, *args)
+
+    monkeypatch.setattr(partition.Codes, "walk_partition", counted)
+    layers = search_partitions(split, Local(split, parallel=False), limit=10**6, parallel=False)
+    assert layers.counts == whole.counts
+    assert any(end - first < 16 for first, end in walks)  # some pieces were halved
+
+
 @pytest.mark.parametrize("goal", ["3x3", "AAB/BCC/DD_"])
 def test_partitions_on_every_core_give_the_same_layers(goal):
     space = space_of(goal)

@@ -64,6 +64,8 @@ IN_FLIGHT = 4
 SEND_TIMEOUT = 900.0
 #: seconds between the client's looks for workers that left, while it waits
 WATCH_SECONDS = 2.0
+#: seconds the client gives the workers to free their partitions after a search (or a failure)
+STOP_SECONDS = 20.0
 #: bytes of a worker's process besides its codes and buffers (Python, numpy, Dask, the kernels)
 PROCESS_BYTES = 400 * 2**20
 #: a worker's partition must fit in this fraction of its memory limit
@@ -109,13 +111,17 @@ class PartitionActor:
 
     def expand(self, d: int, pull: bool):
         """Expand layer ``d`` and wait until every batch sent is claimed."""
-        stats = self._part().expand(d, pull, self._send)
+        part = self._part()
+        stats = part.expand(d, pull, self._send)
+        began = time.perf_counter()
         for flying in self.flying:
             while flying:
                 self._claimed(flying.popleft())
+        stats.waiting += time.perf_counter() - began
+        stats.seconds += time.perf_counter() - began
         return stats
 
-    def finish(self) -> int:
+    def finish(self) -> tuple[int, float, float]:
         return self._part().finish()
 
     def last(self, code: int, limit: int) -> np.ndarray:
@@ -148,8 +154,10 @@ class PartitionActor:
 
     def _send(self, target: int, batch: tuple) -> None:
         flying = self.flying[target]
+        began = time.perf_counter()
         while len(flying) >= IN_FLIGHT:
             self._claimed(flying.popleft())
+        self._part().stats.waiting += time.perf_counter() - began
         flying.append(self.peers[target].receive(batch))
 
     def _claimed(self, call) -> None:
@@ -241,8 +249,9 @@ class Cluster:
 
     def stop(self) -> None:
         """Free the partitions on the workers (errors ignored: a worker may be gone)."""
-        calls = []
+        deadline = time.monotonic() + STOP_SECONDS
         for step in ("abort", "release"):
+            calls = []
             for actor in self.actors:
                 try:
                     calls.append(getattr(actor, step)())
@@ -250,10 +259,9 @@ class Cluster:
                     continue
             for call in calls:
                 try:
-                    call.result(timeout=30)
+                    call.result(timeout=max(0.1, deadline - time.monotonic()))
                 except Exception:  # noqa: S110 - the search is over either way
                     pass
-            calls = []
         self.actors = []
         self.client.cancel(self.futures)
         self.futures = []

@@ -236,6 +236,12 @@ class Stats:
     listed: int = 0  # neighbours it listed for other partitions (before removing repeats)
     sent: int = 0  # bytes of the batches it sent
     seconds: float = 0.0  # time it spent expanding (the kernels, listing and sending)
+    walking: float = 0.0  # ... of which in the kernels (the sweep and the walks)
+    listing: float = 0.0  # ... sorting out and packing the neighbours listed
+    waiting: float = 0.0  # ... waiting for other partitions to claim its batches
+    claiming: float = 0.0  # time it spent claiming the batches of others (another thread)
+    cpu: float = 0.0  # CPU seconds of its expanding and claiming (one thread each: a
+    #: partition's parallel kernels' other threads are not counted)
 
 
 class Part:
@@ -261,6 +267,7 @@ class Part:
         self.done = np.zeros(n, np.uint8)  # blocks with nothing left unreached
         self.lock = threading.Lock()
         self.merged = 0  # positions claimed from other partitions' batches this layer
+        self.claiming = self.claiming_cpu = 0.0  # seconds spent claiming them, and CPU seconds
         self.size = 0  # positions of the open layer in this partition
         owner, slot = split.owner(space.index(space.goal))
         if owner == index:
@@ -292,13 +299,14 @@ class Part:
             return self._expand(d, pull, send)
 
     def _expand(self, d: int, pull: bool, send) -> Stats:
-        began = time.perf_counter()
+        began, cpu = time.perf_counter(), time.thread_time()
         self.stats = Stats()
         codes = self.codes
         small = codes.small(self.size)
         code = 1 + ((d + 1) & 1)
         with self.lock:
             self.stats.found += codes.sweep(d, small, self.cur, self.prev, self.done)
+        self.stats.walking += time.perf_counter() - began
         if pull:
             self._walk(d, 1, self.done, 0, codes.units, small, None, code)
             self._walk(d, 2, self.cur, 0, self.cross_units, small, send, code)
@@ -308,25 +316,30 @@ class Part:
         for target in range(self.split.parts):
             self._send(target, send, code)
         self.stats.seconds = time.perf_counter() - began
+        self.stats.cpu = time.thread_time() - cpu
         return self.stats
 
     def merge(self, batch: tuple) -> int:
         """Claim a batch of neighbours that another partition found for this one; returns how
         many were not reached before."""
+        began, cpu = time.perf_counter(), time.thread_time()
         base, offsets = unpack(batch)
         with self.lock:
             found = int(claim(self.codes.words, self.prev, base, offsets, batch[0]))
             self.merged += found
+            self.claiming += time.perf_counter() - began
+            self.claiming_cpu += time.thread_time() - cpu
         return found
 
-    def finish(self) -> int:
-        """End the layer: its positions in this partition (its own finds and the batches'),
-        and the next layer's flags become the open ones."""
-        size = self.stats.found + self.merged
-        self.merged = 0
+    def finish(self) -> tuple[int, float, float]:
+        """End the layer: its positions in this partition (its own finds and the batches') and
+        the seconds spent claiming batches, and their CPU seconds; the next layer's flags
+        become the open ones."""
+        done = (self.stats.found + self.merged, self.claiming, self.claiming_cpu)
+        self.merged, self.claiming, self.claiming_cpu = 0, 0.0, 0.0
         self.prev, self.cur = self.cur, self.prev
-        self.size = size
-        return size
+        self.size = done[0]
+        return done
 
     def last(self, code: int, limit: int) -> np.ndarray:
         """Indices (ascending, at most ``limit``) of the last layer's positions (``code``) in
@@ -340,29 +353,37 @@ class Part:
 
     def _walk(self, d, kind, marks, lo, hi, small, send, code) -> None:
         """Walk units ``lo .. hi - 1`` (``kind`` of :meth:`.layers.Codes.walk_partition`) a piece
-        at a time; with ``send``, list the neighbours in other partitions and send them."""
+        of :data:`PIECE_STATES` at a time; with ``send``, list the neighbours in other
+        partitions and send them.  A piece that lists more than there is room for
+        (:data:`LISTED`) is walked again in halves: what it claimed stays claimed (and counted
+        once), and the neighbours it listed are listed again."""
         codes = self.codes
-        per_state = 2 * codes.reach if send else 0  # vertical moves that may leave, a state
-        states = LISTED // per_state if send else PIECE_STATES
-        step = max(1, states // codes.unit_states)
+        step = max(1, PIECE_STATES // codes.unit_states)
         chunks = 1 if small else max(1, min(codes.chunks, step))
-        capacity = -(-step // chunks) * codes.unit_states * per_state
+        # a chunk's room: its share, and at least what one unit can list (2 * reach a state)
+        capacity = max(LISTED // chunks, codes.unit_states * 2 * codes.reach) if send else 0
         out = np.empty((chunks, capacity), np.int64)
         sent = np.zeros(chunks, np.int64)
-        for first in range(lo, hi, step):
-            end = min(hi, first + step)
+        pieces = [(first, min(hi, first + step)) for first in range(lo, hi, step)][::-1]
+        while pieces:
+            first, end = pieces.pop()
+            began = time.perf_counter()
             with self.lock:
                 self.stats.found += codes.walk_partition(
                     d, kind, marks, self.prev, first, end, out, sent
                 )
+            self.stats.walking += time.perf_counter() - began
             if sent.max(initial=0) > capacity:
-                raise RuntimeError(f"{int(sent.max())} neighbours listed, room for {capacity}")
+                middle = (first + end) // 2
+                pieces += [(middle, end), (first, middle)]
+                continue
             if send is not None and sent.any():
                 self._list(np.concatenate([out[c, : sent[c]] for c in range(chunks)]), send, code)
 
     def _list(self, indices: np.ndarray, send, code: int) -> None:
         """Queue neighbours (indices in the whole space) for their partitions; send a
         partition's queue once it holds :data:`BATCH`."""
+        began = time.perf_counter()
         self.stats.listed += len(indices)
         b = indices // self.H
         r = indices - b * self.H
@@ -375,16 +396,21 @@ class Part:
         ):
             if end > start:
                 self.pending[target].append(slots[order[start:end]])
-                if sum(len(p) for p in self.pending[target]) >= BATCH:
-                    self._send(target, send, code)
+        self.stats.listing += time.perf_counter() - began
+        for target, pending in enumerate(self.pending):
+            if sum(len(p) for p in pending) >= BATCH:
+                self._send(target, send, code)
 
     def _send(self, target: int, send, code: int) -> None:
         if not self.pending[target]:
             return
+        began = time.perf_counter()
         slots = np.sort(np.concatenate(self.pending[target]))
         slots = slots[np.diff(slots, prepend=-1) != 0]  # (np.unique hashes: ten times slower)
         self.pending[target] = []
-        for batch in pack(slots, code):
+        batches = pack(slots, code)
+        self.stats.listing += time.perf_counter() - began
+        for batch in batches:
             self.stats.sent += batch[3].nbytes
             send(target, batch)
 
@@ -427,7 +453,11 @@ def search_partitions(
 
     def expand(d, pull, size, *flags):
         stats = call("expand", d, pull)
-        found = sum(call("finish"))
+        found = 0
+        for part, (size, claiming, cpu) in zip(stats, call("finish"), strict=True):
+            found += size
+            part.claiming = claiming
+            part.cpu += cpu
         return found, found, stats
 
     def close(flags, code, size):
