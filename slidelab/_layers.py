@@ -81,7 +81,7 @@ def spread_block(ch, i, per, chunks):
     return (ch + (i // per) * chunks) * per + i % per
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def close_range(words, flags, per_block, code, low, lo, hi):
     """Every slot holding ``code`` in the flagged blocks ``lo .. hi - 1`` becomes closed (3).
 
@@ -100,7 +100,7 @@ def close_range(words, flags, per_block, code, low, lo, hi):
     return 0
 
 
-@njit(cache=True, parallel=True)
+@njit(cache=True, parallel=True, nogil=True)
 def close_layer(words, flags, per_block, code, low, chunks):
     """:func:`close_range` over all blocks, on every core."""
     nblocks = flags.shape[0]

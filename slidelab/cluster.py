@@ -36,6 +36,22 @@ def connect(scheduler, timeout: float | None = None):
         ) from None
 
 
+def check_scheduler(scheduler):
+    """``scheduler``, which must be None, an address (``tcp://host:8786``) or a Dask client."""
+    from . import _args
+
+    if (
+        scheduler is not None
+        and not isinstance(scheduler, str)
+        and not hasattr(scheduler, "submit")
+    ):
+        raise _args.ArgumentError(
+            f"scheduler must be an address (tcp://host:8786) or a Dask"
+            f" client, got {_args.show(scheduler)}"
+        )
+    return scheduler
+
+
 def first_line(exc: BaseException) -> str:
     """The first line of an exception's message (its type's name when it has none)."""
     text = str(exc)

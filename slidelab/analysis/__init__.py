@@ -3,6 +3,8 @@
 - :mod:`.index`: the numbering of positions (blank cell, rank of the tiles), one position with
   numpy; :mod:`.index_kernels`: the kernels that walk it;
 - :mod:`.layers`: the two-bit-per-state parallel breadth-first search;
+- :mod:`.partition`: the same search split into partitions by rank, each with its own codes;
+- :mod:`.distributed`: the partitions on a Dask cluster, one a worker;
 - :mod:`.pack`: the search's depths packed into a table's encoding;
 - :mod:`.budget`: memory and time estimates, and refusing what does not fit;
 - :mod:`.stats`: :func:`analyze` and :class:`SpaceStats`;

@@ -59,6 +59,7 @@ a vertical move reorders fewer tiles.
 
 from __future__ import annotations
 
+import contextlib
 import math
 import time
 from collections.abc import Callable
@@ -122,27 +123,27 @@ def _window(b, w, n, top):
 
 
 @njit(cache=True, inline="always")
-def _block_start(sb, g, perm, s, L, T):
-    """Place suffix block ``sb``'s first tiles (``s``, ``L``) and its last tiles (``T``); returns
-    ``(blank cell, its first index, the parity the last tiles' digits need, first, last)``, the
-    last two the places of the vertical moves' windows that the tables fill (:func:`_window`).
+def _block_start(b, a, g, perm, s, L, T):
+    """Place suffix block ``a`` of blank cell ``b`` (the ranks from ``a * K!``): its first tiles
+    (``s``, ``L``) and its last tiles (``T``); returns ``(the parity the last tiles' digits
+    need, first, last)``, the last two the places of the vertical moves' windows that the
+    tables fill (:func:`_window`).
 
     ``perm`` is the first of :func:`.index.suffix_tables` (``suffix`` in the block kernels).
     """
-    m, w, H, n, needpar = g.tiles, g.width, g.per_blank, g.cells, g.parity
+    m, w, n, needpar = g.tiles, g.width, g.cells, g.parity
     K = perm.shape[1]
-    per_cell = H // (perm.shape[0] >> 1)
-    b = sb // per_cell
-    want = needpar[b] ^ suffix_block(sb - b * per_cell, s, L, T, m, K)
+    want = needpar[b] ^ suffix_block(a, s, L, T, m, K)
     first, last = _window(b, w, n, m - K)
-    return b, b * H, want, first, last
+    return want, first, last
 
 
 @njit(cache=True, inline="always")
-def _walk(a, directions, reach, distinct, by_suffix, pull):
-    """Layer ``d`` over units ``lo .. hi - 1`` of the words; returns how many states it reached.
+def _walk(a, directions, reach, distinct, by_suffix, pull, outside):
+    """Layer ``d`` over units ``lo .. hi - 1`` of the words; returns ``(how many states it
+    reached, how many neighbours it found outside the words)``.
 
-    ``a`` is ``(words, depth, record, d, marks, flags_next, g, suffix, lo, hi)``.
+    ``a`` is ``(words, depth, record, d, marks, flags_next, g, suffix, lo, hi, window, out)``.
 
     Push: the states of the layer (in the flag blocks ``marks`` flags) claim
     their unreached neighbours.  Pull: the unreached states (in the flag blocks
@@ -158,19 +159,33 @@ def _walk(a, directions, reach, distinct, by_suffix, pull):
     (:func:`_block_start`), and a state's last places come from tables
     (``suffix``) by its offset in the block, with no stepping.
 
-    Compiled once (:func:`_walk_kind`), for both metrics and every kind of space.
+    ``window`` is ``(r0, S, Hp)``: the words hold the ranks ``r0 .. r0 + Hp - 1`` of every blank
+    cell, ``S`` slots a cell (``(0, H, H)``: the whole space; ``S >= Hp``, the slots past
+    ``Hp`` closed).  ``outside`` (a constant) says what becomes of a neighbour of another rank:
+    0, none can be (the whole space); 1, a *partition* (:mod:`.partition`): its index goes to
+    ``out`` (a pull skips it), the others are claimed; 2, only those go to ``out`` (a pulled
+    layer's moves into other partitions).  ``out`` is sized by the caller for every neighbour
+    the units can have outside; the count returned says if it was not.
+
+    Compiled once (:func:`_walk_kind`), for both metrics and every kind of space; a partition's
+    walks once more (:func:`_walk_part_kind`).
     """
-    words, depth, record, d, marks, flags_next, g, suffix, lo, hi = a
+    words, depth, record, d, marks, flags_next, g, suffix, lo, hi, window, out = a
     m, width, per_blank, nbr = g.tiles, g.width, g.per_blank, g.neighbours
     F, radix, S = g.factorials, g.radix, g.smaller
     Tab, counts, full, needpar = g.arrangements, g.label_counts, g.full, g.parity
+    r0, stride, ranks = window
     perm, leh, par = suffix
     K = perm.shape[1]
     unit = (perm.shape[0] >> 6) if by_suffix else WORDS_PER_BLOCK  # K!/2 states, 32 a word
+    half = max(1, perm.shape[0] >> 1)  # states a suffix block (a stand-in's 1: not by blocks)
+    per_cell = ranks // half  # suffix blocks a blank cell
+    block0 = r0 // half  # the suffix block of rank r0
     cur = 1 + (d & 1)
     nxt = np.int64(3 - cur)
     wanted = 0 if pull else cur  # the states walked: the unreached ones, or the layer's
     nwords = words.shape[0]
+    capacity = out.shape[0]
     tiles = np.empty(m, np.int64)
     lehmer = np.zeros(m, np.int64)
     last_tiles = np.empty(K, np.int64)
@@ -179,10 +194,12 @@ def _walk(a, directions, reach, distinct, by_suffix, pull):
     blank = np.int64(0)
     base = np.int64(0)
     end = np.int64(0)
+    shift_in = np.int64(0)
     want = 0
     first = 0
     last = 0
     k = 0
+    sent = 0
     for u in range(lo, hi):
         w0 = u * unit
         w1 = min(nwords, w0 + unit)
@@ -194,13 +211,19 @@ def _walk(a, directions, reach, distinct, by_suffix, pull):
         if not open_:
             continue
         if by_suffix:
-            blank, base, want, first, last = _block_start(u, g, perm, tiles, lehmer, last_tiles)
+            blank = u // per_cell
+            want, first, last = _block_start(
+                blank, block0 + u - blank * per_cell, g, perm, tiles, lehmer, last_tiles
+            )
+            base = blank * stride - r0  # the slot of the cell's rank 0
         left = False
         for wi in range(w0, w1):
             x = words[wi]
             targets = _with_code(x, wanted)
             if targets == 0:
                 continue
+            if outside != 0 and not by_suffix:  # from a slot to its index in the whole space
+                shift_in = ((np.int64(wi) * 32) // stride) * (per_blank - stride) + r0
             y = x
             while targets != 0:
                 slot = lowest_bit(targets) >> 1
@@ -211,16 +234,18 @@ def _walk(a, directions, reach, distinct, by_suffix, pull):
                     if par[rho] != want:
                         rho += 1
                     _fill_suffix(tiles, lehmer, last_tiles, perm, leh, rho, m - K, first, last)
-                    rank = 2 * (idx - base) + (rho & 1)
+                    r = idx - base
+                    rank = 2 * r + (rho & 1)
                 else:
+                    at = idx + shift_in
                     blank = seek(
-                        idx, cursor, blank, end, tiles, lehmer, scratch, m, per_blank, distinct,
+                        at, cursor, blank, end, tiles, lehmer, scratch, m, per_blank, distinct,
                         radix, Tab, counts, full, needpar,
                     )  # fmt: skip
-                    base = blank * per_blank
-                    end = base + per_blank
-                    cursor = idx
-                    rank = tile_rank(idx, base, lehmer, m, distinct)
+                    end = blank * per_blank + per_blank
+                    cursor = at
+                    r = at - blank * per_blank
+                    rank = tile_rank(at, blank * per_blank, lehmer, m, distinct)
                 # the state's moves, written out: as helper functions taking the arrays, the
                 # walk took the 6x2's search from 7 s to 26 s (reference counts of the arrays)
                 found = 0
@@ -233,13 +258,25 @@ def _walk(a, directions, reach, distinct, by_suffix, pull):
                         if to < 0:
                             break
                         if direction >= 2:  # sideways: the tile sequence stays
-                            j = to * per_blank + (idx - base)
+                            jr = r
                         else:  # the rank changes tile after tile of the slide
                             moved += vertical_delta(
                                 tiles, lehmer, cell, direction, width, m, distinct, F, radix, S
                             )
-                            j = to * per_blank + ((moved >> 1) if distinct else moved)
+                            jr = (moved >> 1) if distinct else moved
                         cell = to
+                        if outside == 0:
+                            j = to * per_blank + jr
+                        elif jr < r0 or jr >= r0 + ranks:  # another partition's state
+                            if not pull:
+                                if sent < capacity:
+                                    out[sent] = to * per_blank + jr
+                                sent += 1
+                            continue
+                        elif outside == 2:
+                            continue
+                        else:
+                            j = to * stride + (jr - r0)
                         word = j >> 5
                         shift = (j & 31) << 1
                         code = (words[word] >> shift) & 3
@@ -271,7 +308,15 @@ def _walk(a, directions, reach, distinct, by_suffix, pull):
             for fb in range((w0 + WORDS_PER_BLOCK - 1) >> 5, -(-w1 // WORDS_PER_BLOCK)):
                 if (fb + 1) * WORDS_PER_BLOCK <= w1 or w1 == nwords:
                     marks[fb] = 1
-    return k
+    return k, sent
+
+
+#: no partition: the words hold the whole space (:func:`_walk`'s ``outside``)
+WHOLE = 0
+#: a partition's words: neighbours in other partitions are listed, the others claimed
+PARTITION = 1
+#: a partition's words: only the neighbours in other partitions are listed (a pulled layer)
+CROSSING = 2
 
 
 @njit(cache=True)
@@ -279,21 +324,29 @@ def _walk_kind(
     words, depth, record, d, marks, flags_next, g, suffix, lo, hi, directions, reach, distinct,
     by_suffix, pull,
 ):  # fmt: skip
-    """:func:`_walk` inlined once for each kind of walk and way, its flags constants there
-    (pulling and walking by suffix blocks as constants took the 6x2's search from 11 s to 7.6 s):
-    by suffix blocks, or state by state with distinct or repeated tiles."""
-    a = (words, depth, record, d, marks, flags_next, g, suffix, lo, hi)
+    """:func:`_walk` over the whole space, inlined once for each kind of walk and way, its flags
+    constants there (pulling and walking by suffix blocks as constants took the 6x2's search
+    from 11 s to 7.6 s): by suffix blocks, or state by state with distinct or repeated tiles."""
+    window = (np.int64(0), g.per_blank, g.per_blank)  # all the ranks: nothing is outside
+    out = np.empty(0, np.int64)
+    a = (words, depth, record, d, marks, flags_next, g, suffix, lo, hi, window, out)
     if by_suffix and pull:
-        return _walk(a, 2, 1, True, True, True)
+        return _walk(a, 2, 1, True, True, True, WHOLE)[0]
     if by_suffix:
-        return _walk(a, 2, 1, True, True, False)
+        return _walk(a, 2, 1, True, True, False, WHOLE)[0]
     if distinct and pull:
-        return _walk(a, directions, reach, True, False, True)
+        return _walk(a, directions, reach, True, False, True, WHOLE)[0]
     if distinct:
-        return _walk(a, directions, reach, True, False, False)
+        return _walk(a, directions, reach, True, False, False, WHOLE)[0]
     if pull:
-        return _walk(a, directions, reach, False, False, True)
-    return _walk(a, directions, reach, False, False, False)
+        return _walk(a, directions, reach, False, False, True, WHOLE)[0]
+    return _walk(a, directions, reach, False, False, False, WHOLE)[0]
+
+
+@njit(cache=True, inline="always")
+def _chunk(ch, lo, hi, chunks):
+    """Units ``(first, end)`` of chunk ``ch`` when units ``lo .. hi - 1`` are cut in ``chunks``."""
+    return lo + ch * (hi - lo) // chunks, lo + (ch + 1) * (hi - lo) // chunks
 
 
 @njit(cache=True, parallel=True)
@@ -305,8 +358,7 @@ def _walk_parallel(
     pull's threads each write only their own units)."""
     found = np.zeros(chunks, np.int64)
     for ch in prange(chunks):
-        lo = ch * units // chunks
-        hi = (ch + 1) * units // chunks
+        lo, hi = _chunk(ch, 0, units, chunks)
         found[ch] = _walk_kind(
             words, depth, record, d, marks, flags_next, g, suffix, lo, hi, directions, reach,
             distinct, by_suffix, pull,
@@ -314,7 +366,53 @@ def _walk_parallel(
     return found.sum()
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
+def _walk_part_kind(
+    words, d, marks, flags_next, g, suffix, lo, hi, window, out, reach, by_suffix, kind
+):  # fmt: skip
+    """:func:`_walk` over units ``lo .. hi - 1`` of a partition's words (``window``), its
+    vertical moves only (a partition's sideways moves stay in it: :func:`_sweep` makes them),
+    inlined for each kind of walk as :func:`_walk_kind` does; ``kind``: 0 push, 1 pull, 2 push
+    into the other partitions only.  Returns ``(states reached, neighbours listed in out)``."""
+    a = (words, np.empty(0, np.uint8), False, d, marks, flags_next, g, suffix, lo, hi, window, out)
+    if by_suffix and kind == 1:
+        return _walk(a, 2, 1, True, True, True, PARTITION)
+    if by_suffix and kind == 2:
+        return _walk(a, 2, 1, True, True, False, CROSSING)
+    if by_suffix:
+        return _walk(a, 2, 1, True, True, False, PARTITION)
+    if g.distinct and kind == 1:
+        return _walk(a, 2, reach, True, False, True, PARTITION)
+    if g.distinct and kind == 2:
+        return _walk(a, 2, reach, True, False, False, CROSSING)
+    if g.distinct:
+        return _walk(a, 2, reach, True, False, False, PARTITION)
+    if kind == 1:
+        return _walk(a, 2, reach, False, False, True, PARTITION)
+    if kind == 2:
+        return _walk(a, 2, reach, False, False, False, CROSSING)
+    return _walk(a, 2, reach, False, False, False, PARTITION)
+
+
+@njit(cache=True, parallel=True, nogil=True)
+def _walk_part_parallel(
+    words, d, marks, flags_next, g, suffix, lo, hi, window, out, sent, reach, by_suffix, kind,
+):  # fmt: skip
+    """:func:`_walk_part_kind` over units ``lo .. hi - 1``, in ``out.shape[0]`` chunks handed to
+    the threads as they come free; chunk ``ch`` lists its neighbours in other partitions in
+    ``out[ch]``, ``sent[ch]`` of them."""
+    chunks = out.shape[0]
+    found = np.zeros(chunks, np.int64)
+    for ch in prange(chunks):
+        first, end = _chunk(ch, lo, hi, chunks)
+        found[ch], sent[ch] = _walk_part_kind(
+            words, d, marks, flags_next, g, suffix, first, end, window, out[ch], reach,
+            by_suffix, kind,
+        )  # fmt: skip
+    return found.sum()
+
+
+@njit(cache=True, nogil=True)
 def _sweep_range(words, depth, record, d, flags_cur, flags_next, done, side, Hw, lo, hi):
     """Sideways moves of layer ``d`` into blocks ``lo .. hi - 1``, 32 states a word operation.
 
@@ -374,14 +472,13 @@ def _sweep_range(words, depth, record, d, flags_cur, flags_next, done, side, Hw,
     return found
 
 
-@njit(cache=True, parallel=True)
+@njit(cache=True, parallel=True, nogil=True)
 def _sweep(words, depth, record, d, flags_cur, flags_next, done, side, Hw, chunks):
     """:func:`_sweep_range` over all blocks, chunks handed to the threads as they come free."""
     nblocks = flags_cur.shape[0]
     found = np.zeros(chunks, np.int64)
     for ch in prange(chunks):
-        lo = ch * nblocks // chunks
-        hi = (ch + 1) * nblocks // chunks
+        lo, hi = _chunk(ch, 0, nblocks, chunks)
         found[ch] = _sweep_range(
             words, depth, record, d, flags_cur, flags_next, done, side, Hw, lo, hi
         )
@@ -401,7 +498,7 @@ def _sideways(nbr: np.ndarray, reach: int) -> np.ndarray:
     return side
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _collect(words, flags, code, limit):
     """Indices (ascending, at most ``limit``) of the states holding ``code`` in the flagged blocks."""
     out = np.empty(limit, np.int64)
@@ -421,6 +518,23 @@ def _collect(words, flags, code, limit):
     return out[:n]
 
 
+@njit(cache=True, nogil=True)
+def claim(words, flags_next, base, offsets, nxt):
+    """Slots ``base + offsets[i]`` not reached yet take code ``nxt`` (their blocks flagged in
+    ``flags_next``): the neighbours another partition found for this one (:mod:`.partition`).
+    Returns how many were not reached before."""
+    found = 0
+    for i in range(offsets.shape[0]):
+        j = base + np.int64(offsets[i])
+        word = j >> 5
+        shift = (j & 31) << 1
+        if (words[word] >> shift) & 3 == 0:
+            words[word] |= np.int64(nxt) << shift
+            flags_next[j >> BLOCK_SHIFT] = 1
+            found += 1
+    return found
+
+
 @dataclass
 class Layers:
     """What a complete breadth-first search found.
@@ -435,6 +549,225 @@ class Layers:
     seconds: float
     depth: np.ndarray | None = None
     modes: list = field(default_factory=list)
+    #: a search on a cluster (:mod:`.distributed`): each worker's peak resident bytes
+    peak_bytes: list = field(default_factory=list)
+
+
+class Codes:
+    """The two-bit codes of a space's states, or of a partition of them, and the kernels that
+    make a layer of them: what :func:`search_layers` and a partition (:mod:`.partition`) share.
+
+    Without ``window``, slot ``i`` of the words is state ``i`` of ``space``.  With
+    ``window = (r0, r1)``, the words hold the ranks ``r0 .. r1 - 1`` of every blank cell (index
+    ``b * H + r``: :mod:`.index`), ``stride`` slots a cell, a whole number of words (the slots
+    past ``r1 - r0`` closed): slot ``b * stride + r - r0``.  A sideways move keeps the rank, so
+    it stays in the window and the sweep (:func:`_sweep`) makes it 32 states at a time; the
+    vertical moves are walked (:func:`_walk`), those that leave the window listed for the
+    partition that holds them.
+
+    ``parallel``: as :func:`search_layers`' (None: by the sizes and the threads numba has).
+    """
+
+    def __init__(
+        self,
+        space: Space,
+        window: tuple[int, int] | None = None,
+        parallel: bool | None = None,
+        record: bool = False,
+    ):
+        self.space = space
+        self.g = g = space.kernel_args()
+        H = space.per_blank
+        r0, ranks = (0, H) if window is None else (window[0], window[1] - window[0])
+        stride = H if window is None else -(-ranks // 32) * 32
+        self.window = (np.int64(r0), np.int64(stride), np.int64(ranks))
+        self.slots = slots = space.cells * stride
+        nwords = -(-slots // 32)
+        self.nblocks = nblocks = -(-slots // (1 << BLOCK_SHIFT))
+        self.words = words = np.empty(nwords, np.int64)
+        words[:] = 0  # touch every page before the threads need them
+        if window is None:
+            tail = slots - (nwords - 1) * 32
+            if tail < 32:  # slots past the last state: closed
+                words[-1] = np.int64(np.uint64((1 << 64) - (1 << (2 * tail))).view(np.int64))
+        elif stride > ranks:  # each cell's slots past its ranks (in its last word): closed
+            spare = ranks & 31
+            words[stride // 32 - 1 :: stride // 32] = np.int64(
+                np.uint64((1 << 64) - (1 << (2 * spare))).view(np.int64)
+            )
+        self.record = record
+        self.depth = np.full(slots if record else 1, UNREACHED, np.uint8)
+        self.chunks = max(1, min(CHUNKS, nblocks)) if parallel is None else CHUNKS
+        threads = numba.get_num_threads()
+        self.serial = (
+            space.states < SERIAL_STATES or threads == 1 if parallel is None else not parallel
+        )
+        self.serial_layer = 0 if parallel else SERIAL_LAYER
+        # with whole words per blank cell, the sideways moves are made 32 states at a time
+        self.Hw = stride // 32 if stride % 32 == 0 else 0
+        self.directions = 2 if self.Hw else 4  # the moves the walk makes: vertical only, or all
+        self.reach = space.reach  # the most tiles one move slides (1 in STM)
+        self.side = _sideways(g.neighbours, self.reach)
+        # distinct tiles past SUFFIX, in STM: the vertical moves walk suffix blocks (a window of
+        # whole blocks)
+        half = math.factorial(SUFFIX) // 2
+        self.blocks = (
+            BLOCK_WALK
+            and space.distinct
+            and space.tiles >= SUFFIX
+            and self.reach == 1
+            and r0 % half == 0
+            and ranks % half == 0
+        )
+        #: units of the walk: suffix blocks, or flag blocks
+        self.units = slots // half if self.blocks else nblocks
+        #: states a unit of the walk
+        self.unit_states = half if self.blocks else 1 << BLOCK_SHIFT
+        # the tables of the last places of a suffix block (about 50 ms to make); a walk state by
+        # state takes a one-tile stand-in of the same types, which it never reads
+        self.suffix = suffix_tables(SUFFIX if self.blocks else 1)
+
+    def small(self, size: int) -> bool:
+        """Whether a layer of ``size`` states is made by one thread."""
+        return self.serial or size < self.serial_layer
+
+    def sweep(self, d: int, small: bool, flags_cur, flags_next, done) -> int:
+        """Layer ``d + 1`` by the sideways moves from layer ``d`` (none without whole words a
+        cell: the walk makes them); returns how many states it reached."""
+        if not self.Hw:
+            return 0
+        args = (self.words, self.depth, self.record, d, flags_cur, flags_next, done, self.side)
+        if small:
+            return int(_sweep_range(*args, self.Hw, 0, self.nblocks))
+        return int(_sweep(*args, self.Hw, self.chunks))
+
+    def expand(self, d, pull, size, flags_cur, flags_next, done):
+        """Layer ``d + 1`` of the whole space from layer ``d`` (:func:`.breadth_first`'s
+        ``expand``)."""
+        small = self.small(size)
+        marks = done if pull else flags_cur
+        new = self.sweep(d, small, flags_cur, flags_next, done)
+        args = (self.words, self.depth, self.record, d, marks, flags_next, self.g, self.suffix)
+        kinds = (self.directions, self.reach, self.space.distinct, self.blocks, pull)
+        if small:
+            new += _walk_kind(*args, 0, self.units, *kinds)
+        else:
+            new += _walk_parallel(*args, self.units, *kinds, self.chunks)
+        return new, new
+
+    def walk_partition(self, d, kind, marks, flags_next, lo, hi, out, sent) -> int:
+        """A partition's vertical moves (:func:`_walk_part_kind`; ``kind`` 0 push, 1 pull, 2 the
+        moves into other partitions only) over units ``lo .. hi - 1``: ``out[ch]`` lists the
+        neighbours chunk ``ch`` found in other partitions, ``sent[ch]`` of them (one chunk on
+        one thread); returns the states reached."""
+        args = (self.words, d, marks, flags_next, self.g, self.suffix, lo, hi, self.window)
+        if out.shape[0] == 1:
+            found, sent[0] = _walk_part_kind(*args, out[0], self.reach, self.blocks, kind)
+            return int(found)
+        return int(_walk_part_parallel(*args, out, sent, self.reach, self.blocks, kind))
+
+    def close(self, flags, code, size):
+        """Close the layer of ``code`` in the flagged blocks (:func:`.breadth_first`'s
+        ``close``)."""
+        if self.small(size):
+            close_range(self.words, flags, WORDS_PER_BLOCK, code, LOW, 0, self.nblocks)
+        else:
+            close_layer(self.words, flags, WORDS_PER_BLOCK, code, LOW, self.chunks)
+
+    def collect(self, flags, code, limit: int) -> np.ndarray:
+        """Slots (ascending, at most ``limit``) holding ``code`` in the flagged blocks."""
+        return _collect(self.words, flags, code, max(0, limit))
+
+
+@contextlib.contextmanager
+def kernel_threads(threads: int | None = None):
+    """In this thread, while in the block: parallel kernels hand out their chunks one at a time
+    as threads come free, on ``threads`` threads (None: numba's default).  Both settings are
+    numba's, per thread."""
+    previous_chunksize = numba.set_parallel_chunksize(1)
+    previous_threads = numba.get_num_threads()
+    if threads is not None:
+        numba.set_num_threads(max(1, min(int(threads), numba.config.NUMBA_NUM_THREADS)))
+    try:
+        yield
+    finally:
+        numba.set_parallel_chunksize(previous_chunksize)
+        numba.set_num_threads(previous_threads)
+
+
+def switch(space: Space, parallel: bool | None = None) -> dict:
+    """When a search of ``space`` pulls a layer instead of pushing it: :func:`.breadth_first`'s
+    ``pull_ratio`` and ``min_pull``."""
+    N = space.states
+    return {
+        # a small space is pushed only: one kernel to compile on a fresh install
+        "pull_ratio": (
+            float("inf")
+            if N < SERIAL_STATES and parallel is None
+            else PULL_RATIO_MTM
+            if space.reach > 1
+            else PULL_RATIO
+        ),
+        # the 7x2's last dozen layers (a few million states or fewer) took 1-2 s each pulled,
+        # each reading all 10.9 GB: pushed, a fraction of a second
+        "min_pull": N >> 10,
+    }
+
+
+class Tally:
+    """A search's counts per layer as they come (:func:`.breadth_first`'s ``on_layer``), told
+    to ``progress`` and ``log`` (see :func:`search_layers`): what the in-memory search and the
+    partitioned one (:mod:`.partition`) share."""
+
+    def __init__(self, total: int, progress=None, log=None, record: bool = False):
+        self.total = total
+        self.progress = progress
+        self.log = log
+        self.record = record
+        self.began = time.perf_counter()
+        self.counts = [1]
+        self.modes: list[str] = []
+        self.reached = 1
+
+    def __call__(self, d, pull, result, seconds):
+        new = int(result[0])
+        self.modes.append("pull" if pull else "push")
+        if self.log is not None:
+            entry = {"depth": d, "mode": self.modes[-1], "found": new, "seconds": seconds}
+            if len(result) > 2:
+                entry["parts"] = result[2]
+            self.log(entry)
+        if new == 0:
+            return
+        self.counts.append(new)
+        self.reached += new
+        if d + 1 >= UNREACHED and self.record:
+            raise SlidelabError(
+                "distances past 254 do not fit a distance table; analyze without saving the table"
+            )
+        if self.progress is not None:
+            elapsed = time.perf_counter() - self.began
+            self.progress(
+                {
+                    "depth": d,
+                    "layer": new,
+                    "states": self.reached,
+                    "total": self.total,
+                    "fraction": min(1.0, self.reached / self.total),
+                    "seconds": elapsed,
+                    "rate": self.reached / elapsed if elapsed > 0 else 0.0,
+                }
+            )
+
+    def run(self, nblocks: int, start_block: int, expand, close, **switch):
+        """:func:`.breadth_first` from the goal with these counts; returns its ``(d, flags)``."""
+        return breadth_first(
+            nblocks, start_block, expand, close, unseen=self.total - 1, on_layer=self, **switch
+        )
+
+    def layers(self, last: np.ndarray, depth: np.ndarray | None = None) -> Layers:
+        """The search's :class:`Layers`, ``last`` the indices of its last layer."""
+        return Layers(self.counts, last, time.perf_counter() - self.began, depth, self.modes)
 
 
 def search_layers(
@@ -465,116 +798,15 @@ def search_layers(
         spaces and layers below :data:`SERIAL_STATES` and :data:`SERIAL_LAYER`
         take one thread.
     """
-    began = time.perf_counter()
-    g = space.kernel_args()
-    N = space.states
-    nwords = -(-N // 32)
-    nblocks = -(-N // (1 << BLOCK_SHIFT))
-    words = np.empty(nwords, np.int64)
-    words[:] = 0  # touch every page before the threads need them
-    tail = N - (nwords - 1) * 32
-    if tail < 32:  # slots past the last state: closed
-        words[-1] = np.int64(np.uint64((1 << 64) - (1 << (2 * tail))).view(np.int64))
-    depth = np.full(N if record else 1, UNREACHED, np.uint8)
+    tally = Tally(space.states, progress, log, record)
+    codes = Codes(space, parallel=parallel, record=record)
     goal = space.index(space.goal)
-    words[goal >> 5] |= np.int64(1) << ((goal & 31) << 1)
+    codes.words[goal >> 5] |= np.int64(1) << ((goal & 31) << 1)
     if record:
-        depth[goal] = 0
-    chunks = max(1, min(CHUNKS, nblocks)) if parallel is None else CHUNKS
-    serial = N < SERIAL_STATES or numba.get_num_threads() == 1 if parallel is None else not parallel
-    serial_layer = 0 if parallel else SERIAL_LAYER
-    counts = [1]
-    modes = []
-    state = {"reached": 1}
-
-    # with whole words per blank cell, the sideways moves are made 32 states at a time
-    Hw = space.per_blank // 32 if space.per_blank % 32 == 0 else 0
-    directions = 2 if Hw else 4  # the moves the other kernels make: vertical only, or all
-    reach = space.reach  # the most tiles one move slides (1 in STM)
-    side = _sideways(g.neighbours, reach)
-    # distinct tiles past SUFFIX, in STM: the vertical moves walk suffix blocks
-    blocks = BLOCK_WALK and space.distinct and space.tiles >= SUFFIX and reach == 1
-    nsb = N // (math.factorial(SUFFIX) // 2) if blocks else 0
-    # the tables of the last places of a suffix block (about 50 ms to make); a walk state by state
-    # takes a one-tile stand-in of the same types, which it never reads
-    suffix = suffix_tables(SUFFIX if blocks else 1)
-
-    def expand(d, pull, size, flags_cur, flags_next, done):
-        small = serial or size < serial_layer
-        marks = done if pull else flags_cur
-        new = 0
-        if Hw and small:
-            new += _sweep_range(
-                words, depth, record, d, flags_cur, flags_next, done, side, Hw, 0, nblocks
-            )
-        elif Hw:
-            new += _sweep(words, depth, record, d, flags_cur, flags_next, done, side, Hw, chunks)
-        units = nsb if blocks else nblocks
-        args = (words, depth, record, d, marks, flags_next, g, suffix)
-        if small:
-            new += _walk_kind(*args, 0, units, directions, reach, space.distinct, blocks, pull)
-        else:
-            new += _walk_parallel(
-                *args, units, directions, reach, space.distinct, blocks, pull, chunks
-            )
-        return new, new
-
-    def close(flags, code, size):
-        if serial or size < serial_layer:
-            close_range(words, flags, WORDS_PER_BLOCK, code, LOW, 0, nblocks)
-        else:
-            close_layer(words, flags, WORDS_PER_BLOCK, code, LOW, chunks)
-
-    def on_layer(d, pull, result, seconds):
-        new = int(result[0])
-        modes.append("pull" if pull else "push")
-        if log is not None:
-            log({"depth": d, "mode": modes[-1], "found": new, "seconds": seconds})
-        if new == 0:
-            return
-        counts.append(new)
-        state["reached"] += new
-        if d + 1 >= UNREACHED and record:
-            raise SlidelabError(
-                "distances past 254 do not fit a distance table; analyze without saving the table"
-            )
-        if progress is not None:
-            elapsed = time.perf_counter() - began
-            reached = state["reached"]
-            progress(
-                {
-                    "depth": d,
-                    "layer": new,
-                    "states": reached,
-                    "total": N,
-                    "fraction": min(1.0, reached / N),
-                    "seconds": elapsed,
-                    "rate": reached / elapsed if elapsed > 0 else 0.0,
-                }
-            )
-
-    previous_chunksize = numba.set_parallel_chunksize(1)  # hand out chunks dynamically
-    try:
-        d, flags = breadth_first(
-            nblocks,
-            goal >> BLOCK_SHIFT,
-            expand,
-            close,
-            unseen=N - 1,
-            # a small space is pushed only: one kernel to compile on a fresh install
-            pull_ratio=(
-                float("inf")
-                if N < SERIAL_STATES and parallel is None
-                else PULL_RATIO_MTM
-                if reach > 1
-                else PULL_RATIO
-            ),
-            on_layer=on_layer,
-            # the 7x2's last dozen layers (a few million states or fewer) took 1-2 s each pulled,
-            # each reading all 10.9 GB: pushed, a fraction of a second
-            min_pull=N >> 10,
+        codes.depth[goal] = 0
+    with kernel_threads():
+        d, flags = tally.run(
+            codes.nblocks, goal >> BLOCK_SHIFT, codes.expand, codes.close, **switch(space, parallel)
         )
-        last = _collect(words, flags, 1 + (d & 1), max(0, min(limit, counts[d])))
-    finally:
-        numba.set_parallel_chunksize(previous_chunksize)
-    return Layers(counts, last, time.perf_counter() - began, depth if record else None, modes)
+        last = codes.collect(flags, 1 + (d & 1), min(limit, tally.counts[d]))
+    return tally.layers(last, codes.depth if record else None)

@@ -1,4 +1,5 @@
-"""``analyze``: a puzzle's whole state space in numbers (:class:`SpaceStats`)."""
+"""``analyze``: a puzzle's whole state space in numbers (:class:`SpaceStats`), in this machine's
+memory or on a Dask cluster."""
 
 from __future__ import annotations
 
@@ -7,6 +8,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from ..board import Board
+from ..cluster import check_scheduler
+from ..errors import SlidelabError
 from ..moves import metric_name
 from .budget import check_budget
 from .index import Space, space_of
@@ -108,6 +111,7 @@ def analyze(
     max_bytes: int | None = None,
     max_seconds: float | None = None,
     metric: str | None = None,
+    scheduler=None,
 ) -> SpaceStats:
     """Enumerate every position reachable from ``goal`` by breadth-first search.
 
@@ -134,6 +138,12 @@ def analyze(
         Count distances in single-tile moves, or in multi-tile moves (a slide of
         several tiles in a line is one move, made by the same kernels: :mod:`.layers`).  Default: a given
         space's own, else ``stm``.
+    scheduler : str or distributed.Client, optional
+        Search on the Dask cluster at this address (``tcp://host:8786``), the space split
+        into one partition a worker, each worker holding only its own (:mod:`.distributed`):
+        the same counts, for spaces larger than one machine's memory.  ``max_bytes`` then
+        limits what one worker needs, and ``max_seconds`` the estimate on the cluster's
+        threads.  Not with ``save`` (a distance table is made in this machine's memory).
 
     Returns
     -------
@@ -143,6 +153,9 @@ def analyze(
     ------
     SpaceTooLargeError
         The space does not fit this machine (a one-line message with a suggestion).
+    SlidelabError
+        With ``scheduler``: the cluster cannot be reached, a partition does not fit its
+        worker, or a worker failed or left during the search (one line).
 
     Examples
     --------
@@ -159,15 +172,33 @@ def analyze(
     save = _args.boolean(save, "save")
     blank_first = _args.boolean(blank_first, "blank_first")
     metric = None if metric is None else metric_name(metric)
+    check_scheduler(scheduler)
+    if scheduler is not None and save:
+        raise SlidelabError(
+            "a distance table is made in this machine's memory: --save does not go with --scheduler"
+        )
     space = space_of(goal, blank_first=blank_first, metric=metric)
-    check_budget(space, table=save, max_bytes=max_bytes, max_seconds=max_seconds)
+    if scheduler is None:
+        check_budget(space, table=save, max_bytes=max_bytes, max_seconds=max_seconds)
     began = time.perf_counter()
     searched = space
     if not save and space.metric == "stm" and space.width > space.height:
         # the same graph turned on its side: narrower rows are cheaper to search (a vertical
         # move reorders a row's worth of tiles; a sideways one keeps them: .layers)
         searched = Space(space.goal.transposed(), space.metric)
-    layers = search_layers(searched, progress=progress, record=save, limit=hardest)
+    if scheduler is None:
+        layers = search_layers(searched, progress=progress, record=save, limit=hardest)
+    else:
+        from .distributed import search_cluster
+
+        layers = search_cluster(
+            searched,
+            scheduler,
+            progress=progress,
+            limit=hardest,
+            max_bytes=max_bytes,
+            max_seconds=max_seconds,
+        )
     seconds = time.perf_counter() - began
     if save:
         from .table import DistanceTable

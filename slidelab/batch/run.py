@@ -27,7 +27,7 @@ from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import Future
 
 from .. import _args
-from ..cluster import connect, first_line
+from ..cluster import check_scheduler, connect, first_line
 from ..errors import SearchLimitError, SlidelabError, UnsolvableError
 from ..memory import usable_cores
 from ..parse import parse_size
@@ -109,15 +109,7 @@ def solve_batch(
         parse_size(size)
     if goal is not None and blank_first:
         goal_board(goal, blank_first=True)  # a goal board with blank_first: refused at once
-    if (
-        scheduler is not None
-        and not isinstance(scheduler, str)
-        and not hasattr(scheduler, "submit")
-    ):
-        raise _args.ArgumentError(
-            f"scheduler must be an address (tcp://host:8786) or a Dask"
-            f" client, got {_args.show(scheduler)}"
-        )
+    check_scheduler(scheduler)
     return _solve(instances, goal, blank_first, size, options, workers, scheduler, table_progress)
 
 

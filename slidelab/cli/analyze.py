@@ -9,7 +9,7 @@ import click
 
 from ..errors import SlidelabError
 from ..units import parse_bytes, parse_duration
-from .common import fail, metric_option
+from .common import fail, metric_option, scheduler_option
 from .program import needs
 from .progress import AnalysisBar
 
@@ -51,13 +51,14 @@ from .progress import AnalysisBar
     default=None,
     metavar="BYTES",
     help="Refuse a search needing more (e.g. 8G; default three quarters of the memory"
-    " available, at most half the RAM).",
+    " available, at most half the RAM; with --scheduler, what one worker needs).",
 )
 @click.option(
     "--max-time",
     default=None,
     metavar="SECONDS",
-    help="Refuse a search estimated to take longer (e.g. 2h; default 1h).",
+    help="Refuse a search estimated to take longer (e.g. 2h; default 1h; with --scheduler, on"
+    " the cluster's threads).",
 )
 @click.option(
     "--progress/--no-progress",
@@ -68,6 +69,7 @@ from .progress import AnalysisBar
     "Count distances in single-tile moves (stm) or multi-tile moves (mtm: a slide of"
     " several tiles in a line is one move)."
 )
+@scheduler_option("Search, one partition of the space a worker,")
 @needs("slidelab.analysis", "slidelab.analysis.stats")
 def analyze_command(
     goal,
@@ -81,6 +83,7 @@ def analyze_command(
     max_memory,
     max_time,
     progress,
+    scheduler,
 ):
     """Enumerate every position reachable from GOAL (a board, or WxH for the ordered goal):
     the count at each distance, the diameter, the mean distance and the hardest positions."""
@@ -113,6 +116,7 @@ def analyze_command(
             max_bytes=max_bytes,
             max_seconds=max_seconds,
             metric=metric,
+            scheduler=scheduler,
         )
         if bar:
             bar.close()
