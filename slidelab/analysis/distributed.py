@@ -228,7 +228,7 @@ class Cluster:
             pause = min(0.1, pause * 2)
             if time.monotonic() - watched > WATCH_SECONDS:
                 watched = time.monotonic()
-                present = self.client.scheduler_info()["workers"]
+                present = workers_of(self.client)
                 gone = [a for a in self.addresses if a not in present]
                 if gone:
                     raise _lost(gone[0], step)
@@ -267,6 +267,13 @@ class Cluster:
         self.futures = []
 
 
+def workers_of(client) -> dict:
+    """The cluster's workers now, by address, asked of the scheduler itself
+    (``client.scheduler_info()`` reads a copy that the client's own periodic update, which
+    asks for no workers, may have just replaced: a worker then seems to have left)."""
+    return client.sync(client.scheduler.identity, n_workers=-1)["workers"]
+
+
 def _lost(address: str, step: str, exc: Exception | None = None) -> SlidelabError:
     why = f" ({first_line(exc)})" if exc is not None else ""
     return SlidelabError(
@@ -295,7 +302,7 @@ def search_cluster(
     client = connect(scheduler)
     cluster = None
     try:
-        workers = client.scheduler_info()["workers"]
+        workers = workers_of(client)
         if not workers:
             raise SlidelabError(f"the Dask cluster at {_address(client)} has no workers")
         addresses = sorted(workers)
