@@ -305,17 +305,17 @@ def search_cluster(
         workers = workers_of(client)
         if not workers:
             raise SlidelabError(f"the Dask cluster at {_address(client)} has no workers")
-        addresses = sorted(workers)
-        split = Split.of(space, len(addresses))
+        split = Split.of(space, len(workers))  # fewer partitions where the space is tiny
+        addresses = sorted(workers)[: split.parts]
         _check(split, [workers[a] for a in addresses], max_bytes, max_seconds)
         need = max(split.code_bytes(i) for i in range(split.parts))
         log.info(
             "searching %s positions on the Dask cluster at %s: %d partitions, one on each of"
-            " %d workers, each %s of two-bit codes (of %s in all) and up to %s of buffers",
+            " %d of its workers, each %s of two-bit codes (of %s in all) and up to %s of buffers",
             f"{space.states:,}",
             _address(client),
             split.parts,
-            len(addresses),
+            len(workers),
             format_bytes(need),
             format_bytes(space.states // 4),
             format_bytes(buffer_bytes(split.parts)),
