@@ -190,10 +190,17 @@ def test_analyze_4x3_on_two_workers_from_the_command_line(cluster):
     assert done.returncode == 0, done.stderr
     remote = json.loads(done.stdout)
     assert (remote["states"], remote["diameter"]) == (239_500_800, 53)
-    assert "2 partitions, one on each of 2 workers" in done.stderr
+    assert "2 partitions, one on each of 2 of its workers" in done.stderr
     local = analyze("4x3")
     assert remote["counts"] == list(local.counts)
     assert remote["hardest"] == [b.format() for b in local.hardest]
+
+
+@pytest.mark.slow
+def test_a_space_smaller_than_the_cluster_takes_fewer_workers(cluster):
+    # AA/A_: 4 positions, one arrangement of the tiles: one partition, on one of the two workers
+    remote = analyze("AA/A_", scheduler=cluster.scheduler_address)
+    same_stats(remote, analyze("AA/A_"))
 
 
 def test_an_unreachable_scheduler_is_one_line(monkeypatch, cli):

@@ -228,7 +228,7 @@ class Cluster:
             pause = min(0.1, pause * 2)
             if time.monotonic() - watched > WATCH_SECONDS:
                 watched = time.monotonic()
-                present = self.client.scheduler_info()["workers"]
+                present = workers_of(self.client)
                 gone = [a for a in self.addresses if a not in present]
                 if gone:
                     raise _lost(gone[0], step)
@@ -267,6 +267,13 @@ class Cluster:
         self.futures = []
 
 
+def workers_of(client) -> dict:
+    """The cluster's workers now, by address, asked of the scheduler itself
+    (``client.scheduler_info()`` reads a copy that the client's own periodic update, which
+    asks for no workers, may have just replaced: a worker then seems to have left)."""
+    return client.sync(client.scheduler.identity, n_workers=-1)["workers"]
+
+
 def _lost(address: str, step: str, exc: Exception | None = None) -> SlidelabError:
     why = f" ({first_line(exc)})" if exc is not None else ""
     return SlidelabError(
@@ -295,20 +302,20 @@ def search_cluster(
     client = connect(scheduler)
     cluster = None
     try:
-        workers = client.scheduler_info()["workers"]
+        workers = workers_of(client)
         if not workers:
             raise SlidelabError(f"the Dask cluster at {_address(client)} has no workers")
-        addresses = sorted(workers)
-        split = Split.of(space, len(addresses))
+        split = Split.of(space, len(workers))  # fewer partitions where the space is tiny
+        addresses = sorted(workers)[: split.parts]
         _check(split, [workers[a] for a in addresses], max_bytes, max_seconds)
         need = max(split.code_bytes(i) for i in range(split.parts))
         log.info(
             "searching %s positions on the Dask cluster at %s: %d partitions, one on each of"
-            " %d workers, each %s of two-bit codes (of %s in all) and up to %s of buffers",
+            " %d of its workers, each %s of two-bit codes (of %s in all) and up to %s of buffers",
             f"{space.states:,}",
             _address(client),
             split.parts,
-            len(addresses),
+            len(workers),
             format_bytes(need),
             format_bytes(space.states // 4),
             format_bytes(buffer_bytes(split.parts)),

@@ -136,10 +136,16 @@ class Split:
     @classmethod
     def of(cls, space: Space, parts: int) -> Split:
         """``space`` cut in ``parts`` partitions as even as the fewest leading places allow
-        (the largest at most :data:`BALANCE` times the average, or the most even found)."""
+        (the largest at most :data:`BALANCE` times the average, or the most even found); in
+        fewer where its sequences have too few beginnings for that many.
+
+        >>> from slidelab.analysis.index import space_of
+        >>> Split.of(space_of("2x2"), 8).bounds  # 3 tiles: 3 first tiles, 1 rank each
+        (0, 1, 2, 3)
+        """
         H = space.per_blank
         best: tuple[float, tuple, int] = (math.inf, (0, H), 0)
-        if parts > 1:
+        while parts > 1 and best[0] == math.inf:
             for places in range(1, max(1, space.tiles - 1)):
                 if _prefix_count(space, places) > MAX_PREFIXES:
                     break
@@ -157,8 +163,7 @@ class Split:
                     best = (balance, bounds, places)
                 if balance <= BALANCE:
                     break
-            if best[0] == math.inf:
-                raise ValueError(f"{space!r} has too few positions for {parts} partitions")
+            parts -= 1
         return cls(space, best[1], best[2])
 
     @property
