@@ -44,6 +44,7 @@ Board('1 2 3/4 5 6/7 8 0')
 
 from __future__ import annotations
 
+import functools
 import logging
 import math
 from collections.abc import Callable
@@ -311,22 +312,31 @@ def ladder(puzzle: Puzzle, metric: str = "mtm") -> list:
     made only for a position whose search is predicted to take longer than its build, and only
     where its build and its tables fit the memory (:func:`slidelab.memory.default_max_bytes`);
     elsewhere the automatic classes alone (``[None]``)."""
+    named_sets = tuple(tuple(tuple(one) for one in named) for named in FIFTEEN_LADDER)
+    return list(_ladder(puzzle.goal, metric_name(metric), named_sets))
+
+
+@functools.lru_cache(maxsize=64)
+def _ladder(goal: Board, metric: str, named_sets: tuple) -> tuple:
+    """:func:`ladder` of a goal: the same for every board of a stream, so worked out once
+    (sizing each rung's spaces takes milliseconds, a few percent of a typical solve)."""
     from ..memory import default_max_bytes
     from .budget import estimate
 
-    rungs = []
-    for named in FIFTEEN_LADDER:
+    puzzle = Puzzle(goal, goal)
+    rungs: list = []
+    for named in named_sets:
         patterns = named_relabellings(puzzle, named)
         if patterns is None:
-            return [None]
-        boards = [Board.from_cells(p, puzzle.width, puzzle.height) for p in patterns]
-        spaces = _spaces(puzzle, metric_name(metric), boards)
+            return (None,)
+        boards = tuple(Board.from_cells(p, puzzle.width, puzzle.height) for p in patterns)
+        spaces = _spaces(puzzle, metric, boards)
         held = sum(space.states for space in spaces)  # a byte each
         building = max(estimate(space, table=True).bytes for space in spaces)
         if rungs and held + building > default_max_bytes():
             break
         rungs.append(boards)
-    return rungs
+    return tuple(rungs)
 
 
 def announce_build(space: Space) -> None:
