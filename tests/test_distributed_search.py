@@ -140,6 +140,32 @@ def test_a_worker_killed_mid_iteration_loses_nothing(cluster, client, every_iter
     assert killed[0] not in client.run(os.getpid).values()
 
 
+def test_a_task_stopped_while_still_needed_runs_again(monkeypatch, every_iteration):
+    """A task takes the scheduler's silence for the search's end and stops although no path
+    came before its subtree: it is submitted again, and the answer is the one of a run in which
+    nothing stopped.  Worker threads in this process (``processes=False``), so that the look at
+    the stop variable can be made to answer "stop" once for every task."""
+    puzzle, known = korf15(1)
+    local = ida(puzzle, "7-8")
+    monkeypatch.setattr(dist, "SPLIT_BUDGET", 1 << 10)  # a look after a thousand nodes
+    told = dist._told_to_stop
+    stopped: set = set()
+
+    def silent_once(job, index: int) -> bool:
+        if (job.count, index) not in stopped:  # the first look of every task: "stop"
+            stopped.add((job.count, index))
+            return True
+        return told(job, index)
+
+    monkeypatch.setattr(dist, "_told_to_stop", silent_once)
+    with distributed.LocalCluster(
+        n_workers=2, threads_per_worker=1, processes=False, dashboard_address=None
+    ) as local_cluster:
+        remote = ida(puzzle, "7-8", scheduler=local_cluster.scheduler_address)
+    assert stopped, "no task searched long enough to look at the stop variable"
+    assert remote.notation == local.notation and remote.length == known and remote.optimal
+
+
 # ------------------------------------------------------------------------- stopping
 
 
