@@ -1,4 +1,5 @@
-"""Reading Korf's 100 15-puzzle instances (copied from ../shared/benchmarks)."""
+"""Reading Korf's 100 15-puzzle instances and Korf and Felner's 50 24-puzzles (copied from
+../shared/benchmarks)."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ from pathlib import Path
 from slidelab import Board, Puzzle
 
 KORF100 = Path(__file__).parent / "data" / "korf100.txt"
+KORF24 = Path(__file__).parent / "data" / "korf24_50.txt"
 
 
 def korf100(limit=None):
@@ -20,4 +22,15 @@ def korf100(limit=None):
         out.append((i, Puzzle(board, blank_first=True), int(values[16])))
         if limit is not None and len(out) >= limit:
             break
+    return out
+
+
+def korf24():
+    """``(number, puzzle, published optimal length)`` for each instance (goal: blank first)."""
+    out = []
+    for i, line in enumerate(KORF24.read_text().splitlines(), start=1):
+        values = line.split()
+        if len(values) == 26:
+            board = Board(" ".join(values[:25]), "5x5")
+            out.append((i, Puzzle(board, blank_first=True), int(values[25])))
     return out

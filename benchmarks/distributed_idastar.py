@@ -29,23 +29,22 @@ import os
 import platform
 import statistics
 import time
-from pathlib import Path
 
-from slidelab import Board, Puzzle, solve
+from _korf import korf24, korf100
+
+from slidelab import solve
 from slidelab.memory import granted, usable_cores
 
-DATA = Path(__file__).parent / "data"
 dist = importlib.import_module("slidelab.search.distributed")
 
 
-def korf(name: str, number: int, cells: int):
-    """``(label, puzzle, published length, partition)`` of instance ``number`` (from 1)."""
-    values = (DATA / name).read_text().splitlines()[number - 1].split()
-    side = int(cells**0.5)
-    puzzle = Puzzle(Board(" ".join(values[:cells]), f"{side}x{side}"), blank_first=True)
+def korf(cells: int, number: int):
+    """``(label, puzzle, published length, partition)`` of instance ``number`` (from 1) of
+    Korf's 15-puzzles (``cells`` 16) or Korf and Felner's 24-puzzles (25)."""
+    instances = korf100() if cells == 16 else korf24()
+    _, puzzle, known = next(item for item in instances if item[0] == number)
     partition = "6-6-3" if cells == 16 else "6-6-6-6"
-    label = f"{side * side - 1}-puzzle #{number}"
-    return label, puzzle, int(values[cells]), partition
+    return f"{cells - 1}-puzzle #{number}", puzzle, known, partition
 
 
 def run(puzzle, known, partition, scheduler=None):
@@ -67,8 +66,8 @@ def main():
     args = parser.parse_args()
     import distributed
 
-    instances = [korf("korf100.txt", int(n), 16) for n in args.fifteen.split(",") if n]
-    instances += [korf("korf24_50.txt", int(n), 25) for n in args.twentyfour.split(",") if n]
+    instances = [korf(16, int(n)) for n in args.fifteen.split(",") if n]
+    instances += [korf(25, int(n)) for n in args.twentyfour.split(",") if n]
     for _, puzzle, known, partition in instances:  # tables loaded (built once), kernels warm
         run(puzzle, known, partition)
     cores = usable_cores()

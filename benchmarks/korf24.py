@@ -17,24 +17,12 @@ import argparse
 import os
 import platform
 import time
-from pathlib import Path
 
-from slidelab import Board, Puzzle, solve
+from _korf import korf24
+
+from slidelab import solve
 from slidelab.errors import SearchLimitError
 from slidelab.heuristics import make_heuristic
-
-KORF24 = Path(__file__).parent / "data" / "korf24_50.txt"
-
-
-def korf24():
-    """``(number, puzzle, published optimal length)`` for each instance (goal: blank first)."""
-    out = []
-    for i, line in enumerate(KORF24.read_text().splitlines(), start=1):
-        values = line.split()
-        if len(values) == 26:
-            board = Board(" ".join(values[:25]), "5x5")
-            out.append((i, Puzzle(board, blank_first=True), int(values[25])))
-    return out
 
 
 def main():
