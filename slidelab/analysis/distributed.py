@@ -311,12 +311,11 @@ def search_cluster(
         _check(split, [workers[a] for a in addresses], max_bytes, max_seconds)
         need = max(split.code_bytes(i) for i in range(split.parts))
         log.info(
-            "searching %s positions on the Dask cluster at %s: %d partitions, one on each of"
-            " %d of its workers, each %s of two-bit codes (of %s in all) and up to %s of buffers",
+            "searching %s positions on the Dask cluster at %s: %s, each %s of two-bit codes"
+            " (of %s in all) and up to %s of buffers",
             f"{space.states:,}",
             _address(client),
-            split.parts,
-            len(workers),
+            _placing(split.parts, len(workers)),
             format_bytes(need),
             format_bytes(space.states // 4),
             format_bytes(buffer_bytes(split.parts)),
@@ -331,6 +330,21 @@ def search_cluster(
             cluster.stop()
         if client is not scheduler:
             client.close()
+
+
+def _placing(parts: int, workers: int) -> str:
+    """Where the partitions go: ``4 partitions, one on each of 4 of its workers``, or on some
+    of them where the space has fewer partitions than the cluster has workers.
+
+    >>> _placing(4, 4)
+    '4 partitions, one on each of 4 of its workers'
+    >>> _placing(2, 3), _placing(1, 2)
+    ('2 partitions, one on each of 2 of its 3 workers', '1 partition, on one of its 2 workers')
+    """
+    if parts == 1:
+        return f"1 partition, on one of its {workers} worker{'s' if workers != 1 else ''}"
+    of = "" if parts == workers else f" {workers}"
+    return f"{parts} partitions, one on each of {parts} of its{of} workers"
 
 
 def _address(client) -> str:

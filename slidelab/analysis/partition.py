@@ -459,8 +459,8 @@ def search_partitions(
     def expand(d, pull, size, *flags):
         stats = call("expand", d, pull)
         found = 0
-        for part, (size, claiming, cpu) in zip(stats, call("finish"), strict=True):
-            found += size
+        for part, (reached, claiming, cpu) in zip(stats, call("finish"), strict=True):
+            found += reached
             part.claiming = claiming
             part.cpu += cpu
         return found, found, stats
