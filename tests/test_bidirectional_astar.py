@@ -4,12 +4,12 @@ search, the backward estimate, limits, statistics, and Korf's 15-puzzles (slow).
 from __future__ import annotations
 
 import importlib
-from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+import korf
 from reference import exact_distances
 from slidelab import Board, Puzzle, SearchLimitError, UnsolvableError, apply_moves, solve
 from slidelab.generate import random_board, random_boards
@@ -19,7 +19,6 @@ from slidelab.search.registry import METHODS, method_name
 
 MM = importlib.import_module("slidelab.search.bidirectional_astar")
 HARDEST = ["8 6 7/2 5 4/3 0 1", "6 4 7/8 5 0/3 2 1"]
-KORF100 = Path(__file__).resolve().parent.parent / "benchmarks" / "data" / "korf100.txt"
 
 
 @pytest.fixture(scope="module")
@@ -183,13 +182,7 @@ def test_a_15_puzzle_walk_matches_idastar():
 
 def korf_instances(count):
     """The ``count`` shortest of Korf's 100 (blank first): ``(number, puzzle, optimal length)``."""
-    out = []
-    for number, line in enumerate(KORF100.read_text().splitlines(), start=1):
-        values = line.split()
-        if len(values) == 17:
-            board = Board(" ".join(values[:16]), "4x4")
-            out.append((number, Puzzle(board, blank_first=True), int(values[16])))
-    return sorted(out, key=lambda t: (t[2], t[0]))[:count]
+    return sorted(korf.instances(), key=lambda t: (t[2], t[0]))[:count]
 
 
 @pytest.mark.slow

@@ -15,30 +15,15 @@ import logging
 import os
 import signal
 import time
-from pathlib import Path
 
 import pytest
 
-from slidelab import Board, Puzzle, solve
+from korf import korf15, korf24
+from slidelab import Puzzle, solve
 from slidelab.errors import SearchInterrupted, SearchLimitError, SlidelabError
 
 distributed = pytest.importorskip("distributed")
 dist = importlib.import_module("slidelab.search.distributed")
-
-DATA = Path(__file__).resolve().parent.parent / "benchmarks" / "data"
-
-
-def _korf(path: Path, number: int, cells: int) -> tuple[Puzzle, int]:
-    """Instance ``number`` (from 1) of a Korf file: its puzzle (goal: blank first) and its
-    published optimal length."""
-    values = path.read_text().splitlines()[number - 1].split()
-    side = int(cells**0.5)
-    board = Board(" ".join(values[:cells]), f"{side}x{side}")
-    return Puzzle(board, blank_first=True), int(values[cells])
-
-
-def korf15(number: int) -> tuple[Puzzle, int]:
-    return _korf(DATA / "korf100.txt", number, 16)
 
 
 def ida(puzzle: Puzzle, partition: str, **more):
@@ -273,7 +258,7 @@ def test_korf24_instance_40_on_the_cluster(cluster):
     """Korf and Felner's #40 (82 moves), with the 6-6-6-6 pattern databases (built once:
     slidelab tables build 5x5 --blank-first; about 7 minutes here), its long iterations on the
     cluster (the default: once one takes a second here)."""
-    puzzle, known = _korf(DATA / "korf24_50.txt", 40, 25)
+    puzzle, known = korf24(40)
     assert known == 82
     reports: list = []
     s = ida(puzzle, "6-6-6-6", scheduler=cluster.scheduler_address, progress=reports.append)

@@ -5,6 +5,7 @@ import random
 import numpy as np
 import pytest
 
+from korf import instances
 from reference import exact_distances, successors
 from slidelab import Board, Puzzle, make_heuristic, random_board, solve, solve_all
 from slidelab.heuristics.pdb import parse_partition, pattern_database, reflection
@@ -203,11 +204,8 @@ def test_all_solutions_counted_exactly(seed):
 
 
 def _korf(n):
-    import pathlib
-
-    path = pathlib.Path(__file__).parent.parent / "benchmarks" / "data" / "korf100.txt"
-    rows = [line.split() for line in path.read_text().splitlines() if line.strip()]
-    return [(" ".join(r[:16]), int(r[16])) for r in rows[:n]]
+    """Korf's first ``n`` instances: ``(board text, optimal length)``."""
+    return [(p.start.format(), known) for _, p, known in instances()[:n]]
 
 
 @pytest.mark.parametrize("board,known", _korf(20))

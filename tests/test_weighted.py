@@ -1,12 +1,12 @@
 """The compiled best-first kernel (A*, weighted A*) and the polishing of weighted solutions."""
 
 import importlib
-import pathlib
 import random
 
 import numpy as np
 import pytest
 
+from korf import korf15
 from reference import exact_distances
 from slidelab import Board, Puzzle, SearchLimitError, apply_moves, random_board, scramble, solve
 from slidelab.heuristics import make_heuristic
@@ -16,15 +16,9 @@ from slidelab.search.astar import astar, weighted_astar
 
 astar_module = importlib.import_module("slidelab.search._bestfirst_run")
 
-KORF = pathlib.Path(__file__).parent.parent / "benchmarks" / "data" / "korf100.txt"
-
 
 def korf(numbers):
-    rows = [line.split() for line in KORF.read_text().splitlines() if line.strip()]
-    return [
-        (Puzzle(Board(" ".join(rows[i - 1][:16]), "4x4"), blank_first=True), int(rows[i - 1][16]))
-        for i in numbers
-    ]
+    return [korf15(n) for n in numbers]
 
 
 @pytest.fixture(scope="module")
