@@ -27,8 +27,8 @@ QUICK = ["3x3", "2x3", "2x5", "AAB/BCC/DD_"]
 def one(goal: str) -> dict:
     """Analyse one board in this process; the record printed as JSON."""
     from slidelab.analysis import analyze
-    from slidelab.analysis.index import space_of
-    from slidelab.analysis.layers import search_layers
+    from slidelab.tables.index import space_of
+    from slidelab.tables.layers import search_layers
 
     search_layers(space_of("2x3"))  # load the kernels off the clock
     search_layers(space_of("2x3"), parallel=True)

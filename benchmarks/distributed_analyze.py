@@ -61,8 +61,8 @@ def leaving_fraction(goal: str, parts: int, samples: int, seed: int = 1) -> tupl
     in another partition when the space is split in ``parts``; and the places that split uses."""
     import random
 
-    from slidelab.analysis.index import Space, space_of
-    from slidelab.analysis.partition import Split
+    from slidelab.tables.index import Space, space_of
+    from slidelab.tables.partition import Split
 
     space = space_of(goal)
     if space.width > space.height:
@@ -86,7 +86,7 @@ def plan(measured: dict, samples: int) -> list[str]:
     time, and the wall time times the cores used), ``bytes_per_state`` (sent between
     partitions), ``listed_per_state``, ``leaving`` (the share of moves that leave a partition
     in the split measured), ``workers`` and ``cores``."""
-    from slidelab.analysis.index import space_of
+    from slidelab.tables.index import space_of
 
     m = PLAN_MACHINE
     lines = [
@@ -147,7 +147,7 @@ def main() -> int:
     import numba
 
     from slidelab.analysis.distributed import search_cluster
-    from slidelab.analysis.index import Space, space_of
+    from slidelab.tables.index import Space, space_of
 
     blank_first = fields.get("blank-first", "no") == "yes"
     space = space_of(fields["goal"], blank_first=blank_first)

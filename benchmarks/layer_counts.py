@@ -9,7 +9,7 @@ exit status says whether everything matched.
 
 Run: ``python benchmarks/layer_counts.py benchmarks/data/a090167.txt`` (about 5 s on the
 2-core development machine) or ``... a346736.txt`` (the 7x2: 13.7 minutes and 10.4 GiB there;
-an hour before the sideways sweep and the suffix-block walk of :mod:`slidelab.analysis.layers`).
+an hour before the sideways sweep and the suffix-block walk of :mod:`slidelab.tables.layers`).
 """
 
 from __future__ import annotations

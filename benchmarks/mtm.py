@@ -85,7 +85,7 @@ def build(args) -> None:
     for what, classes in rows:
         code = (
             "import resource, time, slidelab\n"
-            "from slidelab.analysis.abstraction import ladder\n"
+            "from slidelab.heuristics.abstraction import ladder\n"
             "from slidelab.heuristics import make_heuristic\n"
             "puzzle = slidelab.Puzzle('1 2 3 4/5 6 7 8/9 10 11 12/13 14 15 0')\n"
             "t = time.perf_counter()\n"

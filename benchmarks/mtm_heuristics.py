@@ -21,9 +21,9 @@ import argparse
 import time
 
 import slidelab
-from slidelab.analysis.abstraction import FIFTEEN, FINE, ROKICKI, ROWS, abstraction
 from slidelab.generate import random_boards
 from slidelab.heuristics import make_heuristic
+from slidelab.heuristics.abstraction import FIFTEEN, FINE, ROKICKI, ROWS, abstraction
 from slidelab.memory import granted
 from slidelab.search import Limits
 from slidelab.search.idastar import idastar

@@ -27,7 +27,7 @@ __version__ = "0.1.0"
 #: reached from their modules (``slidelab.moves.stm``, ``slidelab.ranking.permutation_rank``,
 #: ``slidelab.search.idastar``, ``slidelab.heuristics.make_heuristic``...)
 _EXPORTS = {
-    "analysis": ["DistanceTable", "SpaceStats", "analyze"],
+    "analysis": ["SpaceStats", "analyze"],
     "batch": ["read_instances", "solve_batch"],
     "board": ["Board", "apply_moves"],
     "errors": [
@@ -61,6 +61,7 @@ _EXPORTS = {
     ],
     "solution": ["Solution", "Stats"],
     "solvability": ["Check", "check", "is_solvable"],
+    "tables": ["DistanceTable"],
 }
 #: names that were public before the API was thinned, still reachable here (not in ``__all__``,
 #: ``dir()`` or the docs) so that existing code keeps working; new code imports them from
@@ -114,7 +115,7 @@ def __dir__():
 
 
 if TYPE_CHECKING:  # the public names, for type checkers and IDEs
-    from .analysis import DistanceTable, SpaceStats, analyze
+    from .analysis import SpaceStats, analyze
     from .batch import read_instances, solve_batch
     from .board import Board, apply_moves
     from .errors import (
@@ -148,3 +149,4 @@ if TYPE_CHECKING:  # the public names, for type checkers and IDEs
     )
     from .solution import Solution, Stats
     from .solvability import Check, check, is_solvable
+    from .tables import DistanceTable

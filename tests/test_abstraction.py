@@ -18,7 +18,10 @@ import slidelab
 from reference import exact_distances
 from slidelab import Board, Puzzle
 from slidelab.analysis import DistanceTable
-from slidelab.analysis.abstraction import (
+from slidelab.errors import SlidelabError
+from slidelab.generate import scramble
+from slidelab.heuristics import make_heuristic
+from slidelab.heuristics.abstraction import (
     FIFTEEN,
     MAX_STATES,
     ROKICKI,
@@ -28,12 +31,9 @@ from slidelab.analysis.abstraction import (
     abstraction_goals,
     goal_symmetries,
 )
-from slidelab.analysis.index import Space
-from slidelab.errors import SlidelabError
-from slidelab.generate import scramble
-from slidelab.heuristics import make_heuristic
 from slidelab.puzzle import goal_board
 from slidelab.search.options import check_options
+from slidelab.tables.index import Space
 
 pytestmark = pytest.mark.usefixtures("module_cache")
 
@@ -183,7 +183,7 @@ COARSE_FIFTEEN = [1] * 8 + [2] * 7 + [0]
 
 @pytest.fixture
 def coarse(monkeypatch, cache):
-    module = importlib.import_module("slidelab.analysis.abstraction")
+    module = importlib.import_module("slidelab.heuristics.abstraction")
     monkeypatch.setattr(module, "FIFTEEN_TABLES", (COARSE_FIFTEEN,))
     monkeypatch.setattr(module, "FIFTEEN_LADDER", ((COARSE_FIFTEEN,),))
     return cache
@@ -223,7 +223,7 @@ def test_auto_climbs_to_the_second_table_only_when_the_first_is_too_slow(
 ):
     """The 15-puzzle's ladder: the first table alone, then both; the second is built only when
     the search with the first is predicted to take longer than that build."""
-    module = importlib.import_module("slidelab.analysis.abstraction")
+    module = importlib.import_module("slidelab.heuristics.abstraction")
     auto = importlib.import_module("slidelab.search.auto")
     monkeypatch.setattr(module, "FIFTEEN_TABLES", (COARSE_FIFTEEN, COARSE_COLUMNS))
     monkeypatch.setattr(

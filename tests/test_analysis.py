@@ -25,9 +25,9 @@ from slidelab import (
     solve,
 )
 from slidelab.analysis import estimate
-from slidelab.analysis.index import SUFFIX, Space, space_of, suffix_tables
-from slidelab.analysis.layers import search_layers
 from slidelab.cache import list_tables
+from slidelab.tables.index import SUFFIX, Space, space_of, suffix_tables
+from slidelab.tables.layers import search_layers
 
 plan_module = importlib.import_module("slidelab.search.plan")  # auto chooses the method there
 
@@ -128,7 +128,7 @@ def test_suffix_block_walk_agrees_with_stepping(goal, monkeypatch):
     # distinct tiles from 8 on: the kernels walk suffix blocks, placing a state's last 8 tiles
     # from tables (layers._walk_blocks); the older ones step from state to state.  Same depth
     # for every state, on one thread and on all, pushing and pulling.
-    from slidelab.analysis import layers
+    from slidelab.tables import layers
 
     space = space_of(goal)
     runs = []
@@ -211,7 +211,7 @@ def test_index_is_a_bijection():
 def test_moving_on_from_a_state_equals_unranking_the_target():
     # the kernels walk a blank cell's indices by moving the last state's tiles on
     # (index_kernels.seek: a few digits of the rank for distinct tiles, steps for repeats)
-    from slidelab.analysis.index_kernels import load, seek
+    from slidelab.tables.index_kernels import load, seek
 
     rng = random.Random(7)
     for goal in ["3x3", "2x4", "4x3", "AAB/BCC/DD_", "ABA_/CDCD/ABAB/CDCD"]:
@@ -237,8 +237,8 @@ def test_moving_on_from_a_state_equals_unranking_the_target():
 def test_a_suffix_block_and_the_tables_give_the_unranked_state():
     # the suffix-block walk (layers._walk_blocks) places a block's first tiles once and each
     # state's last 8 from tables: the same tiles and Lehmer digits as unranking the state
-    from slidelab.analysis.index_kernels import load, suffix_block
-    from slidelab.analysis.layers import _fill_suffix
+    from slidelab.tables.index_kernels import load, suffix_block
+    from slidelab.tables.layers import _fill_suffix
 
     rng = random.Random(11)
     for goal in ["3x3", "2x5", "4x3", "7x2", "0 1/2 3/4 5/6 7/8 9/10 11/12 13"]:

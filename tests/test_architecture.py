@@ -12,6 +12,9 @@ Layers, lowest first (a module may import its own layer or lower ones):
 model
     the board, its parsing, moves, puzzles, solutions, ranking, the cache, generation and the
     shared helpers (:data:`MODEL`)
+tables
+    ``slidelab.tables.*``: every table made by breadth-first search (the layered driver, the
+    whole-space index and search, distance tables, pattern-database and abstraction tables)
 heuristics
     ``slidelab.heuristics.*``
 engines
@@ -45,7 +48,6 @@ MODEL = (
     "_clock",
     "_bits",
     "_args",
-    "_layers",
     "_lazy",
     "errors",
     "units",
@@ -67,6 +69,7 @@ MODEL = (
 #: the layers, lowest first: name -> the module prefixes below ``slidelab.`` it holds
 LAYERS = {
     "model": MODEL,
+    "tables": ("tables",),
     "heuristics": ("heuristics",),
     "engines": ("search", "analysis"),
     "runners": ("batch", "workers"),

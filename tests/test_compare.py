@@ -11,10 +11,10 @@ from hypothesis import strategies as st
 
 import slidelab
 from slidelab import Board, apply_moves
-from slidelab.analysis.table import goal_table
 from slidelab.errors import UnsolvableError
 from slidelab.search.compare import DEFAULT_METHODS, compare
 from slidelab.search.hint import hint
+from slidelab.tables.distance import goal_table
 
 EIGHT = "8 6 7/2 5 4/3 0 1"  # one of the two hardest 8-puzzles: 31 moves, 20 in MTM
 

@@ -1,4 +1,4 @@
-"""The whole-space search split into partitions (slidelab.analysis.partition) and run on a Dask
+"""The whole-space search split into partitions (slidelab.tables.partition) and run on a Dask
 cluster (slidelab.analysis.distributed, ``analyze --scheduler``): the same counts at every
 depth, the same diameter and hardest positions as the in-memory search, each partition's codes
 on one worker; a cluster that cannot be reached, a partition too large for its worker and a
@@ -17,10 +17,10 @@ import numpy as np
 import pytest
 
 from slidelab.analysis import analyze
-from slidelab.analysis.index import space_of
-from slidelab.analysis.layers import search_layers
-from slidelab.analysis.partition import Local, Split, pack, prefix_starts, search_partitions, unpack
 from slidelab.errors import SlidelabError
+from slidelab.tables.index import space_of
+from slidelab.tables.layers import search_layers
+from slidelab.tables.partition import Local, Split, pack, prefix_starts, search_partitions, unpack
 
 LINE_PUZZLE = "ABA_/CDCD/ABAB/CDCD"  # the line puzzle: 252,252,000 positions, diameter 52
 LETTERED = "AAB/CDE/FG_"  # a lettered board with a repeated label: 181,440 positions
@@ -96,7 +96,7 @@ def test_partitions_in_one_process_give_the_in_memory_layers(goal, metric, parts
 
 
 def test_a_piece_that_lists_more_than_there_is_room_for_is_walked_again_in_halves(monkeypatch):
-    from slidelab.analysis import partition
+    from slidelab.tables import partition
 
     monkeypatch.setattr(partition, "LISTED", 1)  # room for one unit's neighbours a piece
     monkeypatch.setattr(partition, "PIECE_STATES", 1 << 14)  # 16 flag blocks a piece

@@ -147,7 +147,7 @@ def test_the_file_formats_page_states_what_the_code_reads_and_writes():
     import numpy as np
 
     from slidelab import Solution, Stats, cache
-    from slidelab.analysis import table
+    from slidelab.tables import distance as table
     from slidelab.batch import instances, results
     from slidelab.heuristics import pdb
 
@@ -160,7 +160,7 @@ def test_the_file_formats_page_states_what_the_code_reads_and_writes():
         f"multiple of {cache.ALIGNMENT} (`slidelab.cache.ALIGNMENT`)",
         f"| {len(cache.MAGIC)} | the magic line",
         f"| {pdb.PDB_FORMAT} (`slidelab.heuristics.pdb.PDB_FORMAT`)",
-        f"| {table.VERSION} (`slidelab.analysis.table.VERSION`)",
+        f"| {table.VERSION} (`slidelab.tables.distance.VERSION`)",
     ]
     said += [f"`{key}`" for key in instances.KEYS]
     said += [f"`{kind}`" for kind in results.ERROR_KINDS] + list(results.ERROR_KINDS.values())

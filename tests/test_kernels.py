@@ -30,7 +30,7 @@ def test_kernels_are_cached_outside_the_package():
         "slidelab.search._ida",
         "slidelab.search.bfs",
         "slidelab.heuristics.pdb",
-        "slidelab.analysis.layers",
+        "slidelab.tables.layers",
         "slidelab.ranking",
     ):
         module = importlib.import_module(name)

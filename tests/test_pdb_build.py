@@ -16,7 +16,7 @@ from slidelab.heuristics.pdb import (
     check_build_size,
     parse_partition,
 )
-from slidelab.heuristics.pdb import distinct as pdb_build
+from slidelab.tables.pdb import distinct as pdb_build
 
 GROUPS = [
     ("1 2 3/4 5 6/7 8 0", [1, 2, 3, 4]),

@@ -1,14 +1,11 @@
-"""State-space analysis: complete breadth-first enumeration, distance tables, plots.
+"""State-space analysis: statistics of a whole space, its plot, and the search on a cluster.
 
-- :mod:`.index`: the numbering of positions (blank cell, rank of the tiles), one position with
-  numpy; :mod:`.index_kernels`: the kernels that walk it;
-- :mod:`.layers`: the two-bit-per-state parallel breadth-first search;
-- :mod:`.partition`: the same search split into partitions by rank, each with its own codes;
-- :mod:`.distributed`: the partitions on a Dask cluster, one a worker;
-- :mod:`.pack`: the search's depths packed into a table's encoding;
-- :mod:`.budget`: memory and time estimates, and refusing what does not fit;
-- :mod:`.stats`: :func:`analyze` and :class:`SpaceStats`;
-- :mod:`.table`: :class:`DistanceTable` (exact distances, optimal solving by descent);
+The search itself and the tables it makes are the tables' layer's (:mod:`slidelab.tables`:
+the numbering of positions, the two-bit layered search, partitions, distance tables); here:
+
+- :mod:`.stats`: :func:`analyze` and :class:`SpaceStats` (positions by distance, the hardest);
+- :mod:`.distributed`: the partitions of :mod:`slidelab.tables.partition` on a Dask cluster, one
+  a worker;
 - :mod:`.plot`: the distance distribution as a bar chart (matplotlib).
 
 Examples
@@ -29,15 +26,16 @@ from typing import TYPE_CHECKING
 from .._lazy import lazy_exports
 
 _EXPORTS = {
-    "budget": ["Estimate", "SpaceTooLargeError", "estimate"],
     "stats": ["SpaceStats", "analyze"],
-    "table": ["DistanceTable"],
+    # the tables' layer's, reached from here too (``.tables.x`` is ``slidelab.tables.x``)
+    ".tables.budget": ["Estimate", "SpaceTooLargeError", "estimate"],
+    ".tables.distance": ["DistanceTable"],
 }
 
 __all__ = sorted(name for names in _EXPORTS.values() for name in names)
 __getattr__, __dir__ = lazy_exports(__name__, globals(), _EXPORTS)
 
 if TYPE_CHECKING:
-    from .budget import Estimate, SpaceTooLargeError, estimate
+    from ..tables.budget import Estimate, SpaceTooLargeError, estimate
+    from ..tables.distance import DistanceTable
     from .stats import SpaceStats, analyze
-    from .table import DistanceTable

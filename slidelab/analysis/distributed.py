@@ -51,10 +51,10 @@ import numpy as np
 from ..board import Board
 from ..cluster import connect, first_line
 from ..errors import SlidelabError
+from ..tables.index import Space
+from ..tables.layers import Layers, kernel_threads
+from ..tables.partition import BATCH, LISTED, Local, Part, Split, search_partitions
 from ..units import format_bytes, format_duration
-from .index import Space
-from .layers import Layers, kernel_threads
-from .partition import BATCH, LISTED, Local, Part, Split, search_partitions
 
 log = logging.getLogger(__name__)
 
@@ -354,7 +354,7 @@ def _address(client) -> str:
 def _check(split: Split, workers: list[dict], max_bytes, max_seconds) -> None:
     """Refuse (one line) a partition that does not fit its worker, or a search estimated to
     take longer than ``max_seconds`` on the cluster's threads."""
-    from .budget import DEFAULT_MAX_SECONDS, check_limits, estimate, refuse_unnumbered
+    from ..tables.budget import DEFAULT_MAX_SECONDS, check_limits, estimate, refuse_unnumbered
 
     space = split.space
     refuse_unnumbered(space)

@@ -11,9 +11,9 @@ from ..board import Board
 from ..cluster import check_scheduler
 from ..errors import SlidelabError
 from ..moves import metric_name
-from .budget import check_budget
-from .index import Space, space_of
-from .layers import search_layers
+from ..tables.budget import check_budget
+from ..tables.index import Space, space_of
+from ..tables.layers import search_layers
 
 #: hardest positions listed by default (all of them are counted)
 DEFAULT_HARDEST = 100
@@ -201,7 +201,7 @@ def analyze(
         )
     seconds = time.perf_counter() - began
     if save:
-        from .table import DistanceTable
+        from ..tables.distance import DistanceTable
 
         DistanceTable.from_layers(space, layers)
         layers.depth = None

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING
 
 import click
 
-from ..heuristics.registry import PARTITION_HELP
+from ..tables.registry import PARTITION_HELP
 
 if TYPE_CHECKING:
     from ..search.options import SearchOptions

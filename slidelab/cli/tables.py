@@ -8,7 +8,7 @@ import sys
 import click
 
 from ..errors import SlidelabError
-from ..heuristics.registry import PARTITION_HELP
+from ..tables.registry import PARTITION_HELP
 from ..units import format_bytes
 from .common import fail
 from .program import needs

@@ -67,16 +67,6 @@ class HeuristicSpec:
         return load(self.builder)
 
 
-#: each board's named pattern-database partitions, weakest (and quickest to build) first:
-#: ``auto`` starts at the first and climbs a rung when its search is expected to take longer
-#: than the next rung's build (the groups are in :mod:`slidelab.heuristics.pdb.layout`)
-PARTITION_LADDER = {(4, 4): ("6-6-3", "7-7-1", "7-8"), (5, 5): ("6-6-6-6",)}
-#: what ``--partition`` takes, for help and error texts
-PARTITION_HELP = (
-    ", ".join(f"{'/'.join(names)} ({w}x{h})" for (w, h), names in PARTITION_LADDER.items())
-    + ", full, auto or '1,2,3/4,5,...'"
-)
-
 #: every heuristic, by canonical name, in the order menus list them
 HEURISTICS: dict[str, HeuristicSpec] = {
     spec.name: spec
@@ -111,7 +101,7 @@ HEURISTICS: dict[str, HeuristicSpec] = {
             " 15-puzzle two relabellings, after Rokicki's), the largest over the tables and"
             " the board's mirror images; counted in the search's metric (strong in MTM;"
             " built once and cached)",
-            "slidelab.analysis.abstraction:abstraction",
+            "slidelab.heuristics.abstraction:abstraction",
             boards="any board; a table of up to 200 million positions (two of 303 million on"
             " the 15-puzzle)",
             aliases=("abs", "relabelling", "relabeling"),

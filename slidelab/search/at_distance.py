@@ -4,7 +4,7 @@ Two ways, chosen by the size of the space:
 
 - **by the layers** (spaces of at most :data:`LAYERED_STATES` positions: the 8-puzzle, 2x4,
   2x5, 3x4, lettered boards such as the line puzzle): a complete breadth-first search
-  from the goal (:func:`slidelab.analysis.layers.search_layers`, a byte per position) gives
+  from the goal (:func:`slidelab.tables.layers.search_layers`, a byte per position) gives
   every position's distance; the boards are drawn **uniformly at random** among those at
   distance ``D``, distinct (a sample without replacement): asking for more than there are is
   an error that says how many there are.
@@ -100,7 +100,7 @@ def positions_at_distance(
         Uniformly random among the positions at ``distance`` when the space is searched
         whole (:data:`LAYERED_STATES`); by random walks and optimal solves otherwise.
     """
-    from ..analysis.index import Space
+    from ..tables.index import Space
 
     distance = _args.integer(distance, "distance", minimum=0)
     n = board_count(n)
@@ -144,8 +144,8 @@ def _check_known_diameter(goal: Board, distance: int, metric: str) -> None:
 
 
 def _by_layers(space, distance: int, n: int, rng, progress) -> list[Board]:
-    from ..analysis.budget import check_budget
-    from ..analysis.layers import search_layers
+    from ..tables.budget import check_budget
+    from ..tables.layers import search_layers
 
     check_budget(space, table=True)
     layers = search_layers(space, progress, record=True, limit=0)

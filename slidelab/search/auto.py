@@ -87,7 +87,7 @@ class Rung:
     def ready(self, puzzle: Puzzle, metric: str) -> bool:
         """Whether its tables are loaded or cached."""
         if self.heuristic == "abstraction":
-            from ..analysis.abstraction import is_ready
+            from ..heuristics.abstraction import is_ready
 
             return is_ready(puzzle, metric, self.tables)
         from ..heuristics.pdb import is_ready
@@ -97,7 +97,7 @@ class Rung:
     def build_seconds(self, puzzle: Puzzle, metric: str) -> float:
         """About how long building its missing tables takes here."""
         if self.heuristic == "abstraction":
-            from ..analysis.abstraction import build_seconds
+            from ..heuristics.abstraction import build_seconds
 
             return build_seconds(puzzle, metric, self.tables)
         from ..heuristics.pdb import build_estimate
@@ -107,7 +107,7 @@ class Rung:
     def name(self, puzzle: Puzzle) -> str:
         """What they are, for the log: ``the 7-8 pattern databases``, ``2 abstraction tables``."""
         if self.heuristic == "abstraction":
-            from ..analysis.abstraction import table_bytes
+            from ..heuristics.abstraction import table_bytes
 
             count, size = table_bytes(puzzle, self.tables)
             tables = "the abstraction table" if count == 1 else f"the {count} abstraction tables"
@@ -117,7 +117,7 @@ class Rung:
     def hint(self, puzzle: Puzzle, metric: str, seconds: float) -> str:
         """What would help a search that could not build them in time."""
         if self.heuristic == "abstraction":
-            from ..analysis.abstraction import abstraction_goals
+            from ..heuristics.abstraction import abstraction_goals
 
             how = f"slidelab tables build {puzzle.size} --heuristic abstraction --metric {metric}"
             if self.tables is not None:
@@ -145,11 +145,11 @@ def ladder(puzzle: Puzzle, options: SearchOptions, heuristic: str = "pdb") -> li
     Pattern databases: the board's named ladder in STM (its first rung in MTM), or the
     automatic partition on boards up to :data:`AUTO_OPTIMAL_CELLS`; empty past them without
     named tables (the 24-puzzle with its blank in a corner has them); the partition asked for,
-    alone.  Abstraction tables: :func:`slidelab.analysis.abstraction.ladder` (the 15-puzzle's
+    alone.  Abstraction tables: :func:`slidelab.heuristics.abstraction.ladder` (the 15-puzzle's
     first table, then two, then two stronger); the board's default set alone where the heuristic
     was asked for."""
     if heuristic == "abstraction":
-        from ..analysis.abstraction import ladder as classes
+        from ..heuristics.abstraction import ladder as classes
 
         if options.heuristic is not None:
             return [Rung("abstraction")]

@@ -147,8 +147,8 @@ def hint(
 def _table(puzzle: Puzzle, metric: str):
     """The goal's distance table if it is cached, or built at once where its space is small;
     else None."""
-    from ..analysis.index import Space
-    from ..analysis.table import DistanceTable, goal_table
+    from ..tables.distance import DistanceTable, goal_table
+    from ..tables.index import Space
 
     space = Space(puzzle.goal, metric)
     if space.states > TABLE_STATES:

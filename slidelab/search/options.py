@@ -14,11 +14,12 @@ from typing import Any
 
 from .. import _args
 from ..errors import SlidelabError
-from ..heuristics.registry import PARTITION_HELP, heuristic_name
+from ..heuristics.registry import heuristic_name
 from ..moves import metric_name
+from ..tables.registry import PARTITION_HELP
 from .registry import METHODS, method_name
 
-#: a partition: text (:data:`~slidelab.heuristics.registry.PARTITION_HELP`) or groups of tiles
+#: a partition: text (:data:`~slidelab.tables.registry.PARTITION_HELP`) or groups of tiles
 Partition = str | tuple | list | None
 
 

@@ -55,7 +55,7 @@ def auto_heuristic(puzzle: Puzzle, metric: str) -> str:
     >>> auto_heuristic(Puzzle("2 1 3 4/5 6 7 8/9 10 11 12/13 14 15 0"), "mtm")
     'abstraction'
     """
-    from ..analysis.abstraction import named_relabellings
+    from ..heuristics.abstraction import named_relabellings
 
     if metric == "mtm" and named_relabellings(puzzle) is not None:
         return "abstraction"
@@ -66,7 +66,7 @@ def choose_method(puzzle: Puzzle, metric: str = "stm") -> tuple[str, str]:
     """``(method, heuristic)`` that ``auto`` uses for this puzzle (in ``metric``).
 
     The goal's distance table when one is cached (``slidelab analyze GOAL
-    --save``; see :func:`slidelab.analysis.table.table_ready`) or the space has
+    --save``; see :func:`slidelab.tables.distance.table_ready`) or the space has
     at most :data:`AUTO_BUILD_TABLE_STATES` positions (then it is built); a
     flat-table bidirectional BFS when the whole space is small; otherwise IDA*,
     cheapest first (:func:`slidelab.search.auto.solve_auto`): with the pattern
@@ -82,8 +82,8 @@ def choose_method(puzzle: Puzzle, metric: str = "stm") -> tuple[str, str]:
     >>> choose_method(Puzzle("2 1 3 4/5 6 7 8/9 10 11 12/13 14 15 0"))
     ('idastar', 'pdb')
     """
-    from ..analysis.index import Space
-    from ..analysis.table import table_ready
+    from ..tables.distance import table_ready
+    from ..tables.index import Space
 
     if Space(puzzle.goal).states <= AUTO_BUILD_TABLE_STATES or table_ready(puzzle, metric):
         return "table", "manhattan"
@@ -161,7 +161,7 @@ def prepare_tables(
             )
         }
     if plan.method.tables == "distance":
-        from ..analysis.table import goal_table
+        from ..tables.distance import goal_table
 
         check_table_time(puzzle, plan.metric, limits)
         table = goal_table(puzzle.goal, on_clock(table_progress, limits), plan.metric)
@@ -236,9 +236,9 @@ def check_table_time(puzzle: Puzzle, metric: str, limits: Limits) -> None:
     left = limits.left()
     if left is None:
         return
-    from ..analysis.budget import estimate
-    from ..analysis.index import Space
-    from ..analysis.table import table_ready
+    from ..tables.budget import estimate
+    from ..tables.distance import table_ready
+    from ..tables.index import Space
 
     if table_ready(puzzle, metric):
         return

@@ -8,10 +8,10 @@ builds or loads the table before its clock starts and passes it in.
 
 from __future__ import annotations
 
-from ..analysis.table import DistanceTable, goal_table
 from ..errors import SlidelabError
 from ..puzzle import Puzzle
 from ..solution import Solution
+from ..tables.distance import DistanceTable, goal_table
 from ._common import search_entry
 from .limits import Limits
 
@@ -27,7 +27,7 @@ def solve_by_table(
     """An optimal solution of ``puzzle`` in ``metric`` from the distance table of its goal.
 
     ``table`` defaults to the goal's table in that metric, built and cached first if
-    needed (:func:`slidelab.analysis.table.goal_table`); the limits do not apply (a
+    needed (:func:`slidelab.tables.distance.goal_table`); the limits do not apply (a
     look-up per move).
 
     Examples

@@ -17,7 +17,7 @@ The package is split by role:
     building one group's table: the byte-per-state scan for groups with
     repeated labels, and the entry to :mod:`.distinct`, the two-bit parallel
     builder for distinct tiles (on the breadth-first layer driver of
-    :mod:`slidelab._layers`, shared with the full-space analysis).
+    :mod:`slidelab.tables.driver`, shared with the full-space analysis).
 
 This module loads a partition's tables (from the cache, or built) and makes the
 heuristic: :func:`pattern_database`, :func:`pdb`.
@@ -29,9 +29,14 @@ import logging
 
 from ...errors import SlidelabError
 from ...puzzle import Puzzle
-from ..base import Heuristic
-from .build import MAX_BUILD_BYTES, build_by_scan, build_bytes, build_group_table, check_build_size
-from .layout import (
+from ...tables.pdb.build import (
+    MAX_BUILD_BYTES,
+    build_by_scan,
+    build_bytes,
+    build_group_table,
+    check_build_size,
+)
+from ...tables.pdb.layout import (
     AUTO_BUILD_STATES,
     DEFAULT_PARTITION,
     GroupLayout,
@@ -43,6 +48,7 @@ from .layout import (
     stronger_partition,
     stronger_partitions,
 )
+from ..base import Heuristic
 from .lookup import PatternDatabase
 
 #: format of the cached tables (the cache rebuilds tables of another format); 2: the group's

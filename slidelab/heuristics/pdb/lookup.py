@@ -17,9 +17,9 @@ from ..._bits import prefetch
 from ..._jit import njit
 from ...errors import SlidelabError
 from ...puzzle import Puzzle
+from ...tables.pdb.layout import GroupLayout, group_index, packed_index, reflection
 from ..base import Heuristic
 from ..dispatch import register
-from .layout import GroupLayout, group_index, packed_index, reflection
 
 
 @njit(cache=True, inline="always")

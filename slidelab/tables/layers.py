@@ -10,7 +10,7 @@ of ``int64`` words (32 states a word):
 ====  ==========================================================
 
 The search is layer-synchronous, run by the driver it shares with the
-pattern-database builds (:func:`slidelab._layers.breadth_first`, which also
+pattern-database builds (:func:`slidelab.tables.driver.breadth_first`, which also
 closes the layers); the layer of depth ``d`` holds code ``1 + d % 2`` and the
 next one is written with the other open code.  Nothing else is stored: the
 frontier is implicit in the codes, and a byte per *block* of 1,024 states marks
@@ -71,8 +71,8 @@ from numba import prange
 
 from .._bits import atomic_or, lowest_bit, popcount, with_code
 from .._jit import njit
-from .._layers import breadth_first, close_layer, close_range
 from ..errors import SlidelabError
+from .driver import breadth_first, close_layer, close_range
 from .index import SUFFIX, UNREACHED, Space, suffix_tables
 from .index_kernels import seek, suffix_block, tile_rank, vertical_delta
 

@@ -20,7 +20,7 @@ never leave, so the 32-at-a-time sweep of :mod:`.layers` makes them unchanged; t
 the vertical ones and lists those that leave (:class:`.layers.Codes`, ``window``).
 
 **A layer** (:class:`Part`, driven by :func:`search_partitions`, which runs the same driver as the
-in-memory search, :func:`slidelab._layers.breadth_first`): every partition closes the layer
+in-memory search, :func:`slidelab.tables.driver.breadth_first`): every partition closes the layer
 before last; then each expands its part of the layer, pushed or pulled as the whole space's
 sizes say.  A push claims the neighbours in its own partition as the in-memory search does
 and lists the others; a pull looks for each unreached position's neighbours in its own
@@ -36,7 +36,7 @@ and a search no larger than the in-memory one); :mod:`.distributed` runs them on
 
 Examples
 --------
->>> from slidelab.analysis.index import space_of
+>>> from slidelab.tables.index import space_of
 >>> split = Split.of(space_of("3x3"), 2)
 >>> split.bounds, split.places, split.crossing
 ((0, 10080, 20160), 1, 4)
@@ -79,7 +79,7 @@ def prefix_starts(space: Space, places: int) -> np.ndarray:
     With distinct tiles the ranks are halved (:mod:`.index`): a block of ``(m - places)!``
     sequences is ``(m - places)! / 2`` ranks, so ``places`` is at most ``m - 2``.
 
-    >>> from slidelab.analysis.index import space_of
+    >>> from slidelab.tables.index import space_of
     >>> prefix_starts(space_of("2x3"), 1).tolist()
     [0, 12, 24, 36, 48, 60]
     >>> prefix_starts(space_of("AB/BA/A_"), 1).tolist()  # AAB, ABA, BAA... first A, then B
@@ -139,7 +139,7 @@ class Split:
         (the largest at most :data:`BALANCE` times the average, or the most even found); in
         fewer where its sequences have too few beginnings for that many.
 
-        >>> from slidelab.analysis.index import space_of
+        >>> from slidelab.tables.index import space_of
         >>> Split.of(space_of("2x2"), 8).bounds  # 3 tiles: 3 first tiles, 1 rank each
         (0, 1, 2, 3)
         """

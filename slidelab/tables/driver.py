@@ -21,8 +21,8 @@ breadth-first search): **push** while the layer is small, every state of it
 claiming its unreached neighbours; **pull** once it outweighs what is left
 unreached, every unreached state looking for a neighbour in the layer and
 stopping at the first.  :func:`breadth_first` runs the layers and makes that
-choice; the caller's kernels walk its states (``slidelab.heuristics.pdb.distinct``:
-placements of a group and the blank's regions; ``slidelab.analysis.layers``:
+choice; the caller's kernels walk its states (``slidelab.tables.pdb.distinct``:
+placements of a group and the blank's regions; ``slidelab.tables.layers``:
 indices of whole positions).  :func:`close_layer` and :func:`close_range` close
 a layer for both, and :func:`spread_block` is the order in which parallel
 kernels hand out blocks.
@@ -58,8 +58,8 @@ from collections.abc import Callable
 import numpy as np
 from numba import prange
 
-from ._bits import with_code
-from ._jit import njit
+from .._bits import with_code
+from .._jit import njit
 
 __all__ = ["SPREAD", "breadth_first", "close_layer", "close_range", "spread_block", "spread_per"]
 

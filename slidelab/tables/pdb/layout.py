@@ -353,7 +353,7 @@ def parse_partition(puzzle: Puzzle, partition) -> list[list[int]]:
 def stronger_partitions(puzzle: Puzzle, partition=None) -> list[str]:
     """The board's named partitions stronger than ``partition``, weakest first.
 
-    The ladder is :data:`slidelab.heuristics.registry.PARTITION_LADDER`.
+    The ladder is :data:`slidelab.tables.registry.PARTITION_LADDER`.
 
     A partition on the ladder is followed by the rungs above it; any other one
     (explicit groups, ``auto``) by the strongest rung when that has fewer groups.

@@ -50,10 +50,10 @@ from numba import prange
 from ..._bits import atomic_or, lowest_bit, pdep, pext, popcount, prefetch
 from ..._bits import with_code as _with_code
 from ..._jit import njit
-from ..._layers import SPREAD, breadth_first, close_layer, spread_block, spread_per
 from ...errors import SlidelabError
 from ...geometry import taxicab_table
 from ...puzzle import Puzzle
+from ..driver import SPREAD, breadth_first, close_layer, spread_block, spread_per
 from .layout import GroupLayout
 from .layout import placement_index as _index
 
@@ -64,7 +64,7 @@ PULL_RATIO = 0.5
 #: 1.0, 145-150 s at 0.5; the unmirrored 7-tile group: 16.0 s at 0.5, 16.7 s at 1.0)
 PULL_RATIO_MIRROR = 1.0
 #: chunks of the parallel kernels; each takes every CHUNKS-th of SPREAD * CHUNKS ranges of
-#: blocks (:func:`slidelab._layers.spread_block`)
+#: blocks (:func:`slidelab.tables.driver.spread_block`)
 CHUNKS = 64
 
 
@@ -671,7 +671,7 @@ def build_distinct_table(
 
 
 def _layers(words, nib, start, geometry, progress, log):
-    """Breadth-first layers until one comes out empty (:func:`slidelab._layers.breadth_first`)."""
+    """Breadth-first layers until one comes out empty (:func:`slidelab.tables.driver.breadth_first`)."""
     block, k, n = geometry[:3]
     low, sym = geometry[9], geometry[12]
     placements = words.shape[0]

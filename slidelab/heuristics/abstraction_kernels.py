@@ -1,5 +1,5 @@
 """The abstraction heuristic's kernel: a position's index in each view's table, and the largest
-of the views' entries (see :mod:`slidelab.analysis.abstraction`, which makes the arrays).
+of the views' entries (see :mod:`slidelab.heuristics.abstraction`, which makes the arrays).
 
 Kept apart from the tables' choice and build so that a change there recompiles no kernel
 (:data:`slidelab._jit.KERNEL_SOURCES`)."""
@@ -10,14 +10,14 @@ import numpy as np
 
 from .._bits import prefetch
 from .._jit import njit
-from ..heuristics.dispatch import register
+from .dispatch import register
 
 
 @njit(cache=True, inline="always")
 def _index(board, v, views, ranking, want_md):
     """Index of view ``v`` of ``board`` in its table (the table's offset added), and, with
     ``want_md``, the view's Manhattan bound with the distance's parity (the four-bit encoding's
-    base: :func:`slidelab.analysis.index_kernels.heuristic_at`).
+    base: :func:`slidelab.tables.index_kernels.heuristic_at`).
 
     A view is a relabelling (``r``: its space's ranking arrays, one row of each of
     ``ranking``) seen through one of the board's images (``views``: the cells in the image's
@@ -56,7 +56,7 @@ def _index(board, v, views, ranking, want_md):
                 continue
             t += sm[code, x]
             code -= rx[x]
-    if args[r, 5]:  # distinct tiles: the rank is halved (:mod:`slidelab.analysis.index`)
+    if args[r, 5]:  # distinct tiles: the rank is halved (:mod:`slidelab.tables.index`)
         t >>= 1
     return args[r, 6] + b * H + t, h
 

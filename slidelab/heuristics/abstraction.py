@@ -3,10 +3,10 @@
 Relabel the goal so that several tiles share a label (a *class*): every real
 move is a move of the relabelled board, so the relabelled board's exact
 distance (in either metric) never exceeds the real one.  That distance is read
-from the relabelled goal's :class:`~slidelab.analysis.table.DistanceTable`
+from the relabelled goal's :class:`~slidelab.tables.distance.DistanceTable`
 (the whole space searched once by the layered engine on every core, and
 cached): one look-up per position, through the multiset numbering of
-:mod:`slidelab.analysis.index`.
+:mod:`slidelab.tables.index`.
 
 **Symmetric images.**  A reflection ``T`` of the board that maps the goal onto
 itself up to renaming its labels (``goal[T c] = sigma(goal[c])``) maps every
@@ -53,12 +53,12 @@ import numpy as np
 
 from ..board import Board
 from ..errors import SlidelabError
-from ..heuristics.base import Heuristic
 from ..moves import metric_name
 from ..puzzle import Puzzle
+from ..tables.distance import DistanceTable, goal_table
+from ..tables.index import Space
 from .abstraction_kernels import abstraction_move
-from .index import Space
-from .table import DistanceTable, goal_table
+from .base import Heuristic
 
 log = logging.getLogger(__name__)
 
@@ -295,7 +295,7 @@ def is_ready(puzzle: Puzzle, metric: str = "stm", classes=None) -> bool:
 def build_seconds(puzzle: Puzzle, metric: str = "stm", classes=None) -> float:
     """About how long building the missing abstraction tables of ``classes`` (or the automatic
     ones) takes here (:func:`.budget.estimate`); 0 when all are cached."""
-    from .budget import estimate
+    from ..tables.budget import estimate
 
     spaces = _spaces(puzzle, metric_name(metric), classes)
     return sum(
@@ -321,7 +321,7 @@ def _ladder(goal: Board, metric: str, named_sets: tuple) -> tuple:
     """:func:`ladder` of a goal: the same for every board of a stream, so worked out once
     (sizing each rung's spaces takes milliseconds, a few percent of a typical solve)."""
     from ..memory import default_max_bytes
-    from .budget import estimate
+    from ..tables.budget import estimate
 
     puzzle = Puzzle(goal, goal)
     rungs: list = []
@@ -343,8 +343,8 @@ def announce_build(space: Space) -> None:
     """Say (INFO, on the log the command line shows) what is about to be built: which table,
     how big, about how long, and that it is done once."""
     from ..cache import cache_dir
+    from ..tables.budget import estimate
     from ..units import format_bytes, format_duration
-    from .budget import estimate
 
     cost = estimate(space, table=True)
     log.info(
