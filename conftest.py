@@ -6,7 +6,16 @@ reference shows need no scaffolding (a temporary directory, a patched environmen
 An example that wants an empty cache of its own still sets one.
 """
 
+import os
+import tempfile
+
 import pytest
+
+# this machine's record of its builds' times (slidelab.calibration) kept apart for the run:
+# estimates in the tests are the models' own, whatever ran before
+os.environ.setdefault(
+    "SLIDELAB_TIMINGS", os.path.join(tempfile.mkdtemp(prefix="slidelab-timings-"), "timings.json")
+)
 
 
 @pytest.fixture(scope="session")

@@ -40,6 +40,14 @@ Compile notice
     rather than loaded, one INFO line goes to the ``slidelab.kernels`` logger; the
     command line shows it on standard error, so a first run says why it is quiet.
 
+Which kernels are compiled
+    Work that needs kernels runs them as a named *set* (:func:`kernel_set`: ``walk-stm``,
+    the whole-space search's; ``pdb-distinct``, a pattern database's build), and the seconds
+    its first run spent compiling are written down beside the kernels, in a ledger of the
+    package's stamp (:func:`kernels_compiled`).  So a choice between a build and a search
+    can count compiling as a cost, before anything is compiled (:func:`compile_estimate`:
+    the set's declared seconds, scaled by this machine's own past compiles).
+
 Examples
 --------
 >>> kernel_cache_dir().name in ("kernels", "numba") or "NUMBA_CACHE_DIR" in os.environ
@@ -49,9 +57,13 @@ True
 from __future__ import annotations
 
 import hashlib
+import json
 import logging
 import os
+import statistics
 import tempfile
+import threading
+import time
 import warnings
 from pathlib import Path
 
@@ -61,7 +73,15 @@ from numba.core.errors import NumbaIRAssumptionWarning
 
 from ._clock import compiling_ended, compiling_started
 
-__all__ = ["KernelLocator", "kernel_cache_dir", "njit", "package_stamp"]
+__all__ = [
+    "KernelLocator",
+    "compile_estimate",
+    "kernel_cache_dir",
+    "kernel_set",
+    "kernels_compiled",
+    "njit",
+    "package_stamp",
+]
 
 #: the folder that holds slidelab's source files; kernels declared below it are ours
 _PACKAGE = Path(__file__).resolve().parent
@@ -238,3 +258,132 @@ class _KernelClock(event.Listener):
 
 event.register("numba:compile", _FirstCompile())
 event.register("numba:compiler_lock", _KernelClock())
+
+
+# ---------------------------------------------------------------------------- which are compiled
+
+_real = {"seconds": 0.0, "depth": 0, "began": 0.0}  # compiling proper (not loading), process-wide
+_real_lock = threading.Lock()
+
+
+def compiling_seconds() -> float:
+    """Seconds this process has spent compiling kernels (not loading them from the cache), one
+    compile in progress counted up to now."""
+    with _real_lock:
+        seconds = _real["seconds"]
+        if _real["depth"]:
+            seconds += time.perf_counter() - _real["began"]
+        return seconds
+
+
+class _CompileTimer(event.Listener):
+    """Adds the seconds of each outermost compilation to :func:`compiling_seconds`."""
+
+    def on_start(self, ev):
+        with _real_lock:
+            if _real["depth"] == 0:
+                _real["began"] = time.perf_counter()
+            _real["depth"] += 1
+
+    def on_end(self, ev):
+        with _real_lock:
+            _real["depth"] = max(0, _real["depth"] - 1)
+            if _real["depth"] == 0:
+                _real["seconds"] += time.perf_counter() - _real["began"]
+
+
+event.register("numba:compile", _CompileTimer())
+
+
+def _ledger_path() -> Path:
+    return kernel_cache_dir() / f"compiled-{package_stamp()[:16]}.json"
+
+
+_LEDGER: dict = {}  # what this process read or wrote of the ledger
+
+
+def _ledger() -> dict:
+    try:
+        data = json.loads(_ledger_path().read_text())
+    except (OSError, ValueError):
+        data = {}
+    if isinstance(data, dict):
+        _LEDGER.update(data)
+    return _LEDGER
+
+
+def kernels_compiled(key: str) -> bool:
+    """Whether the set of kernels ``key`` has been compiled with these sources (its run
+    finished once: see :func:`kernel_set`), so that it now only loads."""
+    return key in _LEDGER or key in _ledger()
+
+
+def compile_estimate(key: str, model_seconds: float) -> float:
+    """Seconds compiling the set ``key`` would take here: 0 where it is compiled, else
+    ``model_seconds`` (measured on the development machine) times this machine's ratio of its
+    own compiles to their models (the median over the sets it compiled, 1 before any), times
+    the load now (one thread: :func:`slidelab.calibration.load_factor`)."""
+    if kernels_compiled(key):
+        return 0.0
+    from .calibration import load_factor
+
+    ratios = [
+        entry["seconds"] / entry["model"]
+        for entry in _LEDGER.values()
+        if isinstance(entry, dict)
+        and isinstance(entry.get("seconds"), (int, float))
+        and isinstance(entry.get("model"), (int, float))
+        and entry["model"] >= 1
+        and entry["seconds"] >= 1
+    ]
+    factor = min(max(statistics.median(ratios), 0.25), 8.0) if ratios else 1.0
+    return model_seconds * factor * load_factor(1)
+
+
+class kernel_set:  # noqa: N801 - used as a function: ``with kernel_set("walk-stm"):``
+    """Runs work that needs the set of kernels ``key`` (``model_seconds``: its compiling from
+    nothing on the development machine); once the work has run, the set is in the ledger
+    (:func:`kernels_compiled`) with the seconds its compiling took (loading left out; sets
+    inside it left out).  ``seconds()`` tells the compiling so far.  Work that ends in an error
+    other than a :class:`ValueError` (slidelab's errors: a limit, bad input) is not recorded:
+    it may have stopped before its kernels were compiled."""
+
+    _stack = threading.local()
+
+    def __init__(self, key: str, model_seconds: float = 0.0):
+        self.key, self.model = key, float(model_seconds)
+        self.inner = 0.0
+
+    def __enter__(self) -> kernel_set:
+        self.began = compiling_seconds()
+        stack = self._stack.__dict__.setdefault("sets", [])
+        stack.append(self)
+        return self
+
+    def seconds(self) -> float:
+        """Seconds this set has spent compiling so far (sets inside it left out)."""
+        return max(0.0, compiling_seconds() - self.began - self.inner)
+
+    def __exit__(self, kind, exc, tb) -> None:
+        stack = self._stack.__dict__.get("sets", [])
+        if stack and stack[-1] is self:
+            stack.pop()
+        spent = compiling_seconds() - self.began
+        if stack:
+            stack[-1].inner += spent
+        if kind is not None and not issubclass(kind, ValueError):  # ValueError: a limit, bad input
+            return
+        if self.key in _LEDGER:
+            return
+        entry = {"seconds": round(max(0.0, spent - self.inner), 3), "model": self.model}
+        with _real_lock:
+            data = _ledger()
+            data[self.key] = entry
+            path = _ledger_path()
+            try:
+                path.parent.mkdir(parents=True, exist_ok=True)
+                temp = path.with_name(f".{path.name}.{os.getpid()}.{threading.get_ident()}")
+                temp.write_text(json.dumps(data, sort_keys=True))
+                os.replace(temp, path)
+            except OSError:
+                pass

@@ -53,12 +53,25 @@ class SearchLimitError(SlidelabError, RuntimeError):
         What the search had done when it stopped.
     lower_bound : float or None
         IDA*'s bound when it stopped: no solution is shorter.
+    reason : str
+        Why it stopped, without the remedy.
+    remedy : slidelab.tables.family.Tables or None
+        The tables that would have helped (not built: they did not fit the time left), with
+        what they cost and how to build them ahead of time; the message ends with them
+        (:meth:`~slidelab.tables.family.Tables.advice`).
     """
 
-    def __init__(self, message: str, stats=None, lower_bound=None):
+    def __init__(self, message: str, stats=None, lower_bound=None, remedy=None):
         super().__init__(message)
         self.stats = stats
         self.lower_bound = lower_bound
+        self.reason = message
+        self.remedy = remedy
+
+    def __str__(self) -> str:
+        if getattr(self, "remedy", None) is None:
+            return str(self.args[0]) if self.args else ""
+        return f"{self.args[0]}; {self.remedy.advice()}"
 
 
 class SearchInterrupted(SearchLimitError):

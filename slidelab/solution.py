@@ -121,6 +121,10 @@ class Solution:
     method: str = ""
     stats: Stats = field(default_factory=Stats, compare=False)
     metric: str = "stm"
+    #: the tables that would have made it better (optimal, or found sooner) but did not fit the
+    #: answer's budget (a :class:`slidelab.tables.family.Tables`: what they are, what they cost,
+    #: how to build them ahead of time), or None
+    remedy: object = field(default=None, compare=False, repr=False)
 
     def __post_init__(self):
         object.__setattr__(self, "moves", as_moves(self.moves))
@@ -238,6 +242,7 @@ class Solution:
             "optimal": self.optimal,
             "method": self.method,
             "stats": {**s.as_dict(), "seconds": round(s.seconds, 6)},
+            **({} if self.remedy is None else {"remedy": remedy_dict(self.remedy)}),
         }
 
 
@@ -253,3 +258,15 @@ def make_solution(
     return Solution(
         puzzle.start, puzzle.goal, from_blank_path(blank_dirs), optimal, method, stats, metric
     )
+
+
+def remedy_dict(tables) -> dict:
+    """A remedy's fields for JSON: the tables, their bytes and seconds to build (compiling
+    included), and the command that builds them ahead of time."""
+    cost = tables.cost()
+    return {
+        "tables": tables.describe(),
+        "bytes": cost.disk_bytes,
+        "seconds": round(cost.seconds, 1),
+        "command": tables.command(),
+    }

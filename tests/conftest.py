@@ -54,12 +54,25 @@ def cli():
 
 
 def _isolate_cache(patch: pytest.MonkeyPatch, directory: Path) -> Path:
-    """Point ``SLIDELAB_CACHE`` at ``directory`` (made empty if need be) and forget the pattern
-    databases this process has loaded (from other caches), both until ``patch`` is undone."""
+    """Point ``SLIDELAB_CACHE`` at ``directory`` (made empty if need be) and forget the tables
+    this process has loaded (from other caches), both until ``patch`` is undone."""
     directory.mkdir(parents=True, exist_ok=True)
     patch.setenv("SLIDELAB_CACHE", str(directory))
-    patch.setattr(importlib.import_module("slidelab.heuristics.pdb"), "LOADED", {})
+    loaded = importlib.import_module("slidelab.tables.loaded")
+    patch.setattr(loaded, "LOADED", loaded.Loaded())
     return directory
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _small_tables_compiled():
+    """The kernels of a small space's distance table compiled before any test (once per
+    install: tens of seconds on a first run, which some test would spend anyway), so that what
+    ``auto`` answers a small board with does not depend on which tests ran before
+    (:func:`slidelab.search.policy.choose_method` uses the table where it is quick to make)."""
+    from slidelab.tables.distance import DistanceTable
+
+    for metric in ("stm", "mtm"):
+        DistanceTable.build("3x3", cache=False, metric=metric)
 
 
 @pytest.fixture

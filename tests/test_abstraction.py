@@ -21,18 +21,19 @@ from slidelab.analysis import DistanceTable
 from slidelab.errors import SlidelabError
 from slidelab.generate import scramble
 from slidelab.heuristics import make_heuristic
-from slidelab.heuristics.abstraction import (
+from slidelab.heuristics.abstraction import abstraction
+from slidelab.puzzle import goal_board
+from slidelab.search.options import check_options
+from slidelab.tables.abstraction import (
     FIFTEEN,
     MAX_STATES,
     ROKICKI,
     ROWS,
-    abstraction,
     abstraction_goal,
     abstraction_goals,
     goal_symmetries,
 )
-from slidelab.puzzle import goal_board
-from slidelab.search.options import check_options
+from slidelab.tables.family import Cost, Tables
 from slidelab.tables.index import Space
 
 pytestmark = pytest.mark.usefixtures("module_cache")
@@ -183,7 +184,7 @@ COARSE_FIFTEEN = [1] * 8 + [2] * 7 + [0]
 
 @pytest.fixture
 def coarse(monkeypatch, cache):
-    module = importlib.import_module("slidelab.heuristics.abstraction")
+    module = importlib.import_module("slidelab.tables.abstraction")
     monkeypatch.setattr(module, "FIFTEEN_TABLES", (COARSE_FIFTEEN,))
     monkeypatch.setattr(module, "FIFTEEN_LADDER", ((COARSE_FIFTEEN,),))
     return cache
@@ -201,13 +202,13 @@ def test_auto_in_mtm_solves_a_near_fifteen_puzzle_without_the_table(coarse, capl
 def test_auto_in_mtm_probes_then_builds_the_abstraction_table_saying_so(
     coarse, caplog, monkeypatch
 ):
-    auto = importlib.import_module("slidelab.search.auto")
-    monkeypatch.setattr(auto, "PROBE_MIN", 0.0)  # the probe gives up at once
+    policy = importlib.import_module("slidelab.search.policy")
+    monkeypatch.setattr(policy, "PROBE_MIN", 0.0)  # the probe gives up at once
     far = scramble(80, "4x4", seed=4)
     with caplog.at_level(logging.INFO, logger="slidelab"):
         s = slidelab.solve(far, metric="mtm")
     assert "searching with walking-distance alone" in caplog.text
-    announce = caplog.text.index("building the abstraction table of the 4x4 goal relabelled")
+    announce = caplog.text.index("building the abstraction table of the 4x4 goal (MTM, ")
     assert "102,960 positions" in caplog.text[announce:]
     assert s.optimal
     exact = slidelab.solve(far, method="idastar", heuristic="walking-distance", metric="mtm")
@@ -223,32 +224,43 @@ def test_auto_climbs_to_the_second_table_only_when_the_first_is_too_slow(
 ):
     """The 15-puzzle's ladder: the first table alone, then both; the second is built only when
     the search with the first is predicted to take longer than that build."""
-    module = importlib.import_module("slidelab.heuristics.abstraction")
-    auto = importlib.import_module("slidelab.search.auto")
+    module = importlib.import_module("slidelab.tables.abstraction")
+    policy = importlib.import_module("slidelab.search.policy")
     monkeypatch.setattr(module, "FIFTEEN_TABLES", (COARSE_FIFTEEN, COARSE_COLUMNS))
     monkeypatch.setattr(
         module, "FIFTEEN_LADDER", ((COARSE_FIFTEEN,), (COARSE_FIFTEEN, COARSE_COLUMNS))
     )
     fifteen = Puzzle(scramble(80, "4x4", seed=4))
-    rungs = auto.ladder(fifteen, check_options(metric="mtm"), "abstraction")
-    assert [len(r.tables) for r in rungs] == [1, 2]
-    assert rungs[0].name(fifteen) == "the abstraction table (101 KiB)"
-    assert rungs[1].name(fifteen) == "the 2 abstraction tables (201 KiB)"
+    rungs = policy.rungs(fifteen, check_options(metric="mtm"))
+    assert [len(r.tables.which) for r in rungs] == [1, 2]
+    assert rungs[0].name() == "the abstraction table of the 4x4 goal (MTM, 102,960 positions)"
+    assert rungs[1].name() == (
+        "the 2 abstraction tables of the 4x4 goal (MTM, 102,960 + 102,960 positions)"
+    )
 
-    monkeypatch.setattr(auto, "PROBE_MAX", 0.0)  # the probe gives up at once
-    monkeypatch.setattr(auto.Rung, "build_seconds", lambda self, puzzle, metric: 3600.0)
+    monkeypatch.setattr(policy, "PROBE_MAX", 0.0)  # the probe gives up at once
+    real = Tables.cost
+
+    def costing(seconds):  # the second rung's build "takes" this long
+        def cost(self):
+            if self.family == "abstraction" and len(self.which) == 2 and not self.ready():
+                return Cost(seconds, 0.0, 0, 205_920, 1, 2)
+            return real(self)
+
+        monkeypatch.setattr(Tables, "cost", cost)
+
+    costing(3600.0)
     with caplog.at_level(logging.INFO, logger="slidelab"):
         slow = slidelab.solve(fifteen.start, metric="mtm")  # the second build "takes an hour"
     assert caplog.text.count("building the abstraction table of") == 1
-    assert module.is_ready(fifteen, "mtm", rungs[0].tables)
-    assert not module.is_ready(fifteen, "mtm", rungs[1].tables)
+    assert rungs[0].tables.ready() and not rungs[1].tables.ready()
 
-    monkeypatch.setattr(auto.Rung, "build_seconds", lambda self, puzzle, metric: 0.0)
+    costing(0.0)
     caplog.clear()
     with caplog.at_level(logging.INFO, logger="slidelab"):
         quick = slidelab.solve(fifteen.start, metric="mtm")  # the second build is "free"
     assert "on to the 2 abstraction tables" in caplog.text
-    assert module.is_ready(fifteen, "mtm", rungs[1].tables)
+    assert rungs[1].tables.ready()
     assert slow.optimal and quick.optimal and slow.length == quick.length
 
 

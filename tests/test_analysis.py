@@ -363,7 +363,9 @@ def test_table_solutions_agree_with_idastar_on_500_random_3x3(cache):
 
 
 def test_solve_uses_the_table(cache, monkeypatch):
-    s = solve("8 6 7/2 5 4/3 0 1")  # a small space: auto builds the table, then reads it
+    # a small space whose table's kernels are compiled (conftest): auto builds the table at
+    # once, then reads it
+    s = solve("8 6 7/2 5 4/3 0 1")
     assert s.method == "table" and s.length == 31 and s.optimal
     assert [t["spec"]["kind"] for t in list_tables()] == ["distance"]
     assert solve("1 2 3/4 5 6/0 7 8", "1 2 3/4 5 6/7 0 8").method == "table"  # any goal
@@ -372,7 +374,7 @@ def test_solve_uses_the_table(cache, monkeypatch):
     with pytest.raises(UnsolvableError):
         solve("1 2 3/4 5 6/8 7 0", method="table")
     # past the size auto builds, a table is used once it is cached, and built only when asked for
-    monkeypatch.setattr(plan_module, "AUTO_BUILD_TABLE_STATES", 1000)
+    monkeypatch.setattr("slidelab.tables.distance.SMALL_STATES", 1000)
     other = "4 0 5/1 8 2/6 7 3"
     assert solve("0 1 2/3 4 5/6 7 8", other).method == "bidirectional"
     s = solve("0 1 2/3 4 5/6 7 8", other, method="table")

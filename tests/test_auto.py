@@ -18,15 +18,15 @@ import pytest
 from slidelab import Puzzle, solve
 from slidelab.errors import SearchLimitError, SearchTooLong
 from slidelab.generate import random_board, scramble
-from slidelab.heuristics.pdb import build_estimate, is_ready
 from slidelab.search import Limits
 from slidelab.search.idastar import idastar
+from slidelab.search.policy import Rung
+from slidelab.tables.family import Cost, Tables
 
 solve_module = importlib.import_module("slidelab.search.solve")
 plan_module = importlib.import_module("slidelab.search.plan")
 auto_module = importlib.import_module("slidelab.search.auto")
-#: auto imports its pattern-database helpers from here when it needs them
-pdb_module = importlib.import_module("slidelab.heuristics.pdb")
+policy_module = importlib.import_module("slidelab.search.policy")
 
 # Korf's #9 (46 moves) and #3 (59 moves), goal with the blank first
 EASY = "3 14 9 11/5 4 8 2/13 12 6 7/10 1 15 0"
@@ -43,21 +43,39 @@ def seen(monkeypatch, cache):
     made = []
     real = plan_module.search_heuristic
 
-    def search_heuristic(puzzle, heuristic, partition, *args, **kwargs):
-        made.append((heuristic, partition))
-        return real(puzzle, heuristic, partition, *args, **kwargs)
+    def search_heuristic(puzzle, heuristic, limits, progress, metric="stm", options=None):
+        made.append((heuristic, (options or {}).get("partition")))
+        return real(puzzle, heuristic, limits, progress, metric, options)
 
     monkeypatch.setattr(auto_module, "search_heuristic", search_heuristic)
     monkeypatch.setattr(plan_module, "search_heuristic", search_heuristic)
     monkeypatch.setattr(
-        auto_module,
-        "ladder",
-        lambda puzzle, options, heuristic="pdb": [
-            auto_module.Rung("pdb", FOURS),
-            auto_module.Rung("pdb", FIVES),
+        policy_module,
+        "rungs",
+        lambda puzzle, options=None, heuristic=None: [
+            Rung("pdb", Tables("pdb", puzzle.goal, "stm", FOURS)),
+            Rung("pdb", Tables("pdb", puzzle.goal, "stm", FIVES)),
         ],
     )
     return made
+
+
+def ready_when(monkeypatch, which) -> None:
+    """Tables count as ready when their ``which`` is in ``which`` (the real test for others)."""
+    real = Tables.ready
+    monkeypatch.setattr(
+        Tables, "ready", lambda self: self.which in which or (self.family != "pdb" and real(self))
+    )
+
+
+def costing(monkeypatch, seconds: float) -> None:
+    """Pattern databases cost ``seconds`` to make ready (the real estimate for others)."""
+    real = Tables.cost
+    monkeypatch.setattr(
+        Tables,
+        "cost",
+        lambda self: Cost(seconds, 0.0, 0, 1_572_480, 1, 1) if self.family == "pdb" else real(self),
+    )
 
 
 def tables_in(path) -> list:
@@ -84,14 +102,14 @@ def test_a_long_cheap_search_builds_the_first_rung_and_says_so_first(seen, caplo
 
 
 def test_ready_tables_are_used_at_once(seen, monkeypatch):
-    monkeypatch.setattr(pdb_module, "is_ready", lambda puzzle, name: True)
+    ready_when(monkeypatch, (FOURS, FIVES))
     assert solve(EASY, blank_first=True).length == 46
     assert seen == [("pdb", FIVES)]
 
 
 def test_the_search_starts_from_the_strongest_ready_rung_and_climbs(seen, monkeypatch, caplog):
-    monkeypatch.setattr(pdb_module, "is_ready", lambda puzzle, name: name == FOURS)
-    monkeypatch.setattr(pdb_module, "build_estimate", lambda puzzle, name: (0.001, 1_572_480))
+    ready_when(monkeypatch, (FOURS,))
+    costing(monkeypatch, 0.001)
     with caplog.at_level(logging.INFO, logger="slidelab"):
         s = solve(HARD, blank_first=True)
     assert s.length == 59 and s.optimal
@@ -100,18 +118,19 @@ def test_the_search_starts_from_the_strongest_ready_rung_and_climbs(seen, monkey
 
 
 def test_a_quick_search_keeps_the_ready_tables(seen, monkeypatch):
-    monkeypatch.setattr(pdb_module, "is_ready", lambda puzzle, name: name == FOURS)
-    monkeypatch.setattr(pdb_module, "build_estimate", lambda puzzle, name: (3600.0, 1_572_480))
+    ready_when(monkeypatch, (FOURS,))
+    costing(monkeypatch, 3600.0)
     assert solve(EASY, blank_first=True).length == 46
     assert seen == [("pdb", FOURS)]
 
 
 def test_a_build_that_would_outlast_the_time_limit_is_not_started(seen, monkeypatch, cache):
-    monkeypatch.setattr(pdb_module, "build_estimate", lambda puzzle, name: (100.0, 1_572_480))
+    costing(monkeypatch, 100.0)
     with pytest.raises(SearchLimitError) as info:
         solve(HARD, blank_first=True, time_limit=1)
-    message = str(info.value)
+    message, remedy = str(info.value), info.value.remedy
     assert "time limit" in message and "slidelab tables build 4x4 --blank-first" in message
+    assert remedy is not None and remedy.which == FOURS
     assert seen == [("linear-conflict", None)] and tables_in(cache) == []
 
 
@@ -122,7 +141,7 @@ def test_the_time_limit_counts_the_tables_built_for_the_answer(cache):
 
 
 def test_the_15_puzzle_ladder_shares_tables_between_rungs():
-    from slidelab.heuristics.pdb import parse_partition, stronger_partitions
+    from slidelab.tables.pdb.layout import parse_partition, stronger_partitions
 
     p = Puzzle("1 2 3 4/5 6 7 8/9 10 11 12/13 14 15 0")
     assert stronger_partitions(p) == ["7-7-1", "7-8"]
@@ -133,25 +152,27 @@ def test_the_15_puzzle_ladder_shares_tables_between_rungs():
     assert stronger_partitions(Puzzle(random_board("5x5", seed=1))) == []
 
 
+def ladder(puzzle, options) -> list:
+    """What each rung of ``auto``'s ladder searches with: the heuristic and its tables' choice."""
+    return [
+        (r.heuristic, None if r.tables is None else r.tables.which)
+        for r in policy_module.rungs(puzzle, options)
+    ]
+
+
 def test_the_ladders():
     from slidelab.search.options import check_options
 
     options = check_options()
     fifteen = Puzzle("1 2 3 4/5 6 7 8/9 10 11 12/13 14 15 0")
-    assert [r.tables for r in auto_module.ladder(fifteen, options)] == [None, "7-7-1", "7-8"]
-    assert [r.tables for r in auto_module.ladder(fifteen, check_options(metric="mtm"))] == [None]
-    assert [r.tables for r in auto_module.ladder(fifteen, check_options(partition="7-8"))] == [
-        "7-8"
-    ]
-    assert [r.tables for r in auto_module.ladder(Puzzle(random_board("5x5", seed=1)), options)] == [
-        None
-    ]
-    assert [
-        r.tables for r in auto_module.ladder(Puzzle(random_board("6x6", seed=1)), options)
-    ] == []
-    assert [r.tables for r in auto_module.ladder(Puzzle(random_board("7x2", seed=1)), options)] == [
-        None
-    ]
+    assert ladder(fifteen, options) == [("pdb", "6-6-3"), ("pdb", "7-7-1"), ("pdb", "7-8")]
+    mtm = ladder(fifteen, check_options(metric="mtm"))
+    assert [h for h, _ in mtm] == ["abstraction"] * 3 and len(mtm[1][1]) == 2
+    assert ladder(fifteen, check_options(metric="mtm", heuristic="pdb")) == [("pdb", None)]
+    assert ladder(fifteen, check_options(partition="7-8")) == [("pdb", "7-8")]
+    assert ladder(Puzzle(random_board("5x5", seed=1)), options) == [("pdb", "6-6-6-6")]
+    assert ladder(Puzzle(random_board("6x6", seed=1)), options) == [("linear-conflict", None)]
+    assert ladder(Puzzle(random_board("7x2", seed=1)), options) == [("pdb", None)]
 
 
 def test_asked_for_tables_and_methods_are_left_alone(seen):
@@ -163,9 +184,9 @@ def test_asked_for_tables_and_methods_are_left_alone(seen):
 def test_is_ready_and_the_estimate(cache):
     p = Puzzle(EASY, blank_first=True)
     solve(p, partition=FIVES)
-    assert is_ready(p, FIVES)
-    seconds, size = build_estimate(p, "7-8")
-    assert size == 57_657_600 + 518_918_400 and 10 < seconds < 3600
+    assert Tables("pdb", p.goal, "stm", FIVES).ready()
+    cost = Tables("pdb", p.goal, "stm", "7-8").cost()
+    assert cost.disk_bytes == 57_657_600 + 518_918_400 and 10 < cost.build_seconds < 3600
 
 
 def test_patience_stops_idastar_with_a_prediction():
@@ -187,12 +208,12 @@ def test_a_position_20_moves_out_is_solved_optimally_with_no_table_built(size, c
 
 # -- boards past the 15-puzzle: optimal within a budget, then a bounded answer -------------------
 # A 4x4 stands in for the 5x5 (whose 6-6-6-6 tables take minutes to build): it is treated as
-# past AUTO_OPTIMAL_CELLS.
+# past OPTIMAL_CELLS.
 
 
 @pytest.fixture
 def budgeted(monkeypatch):
-    monkeypatch.setattr(plan_module, "AUTO_OPTIMAL_CELLS", 9)
+    monkeypatch.setattr(policy_module, "OPTIMAL_CELLS", 9)
 
 
 def test_within_the_budget_auto_proves_the_optimum(budgeted, seen):
@@ -214,11 +235,33 @@ def test_past_the_budget_auto_gives_a_bounded_answer_and_says_so(budgeted, seen,
 def test_past_the_budget_with_no_tables_in_time_auto_answers_constructively(
     budgeted, seen, monkeypatch, caplog
 ):
-    monkeypatch.setattr(pdb_module, "build_estimate", lambda puzzle, name: (100.0, 1_572_480))
+    costing(monkeypatch, 100.0)
     with caplog.at_level(logging.INFO, logger="slidelab"):
         s = solve(HARD, blank_first=True, time_limit=0.5)
     assert not s.optimal and s.method == "constructive"
-    assert "pattern databases would help" in caplog.text
+    assert (
+        f"the {FOURS.lower()} pattern databases of the 4x4 goal with the blank first would help"
+        in caplog.text
+    )
+    assert s.remedy is not None and s.remedy.which == FOURS
+    assert s.as_dict()["remedy"]["command"] == (
+        f"slidelab tables build 4x4 --blank-first --partition {FOURS.lower()}"
+    )
+
+
+def test_a_big_board_with_no_time_limit_answers_within_the_default_budget(
+    cache, monkeypatch, caplog
+):
+    """A random 5x5 with default options: its tables take minutes to build, past the minute
+    ``auto`` gives it; the answer comes within it, labelled, naming the tables and their
+    command (nothing is built)."""
+    monkeypatch.setattr(policy_module, "DEFAULT_SECONDS", 4.0)  # the minute, shortened
+    with caplog.at_level(logging.INFO, logger="slidelab"):
+        s = solve(random_board("5x5", seed=3))
+    assert not s.optimal and s.remedy is not None
+    assert s.remedy.describe() == "the 6-6-6-6 pattern databases of the 5x5 goal"
+    assert "slidelab tables build 5x5" in caplog.text and "building the" not in caplog.text
+    assert tables_in(cache) == []
 
 
 def test_the_24_puzzle_is_searched_by_auto():
@@ -227,4 +270,4 @@ def test_the_24_puzzle_is_searched_by_auto():
     assert solve_module.choose_method(Puzzle(random_board("5x5", seed=1))) == ("idastar", "pdb")
     # a goal whose blank is not in a corner has no named tables: a cheap search, then constructive
     goal = "1 2 3 4 5/6 7 8 9 10/11 12 0 13 14/15 16 17 18 19/20 21 22 23 24"
-    assert [r.tables for r in auto_module.ladder(Puzzle(goal, goal), check_options())] == []
+    assert ladder(Puzzle(goal, goal), check_options()) == [("linear-conflict", None)]

@@ -147,9 +147,9 @@ def test_the_file_formats_page_states_what_the_code_reads_and_writes():
     import numpy as np
 
     from slidelab import Solution, Stats, cache
-    from slidelab.tables import distance as table
     from slidelab.batch import instances, results
     from slidelab.heuristics import pdb
+    from slidelab.tables import distance as table
 
     page = (ROOT / "docs" / "reference" / "formats.md").read_text()
     said = [

@@ -8,7 +8,8 @@ import pytest
 from korf import instances
 from reference import exact_distances, successors
 from slidelab import Board, Puzzle, make_heuristic, random_board, solve, solve_all
-from slidelab.heuristics.pdb import parse_partition, pattern_database, reflection
+from slidelab.heuristics.pdb import pattern_database
+from slidelab.tables.pdb.layout import parse_partition, reflection
 
 
 @pytest.fixture(scope="module")
@@ -82,12 +83,12 @@ def test_pdb_tables_cached(cache, monkeypatch):
 
     from slidelab.cache import list_tables
 
-    pdb_module = importlib.import_module("slidelab.heuristics.pdb")
+    loaded = importlib.import_module("slidelab.tables.loaded")
     puzzle = Puzzle("1 2 3/4 5 6/7 0 8")
     seen = []
     pattern_database(puzzle, "1,2,3,4/5,6,7,8", progress=lambda f, m: seen.append(f))
     assert seen and len(list_tables()) == 2 and all(t["valid"] for t in list_tables())
-    monkeypatch.setattr(pdb_module, "LOADED", {})
+    monkeypatch.setattr(loaded, "LOADED", loaded.Loaded())
     again = []
     pattern_database(puzzle, "1,2,3,4/5,6,7,8", progress=lambda f, m: again.append(f))
     assert again == []  # loaded, not rebuilt
@@ -103,11 +104,11 @@ def test_large_tables_are_read_into_memory_small_ones_mapped(cache, monkeypatch)
             table = table.base
         return table is not None
 
-    pdb_module = importlib.import_module("slidelab.heuristics.pdb")
+    loaded = importlib.import_module("slidelab.tables.loaded")
     puzzle = Puzzle("1 2 3/4 5 6/7 0 8")
     cases = [(1 << 40, True, False), (100, True, True), (100, False, False)]
     for limit, huge, in_memory in cases:
-        monkeypatch.setattr(pdb_module, "LOADED", {})
+        monkeypatch.setattr(loaded, "LOADED", loaded.Loaded())
         monkeypatch.setattr("slidelab.memory.IN_MEMORY_BYTES", limit)
         monkeypatch.setattr("slidelab.memory.huge_pages", lambda huge=huge: huge)
         db = pattern_database(puzzle, "1,2,3,4/5,6,7,8")  # built once, then loaded
@@ -115,7 +116,7 @@ def test_large_tables_are_read_into_memory_small_ones_mapped(cache, monkeypatch)
         assert all(not t.flags.writeable for t in db.tables)
         assert solve(puzzle, method="idastar", heuristic="pdb").length == 1
     monkeypatch.setattr("slidelab.memory.available_memory", lambda: 1000)  # memory runs short
-    monkeypatch.setattr(pdb_module, "LOADED", {})
+    monkeypatch.setattr(loaded, "LOADED", loaded.Loaded())
     db = pattern_database(puzzle, "1,2,3,4/5,6,7,8")
     assert all(mapped(t) for t in db.tables)
 
@@ -141,10 +142,10 @@ def test_a_group_in_another_order_has_its_own_cached_table(cache, monkeypatch):
     # must not load it (it gave inadmissible values, and so "optimal" answers that were not)
     import importlib
 
-    pdb_module = importlib.import_module("slidelab.heuristics.pdb")
+    loaded = importlib.import_module("slidelab.tables.loaded")
     puzzle = Puzzle("1 2 3/4 5 6/7 0 8")
     forward = pattern_database(puzzle, "1,2,3,4/5,6,7,8", reflect=False).heuristic()
-    monkeypatch.setattr(pdb_module, "LOADED", {})
+    monkeypatch.setattr(loaded, "LOADED", loaded.Loaded())
     backward = pattern_database(puzzle, "4,3,2,1/8,7,6,5", reflect=False).heuristic()
     rng = random.Random(5)
     for _ in range(200):

@@ -10,13 +10,9 @@ from numba import njit
 
 from slidelab import Puzzle, _bits
 from slidelab.errors import SlidelabError
-from slidelab.heuristics.pdb import (
-    build_by_scan,
-    build_group_table,
-    check_build_size,
-    parse_partition,
-)
 from slidelab.tables.pdb import distinct as pdb_build
+from slidelab.tables.pdb.build import build_by_scan, build_group_table, check_build_size
+from slidelab.tables.pdb.layout import parse_partition
 
 GROUPS = [
     ("1 2 3/4 5 6/7 8 0", [1, 2, 3, 4]),

@@ -13,7 +13,8 @@ import pytest
 
 from slidelab import Puzzle
 from slidelab.cli.progress import TableBar, table_and_step
-from slidelab.heuristics.pdb import announce_build, partition_name
+from slidelab.tables.family import Tables, announce
+from slidelab.tables.pdb import partition_name
 
 
 def test_a_build_message_becomes_a_short_whole_label():
@@ -42,10 +43,11 @@ def test_a_build_is_announced_with_its_size_and_time(cache, caplog):
     # (the cache fixture: none loaded by earlier tests, and a group loaded is not built again,
     # nor announced)
     fifteen = Puzzle("1 2 3 4/5 6 7 8/9 10 11 12/13 14 15 0")
+    tables = Tables("pdb", fifteen.goal, "stm", "7-8")
     with caplog.at_level(logging.INFO, logger="slidelab"):
-        announce_build(fifteen, "7-8")
+        announce(tables, tables.cost())
     text = caplog.text
-    assert "building the 7-8 pattern databases for the 4x4 goal" in text
+    assert "building the 7-8 pattern databases of the 4x4 goal: " in text
     assert "2 tables, 550 MiB, about " in text and f"once: cached in {cache}" in text
     assert partition_name(fifteen, None) == "6-6-3"
 
@@ -76,7 +78,7 @@ def test_a_slow_search_reports_on_stderr_when_not_a_terminal(capsys):
 
 def test_search_progress_names_stronger_tables():
     from slidelab import solve
-    from slidelab.heuristics.pdb import stronger_partition
+    from slidelab.tables.pdb.layout import stronger_partition
 
     korf = Puzzle("14 13 15 7/11 12 9 5/6 0 2 1/4 8 10 3", blank_first=True)
     assert stronger_partition(korf) == "7-8" and stronger_partition(korf, "7-8") is None

@@ -635,7 +635,7 @@ def test_check_says_one_move(run):
 
 
 def test_tables_of_a_huge_board_are_refused_at_once(cache, run):
-    from slidelab.heuristics.pdb import MAX_BUILD_BYTES, pattern_database  # noqa: F401
+    from slidelab.heuristics.pdb import pattern_database  # noqa: F401
 
     with quickly(5):
         code, out, err = run("tables", "build", "100x100")

@@ -292,13 +292,14 @@ def test_a_pool_with_a_cache_limit_trims_the_table_cache_after_each_job(tmp_path
 def test_a_process_lets_go_of_pattern_databases_deleted_from_the_cache(cache):
     from slidelab.heuristics import pdb
     from slidelab.puzzle import Puzzle
+    from slidelab.tables import loaded
 
     puzzle = Puzzle("8 6 7/2 5 4/3 0 1")
     first = pdb.pattern_database(puzzle)
-    assert pdb.pattern_database(puzzle) is first and pdb.forget_deleted() == 0  # still there
+    assert pdb.pattern_database(puzzle) is first and loaded.LOADED.forget_deleted() == 0
     for path in cache.glob("*.slt"):
         path.unlink()
-    assert pdb.forget_deleted() == 1
+    assert loaded.LOADED.forget_deleted() == 1
     again = pdb.pattern_database(puzzle)  # built and saved again
     assert again is not first and list(cache.glob("*.slt"))
     for path in cache.glob("*.slt"):

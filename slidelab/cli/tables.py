@@ -1,4 +1,5 @@
-"""``slidelab tables``: the cached tables (pattern databases, distance tables): list, build, clear."""
+"""``slidelab tables``: the cached tables (every family of :mod:`slidelab.tables.registry`):
+list, build, clear."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ import sys
 import click
 
 from ..errors import SlidelabError
-from ..tables.registry import PARTITION_HELP
+from ..tables.registry import FAMILIES, PARTITION_HELP, SUMMARIES
 from ..units import format_bytes
 from .common import fail
 from .program import needs
@@ -17,7 +18,8 @@ from .progress import TableBar
 
 @click.group("tables")
 def tables_group():
-    """Manage cached tables (pattern databases): list, build, clear.
+    """Manage cached tables (pattern databases, distance and abstraction tables): list, build,
+    clear.
 
     Tables live in $SLIDELAB_CACHE, or the platform's user cache directory.
     """
@@ -51,20 +53,22 @@ def tables_list(as_json):
 @tables_group.command("build")
 @click.argument("goal", required=False, default="4x4")
 @click.option("--blank-first", is_flag=True, help="Ordered goal with the blank first.")
-@click.option("--partition", default=None, help=f"{PARTITION_HELP}.")
 @click.option(
-    "--heuristic",
-    type=click.Choice(["pdb", "abstraction"]),
-    default="pdb",
-    show_default=True,
-    help="The tables of which heuristic: the pattern databases, or the abstraction table.",
+    "--family",
+    type=click.Choice(list(FAMILIES)),
+    default=None,
+    help="Which tables: "
+    + "; ".join(f"{name}, {summary}" for name, summary in SUMMARIES.items())
+    + ".  [default: pdb]",
 )
+@click.option("--heuristic", type=click.Choice(["pdb", "abstraction"]), hidden=True)
+@click.option("--partition", default=None, help=f"The pattern databases' groups: {PARTITION_HELP}.")
 @click.option(
     "--metric",
     type=click.Choice(["stm", "mtm"], case_sensitive=False),
-    default="mtm",
-    show_default=True,
-    help="The abstraction table's metric.",
+    default=None,
+    help="The distances' metric, for the tables that count one (distance, abstraction);"
+    " default: the family's (abstraction tables are for MTM searches).",
 )
 @click.option(
     "--classes",
@@ -72,44 +76,42 @@ def tables_list(as_json):
     metavar="BOARD",
     help="An abstraction table's relabelled goal (repeat for several; default: the board's set).",
 )
-@needs("slidelab.heuristics.pdb", "slidelab.puzzle")
-def tables_build(goal, blank_first, partition, heuristic, metric, classes):
-    """Build the pattern databases (or the abstraction table) for GOAL (a board, or a size WxH
-    for the ordered goal)."""
-    from ..heuristics.pdb import pattern_database
+@needs("slidelab.tables.family", "slidelab.puzzle")
+def tables_build(goal, blank_first, family, heuristic, partition, metric, classes):
+    """Build tables for GOAL (a board, or a size WxH for the ordered goal) ahead of time: the
+    pattern databases by default, or the goal's distance table, or its abstraction tables.
+    Says what it builds, how big and about how long, before it starts."""
     from ..puzzle import Puzzle, goal_board
+    from ..tables.family import Tables
+    from ..tables.registry import family as family_of
 
+    name = family or heuristic or "pdb"  # --heuristic: the option's name before --family
+    kind = family_of(name)
+    chosen = {"partition": partition, "classes": tuple(classes) or None}
+    for option, value in chosen.items():
+        if value is not None and kind.option != option:
+            takers = [f for f in FAMILIES if family_of(f).option == option]
+            fail(
+                f"--{option} is for "
+                + " or ".join(f"{SUMMARIES[f].split(' (')[0]} (--family {f})" for f in takers)
+                + f", not {SUMMARIES[name].split(' (')[0]}"
+            )
+    which = chosen.get(kind.option) if kind.option else None
     try:
         board = goal_board(goal, blank_first=blank_first)
-        puzzle = Puzzle(board, board)
-        if heuristic == "abstraction":
-            from ..heuristics import make_heuristic
-
-            if partition is not None:
-                fail("--partition is for the pattern databases, not the abstraction table")
-            bar = TableBar(live=sys.stderr.isatty())
-            heur = make_heuristic(
-                puzzle,
-                "abstraction",
-                metric=metric.lower(),
-                progress=bar,
-                classes=list(classes) or None,
-            )
-            bar.close()
-            click.echo(f"{heur.description} for goal {puzzle.goal.format()}: ready")
-            return
-        if classes:
-            fail("--classes is for the abstraction table, not the pattern databases")
-        # pattern_database refuses a partition too large to build before anything else, and
-        # says what it builds, how big and about how long before it starts (the bar comes after)
+        metric = (metric or kind.default_metric).lower() if kind.metric_bound else "stm"
+        tables = Tables(name, board, metric, which)
+        # the family refuses tables too large to build before anything else, and says what it
+        # builds, how big and about how long before it starts (the bar comes after)
         bar = TableBar(live=sys.stderr.isatty())
-        db = pattern_database(puzzle, partition, progress=bar)
+        tables.build(bar)
         bar.close()
     except SlidelabError as exc:
         fail(str(exc))
+    cost = tables.cost()
     click.echo(
-        f"{db.heuristic().description} for goal {puzzle.goal.format()}: ready"
-        f" ({sum(int(s) for s in db.layout.sizes):,} entries)"
+        f"{tables.describe()}, {format_bytes(cost.disk_bytes)}, for goal"
+        f" {Puzzle(board, board).goal.format()}: ready"
     )
 
 

@@ -56,7 +56,7 @@ def make_heuristic(
     options: dict = {"partition": partition} if "partition" in spec.options else {}
     if "classes" in spec.options:
         options["classes"] = classes
-    if spec.tables:
+    if spec.family is not None:
         options.update(progress=progress, cache=cache)
     if "metric" in spec.options:
         options["metric"] = metric

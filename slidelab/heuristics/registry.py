@@ -48,9 +48,12 @@ class HeuristicSpec:
         Other spellings accepted (case-insensitive).
     options : tuple of str
         The keyword options its builder takes besides the puzzle (e.g. ``partition``).
-    tables : bool
-        It builds tables once and caches them: its builder also takes ``progress`` and
-        ``cache``.
+    family : str or None
+        The family of tables it looks up (a name of
+        :data:`slidelab.tables.registry.FAMILIES`), built once and cached: its builder also
+        takes ``progress`` and ``cache``.  None: it needs no tables.
+    largest : tuple of int or None
+        The largest board it fits, ``(width, height)``; None: any.
     """
 
     name: str
@@ -60,11 +63,18 @@ class HeuristicSpec:
     boards: str = "any board"
     aliases: tuple[str, ...] = ()
     options: tuple[str, ...] = ()
-    tables: bool = False
+    family: str | None = None
+    largest: tuple[int, int] | None = None
 
     def load(self) -> Callable:
         """The builder function (its module is imported now)."""
         return load(self.builder)
+
+    def tables(self):
+        """The family of tables it looks up (:class:`slidelab.tables.family.Family`), or None."""
+        from ..tables.registry import family
+
+        return None if self.family is None else family(self.family)
 
 
 #: every heuristic, by canonical name, in the order menus list them
@@ -93,7 +103,7 @@ HEURISTICS: dict[str, HeuristicSpec] = {
             boards="any board; tables up to a few hundred MB (7-8 on the 15-puzzle)",
             aliases=("pattern", "pattern-database", "pattern-databases"),
             options=("partition",),
-            tables=True,
+            family="pdb",
         ),
         HeuristicSpec(
             "abstraction",
@@ -106,7 +116,7 @@ HEURISTICS: dict[str, HeuristicSpec] = {
             " the 15-puzzle)",
             aliases=("abs", "relabelling", "relabeling"),
             options=("metric", "classes"),
-            tables=True,
+            family="abstraction",
         ),
         HeuristicSpec(
             "walking-distance",
@@ -116,6 +126,7 @@ HEURISTICS: dict[str, HeuristicSpec] = {
             boards="boards whose row and column counts fit a 64-bit code (up to 4x4)",
             aliases=("wd", "walking"),
             options=("metric",),
+            largest=(4, 4),
         ),
         HeuristicSpec(
             "zero",

@@ -34,7 +34,7 @@ from ..errors import SearchLimitError, SlidelabError, UnsolvableError
 from ..heuristics import Heuristic, make_heuristic
 from ..puzzle import Puzzle
 from ..solution import Solution, Stats, make_solution
-from ..units import format_bytes, format_duration
+from ..units import format_bytes
 from . import _mm as mm
 from ._bestfirst import rehash
 from ._bestfirst_run import Packing
@@ -75,30 +75,15 @@ def backward_heuristic(puzzle: Puzzle, heuristic: Heuristic) -> Heuristic:
     return make_heuristic(reverse, heuristic.name, cache=False, **heuristic.options)
 
 
-def _check_build_time(puzzle: Puzzle, heuristic: Heuristic, limits: Limits) -> None:
-    """Pattern databases: refuse up front a backward build expected to outlast the time limit,
-    and say so when it takes a while."""
-    if heuristic.name != "pdb":
-        return
-    from ..heuristics.pdb import build_estimate
+def _backward_tables(puzzle: Puzzle, heuristic: Heuristic, limits: Limits) -> None:
+    """The backward heuristic's tables (the start as goal) built first, announced, on the
+    answer's clock: a build that would outlast the time limit is refused up front."""
+    from .policy import tables_for
 
     reverse = Puzzle(puzzle.goal, puzzle.start)
-    seconds, size = build_estimate(reverse, heuristic.options.get("partition"))
-    left = limits.left()
-    if left is not None and seconds > left:
-        raise SearchLimitError(
-            f"limit reached: {METHOD} needs pattern databases for the start as goal, about"
-            f" {format_duration(seconds)} to build, longer than the"
-            f" {limits.time_limit:g} s time limit",
-            Stats(seconds=limits.elapsed()),
-        )
-    if seconds >= 2:
-        log.info(
-            "%s: building the backward pattern databases (the start as goal; %s, about %s)",
-            METHOD,
-            format_bytes(size),
-            format_duration(seconds),
-        )
+    tables = tables_for(reverse, heuristic.name, heuristic.metric, heuristic.options)
+    if tables is not None:
+        tables.build(None, limits.clock if limits.left() is not None else None)
 
 
 class _Nodes:
@@ -351,7 +336,7 @@ def bidirectional_astar(
     verdict = check(puzzle)
     if not verdict.solvable:
         raise UnsolvableError(verdict.reason)
-    _check_build_time(puzzle, heuristic, limits)
+    _backward_tables(puzzle, heuristic, limits)
     backward = backward_heuristic(puzzle, heuristic)
     limits.check(stats, METHOD)
     path = _run(puzzle, heuristic, backward, limits, stats)

@@ -26,10 +26,6 @@ from ..units import format_duration
 from .options import check_options
 from .request import Request, check_request, read_puzzle
 
-#: a goal whose space has at most this many positions has its distance table built for a hint
-#: (a second or two), where none is cached
-TABLE_STATES = 2_000_000
-
 #: the seconds of search a hint takes where no time limit is given
 DEFAULT_TIME_LIMIT = 2.0
 
@@ -145,15 +141,15 @@ def hint(
 
 
 def _table(puzzle: Puzzle, metric: str):
-    """The goal's distance table if it is cached, or built at once where its space is small;
-    else None."""
-    from ..tables.distance import DistanceTable, goal_table
+    """The goal's distance table where it answers now (cached, or quick to make:
+    :func:`~.policy.distance_table_now`), else None."""
+    from ..tables.distance import DistanceTable
     from ..tables.index import Space
+    from .policy import distance_table_now
 
-    space = Space(puzzle.goal, metric)
-    if space.states > TABLE_STATES:
-        return DistanceTable.cached(space)
-    return goal_table(space, None, metric)
+    if not distance_table_now(puzzle, metric):
+        return None
+    return DistanceTable.of(Space(puzzle.goal, metric))
 
 
 def _lower_bound(puzzle: Puzzle, metric: str, proved) -> int:

@@ -134,7 +134,7 @@ def check_partition_fits(puzzle: Puzzle, partition) -> None:
     if partition is not None and not (
         isinstance(partition, str) and partition.strip().lower() in ("auto", "full")
     ):
-        from ..heuristics.pdb import parse_partition
+        from ..tables.pdb.layout import parse_partition
 
         parse_partition(puzzle, partition)
 

@@ -24,17 +24,8 @@ from ..solution import Solution
 from .auto import solve_auto
 from .limits import Limits
 from .options import OPTION_NAMES, SearchOptions, options_of
-from .plan import (
-    DEFAULT_WEIGHT,
-    Plan,
-    auto_heuristic,
-    choose_method,
-    limits_of,
-    make_plan,
-    prepare_tables,
-    search_heuristic,
-    small,
-)
+from .plan import DEFAULT_WEIGHT, Plan, limits_of, make_plan, prepare_tables, search_heuristic
+from .policy import auto_heuristic, choose_method, small
 from .request import Request, check_partition_fits, check_request, read_puzzle
 
 __all__ = [
@@ -328,9 +319,8 @@ def solve_all(
         few = small(puzzle) and not puzzle.has_repeats
         heuristic = auto_heuristic(puzzle, options.metric) if few else "manhattan"
     limits = Limits(None, None, None, progress, clock=clock)
-    heur = search_heuristic(
-        puzzle, heuristic, options.partition, limits, table_progress, options.metric
-    )
+    given = {} if options.partition is None else {"partition": options.partition}
+    heur = search_heuristic(puzzle, heuristic, limits, table_progress, options.metric, given)
     from .idastar import idastar_all
 
     solutions = idastar_all(

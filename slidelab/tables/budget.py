@@ -18,7 +18,6 @@ Examples
 from __future__ import annotations
 
 import math
-import os
 from dataclasses import dataclass
 
 from .. import _args
@@ -61,13 +60,43 @@ class Estimate:
     threads: int
 
 
-def _threads() -> int:
-    try:
-        import numba
+#: spaces smaller than this are searched by one thread (a parallel region costs more than a layer)
+SERIAL_STATES = 1 << 21
 
+
+def _threads() -> int:
+    """The threads a search runs on: numba's where it is imported, else the usable cores (its
+    default), so that sizing a search imports no numba."""
+    import sys
+
+    numba = sys.modules.get("numba")
+    if numba is not None:
         return max(1, int(numba.get_num_threads()))
-    except Exception:  # pragma: no cover - numba always there
-        return max(1, os.cpu_count() or 1)
+    from ..memory import usable_cores
+
+    return max(1, usable_cores())
+
+
+#: seconds of one core compiling the walk's kernels from nothing, by metric and by whether the
+#: search is made by one thread (spaces under :data:`SERIAL_STATES`) or by all, on the 2-core
+#: development machine (:func:`slidelab._jit.kernel_set` ``walk-stm-serial``, ``walk-mtm``...)
+COMPILE_SECONDS = {
+    ("stm", True): 35.0,
+    ("stm", False): 60.0,
+    ("mtm", True): 40.0,
+    ("mtm", False): 70.0,
+}
+
+
+def kernels(metric: str, serial: bool) -> tuple[str, float]:
+    """The kernel set a whole-space search in ``metric`` runs (by one thread, ``serial``, or by
+    all), and the seconds compiling it takes from nothing."""
+    return f"walk-{metric}" + ("-serial" if serial else ""), COMPILE_SECONDS[(metric, serial)]
+
+
+def serial_space(space: Space) -> bool:
+    """Whether a whole-space search of ``space`` is made by one thread (by default)."""
+    return space.states < SERIAL_STATES or _threads() == 1
 
 
 def estimate(space, table: bool = False) -> Estimate:

@@ -35,6 +35,7 @@ from ..errors import UnsolvableError
 from ..puzzle import Puzzle
 from ..solution import Solution, Stats, make_solution
 from .budget import check_budget, check_limits
+from .family import Family, Part, Tables, goal_argument, goal_words
 from .index import UNREACHED, Space, heuristic_of, index_of, space_of
 
 if TYPE_CHECKING:
@@ -44,6 +45,12 @@ log = logging.getLogger(__name__)
 
 #: raise when the table's contents or encoding change
 VERSION = 1
+
+#: a space of at most this many positions is small enough for a distance table made on the spot
+#: (the 8-puzzle's 181,440 in 20 ms once its kernels are compiled, the 2x5's 1,814,400 in a
+#: tenth of a second): ``auto`` and the hints use it where it is ready that quickly
+#: (:func:`slidelab.search.policy.choose_method`), the web server analyses no larger space
+SMALL_STATES = 1 << 21
 
 
 def table_spec(space: Space) -> dict:
@@ -137,6 +144,26 @@ def _layers_progress(progress):
     return lambda info: progress(
         info["fraction"], f"distance table: depth {info['depth']}, {info['states']:,} positions"
     )
+
+
+def _fraction_progress(progress):
+    """A callback of the search's dicts as a (fraction, message) callback (the dict's
+    fraction)."""
+    if progress is None:
+        return None
+    return lambda fraction, message: progress({"fraction": fraction, "message": message})
+
+
+def _build(space: Space, progress=None, layer_progress=None) -> np.ndarray:
+    """The table of ``space``'s goal, by a complete search (``progress(fraction, message)``
+    or ``layer_progress(dict)`` after each layer)."""
+    from .layers import search_layers
+    from .pack import pack_table
+
+    if layer_progress is None:
+        layer_progress = _layers_progress(progress)
+    layers = search_layers(space, progress=layer_progress, record=True, limit=0)
+    return pack_table(space, layers.depth)
 
 
 class DistanceTable:
@@ -241,17 +268,17 @@ class DistanceTable:
             if found is not None:
                 return found
         check_budget(space, table=True, max_bytes=max_bytes, max_seconds=max_seconds)
-
-        def build(_progress):
-            from .layers import search_layers
-            from .pack import pack_table
-
-            layers = search_layers(space, progress=progress, record=True, limit=0)
-            return pack_table(space, layers.depth)
-
         if not cache:
-            return cls(space, build(None))
-        return cls(space, _store(space, build))
+            return cls(space, _build(space, layer_progress=progress))
+        return cls.of(space, _fraction_progress(progress))
+
+    @classmethod
+    def of(cls, space: Space, progress: Callable[[float, str], None] | None = None):
+        """The table of ``space``'s goal in its metric: from the cache, or built (announced:
+        :meth:`slidelab.tables.family.Tables.load`) and cached; ``progress(fraction,
+        message)`` while it is built."""
+        (data,) = tables_of(space).load(progress)
+        return cls(space, data)
 
     @classmethod
     def from_layers(cls, space: Space, layers: Layers, cache: bool = True) -> DistanceTable:
@@ -353,24 +380,70 @@ def _store(space: Space, build) -> np.ndarray:
 def goal_table(
     goal, progress: Callable[[float, str], None] | None = None, metric: str = "stm"
 ) -> DistanceTable:
-    """The distance table of ``goal`` in ``metric``, built and cached first if needed.
+    """The distance table of ``goal`` (a board, a :class:`Space`, ...) in ``metric``, built
+    (announced) and cached first if needed, after its size is checked against this machine
+    (:func:`.budget.check_budget`).  ``progress(fraction, message)`` is called while it is
+    built."""
+    space = space_of(goal, metric=metric)
+    found = DistanceTable.cached(space)
+    if found is not None:
+        return found
+    check_budget(space, table=True)
+    return DistanceTable.of(space, progress)
 
-    ``progress(fraction, message)`` is called while it is built.
-    """
-    return DistanceTable.build(goal, _layers_progress(progress), metric=metric)
+
+def tables_of(space: Space) -> Tables:
+    """The distance table of ``space``'s goal in its metric, as a set of the ``distance``
+    family's tables (:class:`~slidelab.tables.family.Tables`)."""
+    return Tables("distance", space.goal, space.metric)
 
 
 def table_ready(puzzle: Puzzle, metric: str = "stm") -> bool:
-    """Whether the distance table of ``puzzle``'s goal is in the cache.
+    """Whether the distance table of ``puzzle``'s goal in ``metric`` is in the cache."""
+    return Tables("distance", puzzle.goal, metric).ready()
 
-    ``auto`` then solves by it (:func:`slidelab.search.solve.choose_method`);
-    it builds one itself only for small spaces, ``method="table"`` or
-    ``slidelab analyze GOAL --save`` builds any.
-    """
-    from ..cache import CacheError, cache_dir, table_key
 
-    space = Space(puzzle.goal, metric)
-    try:
-        return (cache_dir() / (table_key(table_spec(space)) + ".slt")).exists()
-    except CacheError:
-        return False
+# ---------------------------------------------------------------------------- the family
+
+
+class DistanceFamily(Family):
+    """The goal's distance table: every position's exact distance, one table a goal and
+    metric, built by a complete breadth-first search (:mod:`.layers`)."""
+
+    name = "distance"
+
+    def parts(self, tables: Tables) -> list[Part]:
+        from .budget import estimate, kernels, serial_space
+
+        space = Space(tables.goal, tables.metric)
+        cost = estimate(space, table=True)
+        key, compile_seconds = kernels(space.metric, serial_space(space))
+        return [
+            Part(
+                table_spec(space),
+                f"the distance table ({space.states:,} positions)",
+                space.states,
+                cost.bytes,
+                cost.seconds,
+                key,
+                compile_seconds,
+                lambda progress: _build(space, progress),
+            )
+        ]
+
+    def specs(self, tables: Tables) -> list[dict]:
+        return [table_spec(Space(tables.goal, tables.metric))]
+
+    def describe(self, tables: Tables) -> str:
+        space = Space(tables.goal, tables.metric)
+        metric = "" if tables.metric == "stm" else f", {tables.metric.upper()}"
+        return (
+            f"the distance table of {goal_words(tables.goal)} ({space.states:,} positions{metric})"
+        )
+
+    def command(self, tables: Tables) -> str:
+        metric = "" if tables.metric == "stm" else f" --metric {tables.metric}"
+        return f"slidelab tables build {goal_argument(tables.goal)} --family distance{metric}"
+
+
+FAMILY = DistanceFamily()

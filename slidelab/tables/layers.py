@@ -72,6 +72,7 @@ from numba import prange
 from .._bits import atomic_or, lowest_bit, popcount, with_code
 from .._jit import njit
 from ..errors import SlidelabError
+from .budget import SERIAL_STATES, kernels, serial_space
 from .driver import breadth_first, close_layer, close_range
 from .index import SUFFIX, UNREACHED, Space, suffix_tables
 from .index_kernels import seek, suffix_block, tile_rank, vertical_delta
@@ -87,8 +88,6 @@ PULL_RATIO = 1.0
 PULL_RATIO_MTM = 0.5
 #: chunks of blocks handed to the threads (dynamic scheduling)
 CHUNKS = 256
-#: spaces smaller than this are searched by one thread (a parallel region costs more than a layer)
-SERIAL_STATES = 1 << 21
 #: layers smaller than this are expanded and closed by one thread
 SERIAL_LAYER = 1 << 15
 #: walk suffix blocks where the tiles are distinct and many enough (False: the older walk, which
@@ -598,10 +597,7 @@ class Codes:
         self.record = record
         self.depth = np.full(slots if record else 1, UNREACHED, np.uint8)
         self.chunks = max(1, min(CHUNKS, nblocks)) if parallel is None else CHUNKS
-        threads = numba.get_num_threads()
-        self.serial = (
-            space.states < SERIAL_STATES or threads == 1 if parallel is None else not parallel
-        )
+        self.serial = serial_space(space) if parallel is None else not parallel
         self.serial_layer = 0 if parallel else SERIAL_LAYER
         # with whole words per blank cell, the sideways moves are made 32 states at a time
         self.Hw = stride // 32 if stride % 32 == 0 else 0
@@ -798,13 +794,15 @@ def search_layers(
         spaces and layers below :data:`SERIAL_STATES` and :data:`SERIAL_LAYER`
         take one thread.
     """
+    from .._jit import kernel_set
+
     tally = Tally(space.states, progress, log, record)
     codes = Codes(space, parallel=parallel, record=record)
     goal = space.index(space.goal)
     codes.words[goal >> 5] |= np.int64(1) << ((goal & 31) << 1)
     if record:
         codes.depth[goal] = 0
-    with kernel_threads():
+    with kernel_threads(), kernel_set(*kernels(space.metric, codes.serial)):
         d, flags = tally.run(
             codes.nblocks, goal >> BLOCK_SHIFT, codes.expand, codes.close, **switch(space, parallel)
         )

@@ -22,6 +22,7 @@ from ..puzzle import goal_board
 from ..search.options import SearchOptions
 from ..search.registry import METHODS
 from ..search.request import check_request, read_options, read_puzzle, read_request
+from ..tables.distance import SMALL_STATES
 from ..workers import QUEUED, WARM_UP_LIMIT, WorkerPool, analyze_job, generate_job, solve_job
 from .errors import ApiError
 
@@ -59,8 +60,9 @@ CHEAP_MAX_STEPS = 100_000
 MAX_BODY = 16 * 1024
 #: boards with more cells are refused by every endpoint
 MAX_CELLS = 1024
-#: analysis (a complete breadth-first search) only for spaces up to this many arrangements
-MAX_ANALYZE_STATES = 2_000_000
+#: analysis (a complete breadth-first search) only for spaces small enough for a distance table
+#: made on the spot
+MAX_ANALYZE_STATES = SMALL_STATES
 DEFAULT_TIME_LIMIT = 10.0
 MAX_TIME_LIMIT = HARD.time_limit
 #: memory a solve may use (the searches that store states refuse to go past it)

@@ -132,10 +132,10 @@ def _worker_main(
 def _let_go() -> None:  # pragma: no cover - runs in a child
     """Let go of the loaded tables whose files were deleted from the cache meanwhile (the
     server's size limit, :meth:`WorkerPool.trim`): their memory and disk space are freed."""
-    pdb = sys.modules.get("slidelab.heuristics.pdb")
-    if pdb is not None:
+    loaded = sys.modules.get("slidelab.tables.loaded")
+    if loaded is not None:
         try:
-            pdb.forget_deleted()
+            loaded.LOADED.forget_deleted()
         except Exception:  # noqa: BLE001 - kept, as before
             pass
 

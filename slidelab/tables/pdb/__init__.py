@@ -9,3 +9,161 @@
     breadth-first layer driver of :mod:`slidelab.tables.driver`, shared with the whole-space
     search).
 """
+
+from __future__ import annotations
+
+from ...errors import SlidelabError
+from ...puzzle import Puzzle
+from ..family import Family, Part, Tables, goal_argument, goal_words
+
+#: format of the cached tables (the cache rebuilds tables of another format); 2: the group's
+#: order is part of the key (version 1 loaded a group's table for its tiles in any order)
+PDB_FORMAT = 2
+
+#: seconds of one core per byte a group's build holds at its peak (its states: each placement
+#: with each blank cell, a byte or two bits each), and seconds per table whatever its size
+#: (writing it, checking it, starting the kernels), measured on the 2-core development machine:
+#: the 15-puzzle's 7-8 tables (1.56 GB of build) in 2 min 25 s, its 6-6-3 (52 MB) in 3.3 s,
+#: a 32x32 board's single-tile tables (1 MB of build each) in about 0.5 s each
+BUILD_SECONDS_PER_BYTE = 0.15e-6
+BUILD_SECONDS_PER_TABLE = 0.3
+#: seconds of one core compiling a build's kernels from nothing, on the development machine:
+#: the two-bit builder of distinct tiles, and the byte scan of groups with repeated labels
+COMPILE_SECONDS = {"pdb-distinct": 25.0, "pdb-scan": 8.0}
+
+
+def spec(puzzle: Puzzle, codes) -> dict:
+    """The cache spec of one group's table: the group's goal, and its tiles in the order that
+    fixes the table's index."""
+    from .layout import group_goal_text
+
+    names = (0,) + puzzle.labels
+    return {
+        "kind": "pdb",
+        "board": puzzle.size,
+        "goal": group_goal_text(puzzle, codes),
+        "order": ",".join(str(names[c]) for c in codes),
+        "version": PDB_FORMAT,
+    }
+
+
+def partition_name(puzzle: Puzzle, partition) -> str:
+    """A partition's name for messages: its own, the board's named default for None, else
+    "automatic" or "explicit".
+
+    Examples
+    --------
+    >>> partition_name(Puzzle("1 2 3 4/5 6 7 8/9 10 11 12/13 14 15 0"), None)
+    '6-6-3'
+    >>> partition_name(Puzzle("1 2 3/4 5 6/7 8 0"), None)
+    'automatic'
+    """
+    from .layout import DEFAULT_PARTITION, parse_partition
+
+    if isinstance(partition, str):
+        return partition.strip().lower()
+    if partition is None:
+        named = DEFAULT_PARTITION.get((puzzle.width, puzzle.height))
+        if named is not None and not puzzle.has_repeats:
+            try:
+                parse_partition(puzzle, named)
+                return named
+            except SlidelabError:
+                pass
+        return "automatic"
+    return "explicit"
+
+
+def _part(puzzle: Puzzle, codes: list[int]) -> Part:
+    from ...memory import read_into_memory, usable_cores
+    from . import distinct
+    from .build import build_bytes, build_group_table, check_build_size
+    from .layout import placements
+
+    check_build_size(puzzle, codes)  # an oversized group refused before any table is built
+    size = placements(puzzle, codes)
+    peak = build_bytes(puzzle, codes)
+    cores = max(1, min(usable_cores(), 16))
+    kernels = "pdb-distinct" if distinct.suitable(puzzle, codes) else "pdb-scan"
+    names = (0,) + puzzle.labels
+    return Part(
+        spec(puzzle, codes),
+        f"the table of tiles {' '.join(str(names[c]) for c in codes)}",
+        size,
+        peak,
+        peak * BUILD_SECONDS_PER_BYTE / cores + BUILD_SECONDS_PER_TABLE,
+        kernels,
+        COMPILE_SECONDS[kernels],
+        lambda progress: build_group_table(puzzle, codes, progress),
+        mmap=not read_into_memory(size),
+    )
+
+
+class PatternDatabaseFamily(Family):
+    """Additive pattern databases: a table per group of tiles (a partition), each the fewest
+    moves of the group's tiles from every placement of them (:mod:`.build`)."""
+
+    name = "pdb"
+    option = "partition"
+    metric_bound = False
+
+    def parts(self, tables: Tables) -> list[Part]:
+        from .layout import parse_partition
+
+        puzzle = tables.puzzle
+        return [_part(puzzle, codes) for codes in parse_partition(puzzle, tables.which)]
+
+    def sets(self, goal, metric: str) -> tuple:
+        """The board's named partitions (:data:`slidelab.tables.registry.PARTITION_LADDER`),
+        weakest first, in STM (in MTM the first only: its estimates are divided by a line's
+        length), up to the first too large to build here; on boards of at most 16 cells
+        without named partitions, the automatic one."""
+        from .build import check_build_size
+        from .layout import DEFAULT_PARTITION, parse_partition, stronger_partitions
+
+        puzzle = Puzzle(goal, goal)
+        few_cells = puzzle.width * puzzle.height <= 16
+        if not few_cells and partition_name(puzzle, None) not in DEFAULT_PARTITION.values():
+            return ()  # no named tables for this board and goal
+        rungs: list = [None]
+        if metric == "stm":
+            rungs += stronger_partitions(puzzle, None)
+        buildable = []
+        for name in rungs:
+            try:
+                for codes in parse_partition(puzzle, name):
+                    check_build_size(puzzle, codes)
+            except SlidelabError:
+                break  # too large to build here (and so is every rung above), or no named groups
+            buildable.append(partition_name(puzzle, name) if name is None else name)
+        # the default partition by its name where it has one (the same tables as None)
+        return tuple(None if n == "automatic" else n for n in buildable)
+
+    def stronger(self, tables: Tables):
+        from .layout import stronger_partition
+
+        return stronger_partition(tables.puzzle, tables.which)
+
+    def describe(self, tables: Tables) -> str:
+        name = partition_name(tables.puzzle, tables.which)
+        return f"the {name} pattern databases of {goal_words(tables.goal)}"
+
+    def command(self, tables: Tables) -> str:
+        name = tables.which if isinstance(tables.which, str) else None
+        return f"slidelab tables build {goal_argument(tables.goal)}" + (
+            f" --partition {name}" if name else ""
+        )
+
+
+FAMILY = PatternDatabaseFamily()
+
+__all__ = [
+    "BUILD_SECONDS_PER_BYTE",
+    "BUILD_SECONDS_PER_TABLE",
+    "COMPILE_SECONDS",
+    "FAMILY",
+    "PDB_FORMAT",
+    "PatternDatabaseFamily",
+    "partition_name",
+    "spec",
+]

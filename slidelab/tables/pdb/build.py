@@ -76,10 +76,15 @@ def build_group_table(
     (:mod:`.distinct`); groups with repeated labels to the
     byte-per-state scan below.  Both give the same table (tested).
     """
+    from ..._jit import kernel_set
+    from . import COMPILE_SECONDS
+
     check_build_size(puzzle, codes)
     if distinct.suitable(puzzle, codes):
-        return distinct.build_distinct_table(puzzle, codes, progress)
-    return build_by_scan(puzzle, codes, progress)
+        with kernel_set("pdb-distinct", COMPILE_SECONDS["pdb-distinct"]):
+            return distinct.build_distinct_table(puzzle, codes, progress)
+    with kernel_set("pdb-scan", COMPILE_SECONDS["pdb-scan"]):
+        return build_by_scan(puzzle, codes, progress)
 
 
 def build_by_scan(
