@@ -114,7 +114,6 @@ KERNEL_SOURCES = (
     "_jit.py",
     "tables/driver.py",
     "heuristics/abstraction_kernels.py",
-    "tables/budget.py",
     "tables/index_kernels.py",
     "tables/layers.py",
     "tables/pack.py",
@@ -226,22 +225,43 @@ log = logging.getLogger("slidelab.kernels")
 
 
 class _FirstCompile(event.Listener):
-    """Logs one line at the start of the process's first compilation (not a load from the
-    cache)."""
+    """Logs one line when a set of kernels (:func:`kernel_set`) first compiles in this process
+    (not a load from the cache): which, and about how long; one line for the first compile
+    outside any set."""
 
-    fired = False
+    said: set = set()
 
     def on_start(self, ev):
-        if not self.fired:
-            self.fired = True
+        stack = kernel_set._stack.__dict__.get("sets", [])
+        current = stack[-1] if stack else None
+        key = current.key if current is not None else ""
+        if key in self.said:
+            return
+        self.said.add(key)
+        if current is None:
             log.info(
-                "compiling kernels for first use, once: up to ~30 s (cached in %s; not counted"
-                " in time limits)",
+                "compiling kernels for first use, once (cached in %s; not counted in time limits)",
                 kernel_cache_dir(),
             )
+            return
+        about = compile_estimate(current.key, current.model) if current.model else 0.0
+        log.info(
+            "compiling the kernels of %s for first use, once: %s (cached in %s; not counted in"
+            " time limits)",
+            current.what,
+            f"about {_seconds(about)}" if about >= 1 else "a few seconds",
+            kernel_cache_dir(),
+        )
 
     def on_end(self, ev):
         pass
+
+
+def _seconds(seconds: float) -> str:
+    """``12 s`` or ``2 min 5 s`` (:func:`slidelab.units.format_duration`, imported late)."""
+    from .units import format_duration
+
+    return format_duration(seconds)
 
 
 class _KernelClock(event.Listener):
@@ -262,27 +282,32 @@ event.register("numba:compiler_lock", _KernelClock())
 
 # ---------------------------------------------------------------------------- which are compiled
 
-_real = {"seconds": 0.0, "depth": 0, "began": 0.0}  # compiling proper (not loading), process-wide
+# compiling proper (not loading), process-wide: wall seconds, and seconds of the compiling
+# thread's CPU (numba compiles on the thread that calls the kernel; what another process takes
+# of the machine slows the first, not the second)
+_real = {"seconds": 0.0, "cpu": 0.0, "depth": 0, "began": 0.0, "cpu_began": 0.0}
 _real_lock = threading.Lock()
 
 
-def compiling_seconds() -> float:
+def compiling_seconds(cpu: bool = False) -> float:
     """Seconds this process has spent compiling kernels (not loading them from the cache), one
-    compile in progress counted up to now."""
+    compile in progress counted up to now; with ``cpu``, the compiling thread's CPU seconds."""
     with _real_lock:
-        seconds = _real["seconds"]
-        if _real["depth"]:
+        seconds = _real["cpu" if cpu else "seconds"]
+        if _real["depth"] and not cpu:
             seconds += time.perf_counter() - _real["began"]
         return seconds
 
 
 class _CompileTimer(event.Listener):
-    """Adds the seconds of each outermost compilation to :func:`compiling_seconds`."""
+    """Adds the wall and CPU seconds of each outermost compilation to
+    :func:`compiling_seconds`."""
 
     def on_start(self, ev):
         with _real_lock:
             if _real["depth"] == 0:
                 _real["began"] = time.perf_counter()
+                _real["cpu_began"] = time.thread_time()
             _real["depth"] += 1
 
     def on_end(self, ev):
@@ -290,6 +315,7 @@ class _CompileTimer(event.Listener):
             _real["depth"] = max(0, _real["depth"] - 1)
             if _real["depth"] == 0:
                 _real["seconds"] += time.perf_counter() - _real["began"]
+                _real["cpu"] += max(0.0, time.thread_time() - _real["cpu_began"])
 
 
 event.register("numba:compile", _CompileTimer())
@@ -320,21 +346,21 @@ def kernels_compiled(key: str) -> bool:
 
 def compile_estimate(key: str, model_seconds: float) -> float:
     """Seconds compiling the set ``key`` would take here: 0 where it is compiled, else
-    ``model_seconds`` (measured on the development machine) times this machine's ratio of its
-    own compiles to their models (the median over the sets it compiled, 1 before any), times
-    the load now (one thread: :func:`slidelab.calibration.load_factor`)."""
+    ``model_seconds`` (CPU seconds on the development machine) times this machine's ratio of its
+    own compiles' CPU seconds to their models (the median over the sets it compiled, 1 before
+    any), times the load now (one thread: :func:`slidelab.calibration.load_factor`)."""
     if kernels_compiled(key):
         return 0.0
     from .calibration import load_factor
 
     ratios = [
-        entry["seconds"] / entry["model"]
+        entry["cpu"] / entry["model"]
         for entry in _LEDGER.values()
         if isinstance(entry, dict)
-        and isinstance(entry.get("seconds"), (int, float))
+        and isinstance(entry.get("cpu"), (int, float))
         and isinstance(entry.get("model"), (int, float))
         and entry["model"] >= 1
-        and entry["seconds"] >= 1
+        and entry["cpu"] >= 1
     ]
     factor = min(max(statistics.median(ratios), 0.25), 8.0) if ratios else 1.0
     return model_seconds * factor * load_factor(1)
@@ -342,7 +368,8 @@ def compile_estimate(key: str, model_seconds: float) -> float:
 
 class kernel_set:  # noqa: N801 - used as a function: ``with kernel_set("walk-stm"):``
     """Runs work that needs the set of kernels ``key`` (``model_seconds``: its compiling from
-    nothing on the development machine); once the work has run, the set is in the ledger
+    nothing on the development machine; ``what``: its name in the compile notice); once the
+    work has run, the set is in the ledger
     (:func:`kernels_compiled`) with the seconds its compiling took (loading left out; sets
     inside it left out).  ``seconds()`` tells the compiling so far.  Work that ends in an error
     other than a :class:`ValueError` (slidelab's errors: a limit, bad input) is not recorded:
@@ -350,12 +377,14 @@ class kernel_set:  # noqa: N801 - used as a function: ``with kernel_set("walk-st
 
     _stack = threading.local()
 
-    def __init__(self, key: str, model_seconds: float = 0.0):
+    def __init__(self, key: str, model_seconds: float = 0.0, what: str | None = None):
         self.key, self.model = key, float(model_seconds)
-        self.inner = 0.0
+        self.what = what or key
+        self.inner = self.inner_cpu = 0.0
 
     def __enter__(self) -> kernel_set:
         self.began = compiling_seconds()
+        self.cpu_began = compiling_seconds(cpu=True)
         stack = self._stack.__dict__.setdefault("sets", [])
         stack.append(self)
         return self
@@ -369,13 +398,19 @@ class kernel_set:  # noqa: N801 - used as a function: ``with kernel_set("walk-st
         if stack and stack[-1] is self:
             stack.pop()
         spent = compiling_seconds() - self.began
+        cpu = compiling_seconds(cpu=True) - self.cpu_began
         if stack:
             stack[-1].inner += spent
+            stack[-1].inner_cpu += cpu
         if kind is not None and not issubclass(kind, ValueError):  # ValueError: a limit, bad input
             return
         if self.key in _LEDGER:
             return
-        entry = {"seconds": round(max(0.0, spent - self.inner), 3), "model": self.model}
+        entry = {
+            "seconds": round(max(0.0, spent - self.inner), 3),
+            "cpu": round(max(0.0, cpu - self.inner_cpu), 3),
+            "model": self.model,
+        }
         with _real_lock:
             data = _ledger()
             data[self.key] = entry

@@ -10,10 +10,9 @@ from that model, and both are measured here:
   kernels; ``$SLIDELAB_TIMINGS`` names another file), with the load the build started under;
   the factor for a kind of table is the median of the last :data:`KEEP` ratios (measured over
   model, the load taken out), 1 before any;
-- **the load**: other work running takes cores from the build; with ``L`` cores busy (read
-  from ``/proc/stat`` over a tenth of a second while this thread waits, else the one-minute
-  load average) on ``C`` cores, a build of ``T`` threads gets about ``C / (T + L)`` of what it
-  would alone, when that is under 1 (:func:`load_factor`).
+- **the load**: other work running takes cores from the build; with ``L`` threads of other
+  work running on ``C`` cores (:func:`busy_cores`), a build of ``T`` threads gets about
+  ``C / (T + L)`` of what it would alone, when that is under 1 (:func:`load_factor`).
 
 Examples
 --------
@@ -114,28 +113,45 @@ def _proc_stat() -> tuple[int, int]:
     return sum(fields) - idle, sum(fields)
 
 
-def busy_cores() -> float:
-    """How many cores are busy now with other work (this thread sleeps while it reads them):
-    ``/proc/stat`` over :data:`BUSY_WINDOW` seconds, reused for :data:`BUSY_FRESH` seconds;
-    the one-minute load average where there is no ``/proc/stat``; 0 where neither is."""
+def _own_share() -> float:
+    """About how many of the one-minute load average's threads are this process's own: its CPU
+    seconds over the last minute of its life (all of it, when younger)."""
     import time
 
-    from .memory import usable_cores
+    try:
+        with open("/proc/self/stat") as f:
+            started = int(f.read().rsplit(")", 1)[1].split()[19])  # clock ticks after boot
+        with open("/proc/uptime") as f:
+            age = float(f.read().split()[0]) - started / os.sysconf("SC_CLK_TCK")
+    except (OSError, ValueError, IndexError):
+        return 0.0
+    return time.process_time() / max(age, 60.0)
+
+
+def busy_cores() -> float:
+    """How many threads of other work are running now (this thread sleeps while it looks):
+    the cores busy in ``/proc/stat`` over :data:`BUSY_WINDOW` seconds, or, where more threads
+    than cores are running, the one-minute load average less this process's own share; reused
+    for :data:`BUSY_FRESH` seconds.  The load average alone where there is no ``/proc/stat``,
+    0 where neither is."""
+    import time
 
     now = time.monotonic()
     if now - _busy["at"] < BUSY_FRESH:
         return _busy["cores"]
     try:
+        load = max(0.0, os.getloadavg()[0] - _own_share())
+    except (AttributeError, OSError):
+        load = 0.0
+    try:
         busy0, total0 = _proc_stat()
         time.sleep(BUSY_WINDOW)
         busy1, total1 = _proc_stat()
         cores = (os.cpu_count() or 1) * (busy1 - busy0) / max(1, total1 - total0)
-        cores = min(cores, float(usable_cores()))
+        if cores >= 0.9 * (os.cpu_count() or 1):  # every core busy: how many more wait for one
+            cores = max(cores, load)
     except (OSError, ValueError, IndexError):
-        try:
-            cores = max(0.0, os.getloadavg()[0])
-        except (AttributeError, OSError):
-            cores = 0.0
+        cores = load
     _busy.update(at=time.monotonic(), cores=cores)
     return cores
 

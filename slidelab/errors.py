@@ -71,7 +71,7 @@ class SearchLimitError(SlidelabError, RuntimeError):
     def __str__(self) -> str:
         if getattr(self, "remedy", None) is None:
             return str(self.args[0]) if self.args else ""
-        return f"{self.args[0]}; {self.remedy.advice()}"
+        return f"{self.args[0]}; {self.remedy.advice(self.args[0])}"
 
 
 class SearchInterrupted(SearchLimitError):

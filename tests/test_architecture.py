@@ -52,6 +52,7 @@ MODEL = (
     "errors",
     "units",
     "memory",
+    "calibration",
     "geometry",
     "parse",
     "draw",
@@ -497,10 +498,67 @@ def test_the_kernel_stamp_covers_every_file_with_compiled_code():
         for node in ast.walk(tree):
             if isinstance(node, ast.ImportFrom):
                 name = node.module or ""
-                if name.startswith("numba") or name.endswith(("_jit", "_bits")):
+                jit = name.endswith("_jit") and any(a.name == "njit" for a in node.names)
+                if name.startswith("numba") or jit or name.endswith("_bits"):
                     uses_numba.add(path.relative_to(ROOT).as_posix())
             elif isinstance(node, ast.Import) and any(
                 a.name.startswith("numba") for a in node.names
             ):
                 uses_numba.add(path.relative_to(ROOT).as_posix())
     assert uses_numba == set(KERNEL_SOURCES)
+
+
+# ---------------------------------------------------------------------------- the tables' home
+
+#: the modules that may say a heuristic's name: the registries that declare them, and the
+#: policy that declares ``auto``'s ladders by name
+NAMES_DECLARED = {
+    f"{PACKAGE}.heuristics.registry",
+    f"{PACKAGE}.tables.registry",
+    f"{PACKAGE}.search.policy",
+}
+
+
+def _strings(node: ast.expr) -> list[str]:
+    """The string constants ``node`` is (a constant) or holds (a tuple, list or set of them)."""
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        return [node.value]
+    if isinstance(node, (ast.Tuple, ast.List, ast.Set)):
+        return [s for item in node.elts for s in _strings(item)]
+    return []
+
+
+def test_no_function_compares_a_heuristic_name_to_a_string():
+    """What a heuristic is (needs tables, of which family; fits which boards; estimates by a
+    per-tile table) is declared in its registry entry and read from there: no code outside
+    the registries tests a heuristic's name (``if heuristic == "pdb":``)."""
+    from slidelab.heuristics.registry import HEURISTICS
+
+    names = set(HEURISTICS)
+    found = []
+    for module, path in module_files().items():
+        if module in NAMES_DECLARED:
+            continue
+        for node in ast.walk(ast.parse(path.read_text())):
+            if not isinstance(node, ast.Compare):
+                continue
+            for operand in (node.left, *node.comparators):
+                hits = [s for s in _strings(operand) if s in names]
+                if hits:
+                    found.append(f"{path.relative_to(ROOT.parent)}:{node.lineno}: {hits}")
+    assert not found, "heuristic names compared outside the registries:\n" + "\n".join(found)
+
+
+def test_tables_have_one_home():
+    """Every table slidelab builds is the tables' layer's: only ``slidelab.tables`` runs the
+    breadth-first layer driver (``tables/driver.py``) and reads or writes the table cache
+    (``slidelab.cache.load_or_build``)."""
+    found = []
+    for module, path in module_files().items():
+        if module.startswith(f"{PACKAGE}.tables") or module.startswith(f"{PACKAGE}.cache"):
+            continue
+        source = path.read_text()
+        for word in ("load_or_build", "breadth_first", "tables.driver"):
+            if word in source:
+                found.append(f"{path.relative_to(ROOT.parent)}: {word}")
+    assert not found, "tables made or cached outside slidelab.tables:\n" + "\n".join(found)

@@ -161,7 +161,9 @@ def test_limits():
             time_limit=0.2,
         )
     assert caught.value.stats.expanded_forward > 0 and caught.value.stats.expanded_backward > 0
-    with pytest.raises(SearchLimitError, match="pattern databases for the start as goal"):
+    with pytest.raises(
+        SearchLimitError, match="pattern databases of the 3x3 goal 8 6 7/2 5 4/3 0 1 "
+    ):
         solve(HARDEST[0], method="mm", heuristic="pdb", time_limit=1e-9)
 
 

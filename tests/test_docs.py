@@ -148,8 +148,8 @@ def test_the_file_formats_page_states_what_the_code_reads_and_writes():
 
     from slidelab import Solution, Stats, cache
     from slidelab.batch import instances, results
-    from slidelab.heuristics import pdb
     from slidelab.tables import distance as table
+    from slidelab.tables import pdb
 
     page = (ROOT / "docs" / "reference" / "formats.md").read_text()
     said = [
@@ -159,7 +159,7 @@ def test_the_file_formats_page_states_what_the_code_reads_and_writes():
         f"version, {cache.FORMAT_VERSION} (`slidelab.cache.FORMAT_VERSION`)",
         f"multiple of {cache.ALIGNMENT} (`slidelab.cache.ALIGNMENT`)",
         f"| {len(cache.MAGIC)} | the magic line",
-        f"| {pdb.PDB_FORMAT} (`slidelab.heuristics.pdb.PDB_FORMAT`)",
+        f"| {pdb.PDB_FORMAT} (`slidelab.tables.pdb.PDB_FORMAT`)",
         f"| {table.VERSION} (`slidelab.tables.distance.VERSION`)",
     ]
     said += [f"`{key}`" for key in instances.KEYS]

@@ -61,7 +61,9 @@ def test_a_build_longer_than_the_limit_is_refused_and_the_answer_says_how_to_bui
     done = _slidelab("solve", board, "--method", "idastar", "--heuristic", "pdb", "--time-limit", 5)
     assert done.returncode == 1, done.stderr
     error = done.stderr.strip().splitlines()[-1]
-    assert error.startswith("error: limit reached: the pattern databases (486 MiB) take about")
+    assert error.startswith(
+        "error: limit reached: the 6-6-6-6 pattern databases of the 5x5 goal (486 MiB) take about"
+    )
     assert "left of the 5 s time limit; build them once with: slidelab tables build 5x5" in error
     assert list(cache.iterdir()) == []  # nothing was built
 
@@ -72,17 +74,23 @@ def test_generate_at_a_distance_past_its_limit_exits_1_not_2(cache):
     assert "give a longer --time-limit" in done.stderr
 
 
-def test_a_build_past_the_limit_stops_at_its_next_report_and_says_how_to_build_it_ahead():
-    from slidelab.search.plan import on_clock
+def test_a_build_past_the_limit_stops_at_its_next_report_and_says_how_to_build_it_ahead(
+    cache, monkeypatch
+):
+    import importlib
 
-    clock = Clock(0.01)
-    time.sleep(0.02)
-    report = on_clock(
-        None, Limits(clock=clock), "; build them once with: slidelab tables build 4x4"
-    )
+    from slidelab.board import Board
+    from slidelab.tables.family import Cost, Tables
+
+    family = importlib.import_module("slidelab.tables.family")
+    tables = Tables("pdb", Board.solved(4, 4), "stm", "7-7-1")  # half a minute or more to build
+    # the estimate says it fits the time left; the build then runs past it
+    monkeypatch.setattr(family, "cost_of", lambda parts: Cost(0.001, 0.0, 0, 1, 3, 3))
     with pytest.raises(SearchLimitError) as info:
-        report(0.5, "table 2/3: depth 16")
-    assert str(info.value) == (
-        "limit reached: stopped building tables at the 0.01 s time limit (table 2/3: depth 16);"
-        " build them once with: slidelab tables build 4x4"
-    )
+        tables.build(clock=Clock(1.0))
+    monkeypatch.undo()
+    message = str(info.value)
+    assert message.startswith("limit reached: stopped building tables at the 1 s time limit (")
+    assert "; the 7-7-1 pattern databases of the 4x4 goal would help (110 MiB, about" in message
+    assert message.endswith(": slidelab tables build 4x4 --partition 7-7-1")
+    assert info.value.remedy == tables and not tables.ready()

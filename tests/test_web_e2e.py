@@ -915,7 +915,7 @@ def test_the_analysis_for_every_board_the_server_allows(desktop, server):
     page.fill("#goal-input", "")
     set_board(page, "1 2 3 4/5 6 7 8/9 10 11 12/13 14 15 0")
     tab(page, "analysis")
-    expect(page.locator("#chart-status")).to_contain_text("over the 2,000,000 the server analyses")
+    expect(page.locator("#chart-status")).to_contain_text("over the 2,097,152 the server analyses")
     expect(page.locator("#chart-box")).to_be_hidden()
 
 

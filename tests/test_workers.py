@@ -102,7 +102,7 @@ def test_a_build_is_announced_in_the_jobs_reports_before_it_starts(cache):
     assert status == DONE and result["length"] == 9
     notices = [i for i, r in enumerate(reports) if "notice" in r]
     assert notices and reports[notices[0]]["notice"].startswith(
-        f"building the {fours} pattern databases for the 4x4 goal"
+        f"building the {fours} pattern databases of the 4x4 goal"
     )
     assert all("tables" not in r for r in reports[: notices[0]])
 

@@ -74,7 +74,7 @@ def abstraction(
     if cache:
         from ..cache import cache_dir
 
-        key = ("abstraction", tables_set, str(cache_dir()))
+        key = (tables_set, str(cache_dir()))
         made = LOADED.get(key)
         if made is not None:
             return made
@@ -146,9 +146,9 @@ def abstraction(
     )
     if key is not None:  # one set of tables per goal held: the stronger set replaces the first
         for other in LOADED.keys():
-            if other[0] == "abstraction" and other != key:
-                _, held, folder = other
-                if (held.goal, held.metric, folder) == (puzzle.goal, metric, key[2]):
+            held = other[0]
+            if isinstance(held, Tables) and held.family == tables_set.family and other != key:
+                if (held.goal, held.metric, other[1]) == (puzzle.goal, metric, key[1]):
                     LOADED.forget(other)
         LOADED.put(key, heuristic, tables_set.files(), sum(t.nbytes for t in tables))
     return heuristic

@@ -49,6 +49,9 @@ class Heuristic:
         same tiles: ``make_heuristic(other, name, **options)`` (pattern databases:
         their groups, as lists of labels; the others take none).  Bidirectional
         searches build the backward estimate (the distance to the start) this way.
+    table : numpy.ndarray or None
+        ``table[code, cell]`` where the estimate is a sum of one entry per tile (Manhattan,
+        none): searches in Python add it up themselves; None for the others.
     """
 
     name: str
@@ -59,6 +62,7 @@ class Heuristic:
     metric: str = "stm"
     divisor: int = 1
     options: dict = field(default_factory=dict)
+    table: np.ndarray | None = field(default=None, repr=False, compare=False)
 
     def prepare(self, codes: np.ndarray, max_depth: int):
         """``(data, h0)`` for a search from ``codes`` no deeper than ``max_depth`` single-tile

@@ -9,7 +9,6 @@ from ..errors import SearchLimitError, SlidelabError
 from ..moves import metric_name, reach
 from ..puzzle import Puzzle
 from .base import Heuristic
-from .manhattan import manhattan_table, zero
 from .registry import HEURISTICS, heuristic_name
 
 
@@ -75,11 +74,10 @@ def make_heuristic(
 
 
 def heuristic_table(puzzle: Puzzle, name: str = "manhattan"):
-    """Per-tile table of a table-based heuristic (``manhattan`` or ``zero``)."""
+    """Per-tile table of a heuristic that is a sum of one entry per tile (``manhattan``,
+    ``zero``: :attr:`Heuristic.table`)."""
     _args.instance(puzzle, "puzzle", Puzzle)
-    key = heuristic_name(_args.text(name, "name"))
-    if key == "manhattan":
-        return manhattan_table(puzzle)
-    if key == "zero":
-        return zero(puzzle).prepare(puzzle.goal_codes, 1)[0][0]
-    raise SlidelabError(f"{name} is not a per-tile table heuristic")
+    table = make_heuristic(puzzle, name).table
+    if table is None:
+        raise SlidelabError(f"{name} is not a per-tile table heuristic")
+    return table

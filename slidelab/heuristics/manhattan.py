@@ -64,7 +64,7 @@ def _table_heuristic(name, table, description):
     def init(codes, max_depth):
         return (table,), table_sum(table, codes)
 
-    return Heuristic(name, True, _table_move, init, description)
+    return Heuristic(name, True, _table_move, init, description, table=table)
 
 
 def manhattan(puzzle: Puzzle) -> Heuristic:

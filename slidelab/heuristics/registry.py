@@ -54,6 +54,9 @@ class HeuristicSpec:
         takes ``progress`` and ``cache``.  None: it needs no tables.
     largest : tuple of int or None
         The largest board it fits, ``(width, height)``; None: any.
+    informed : bool
+        It estimates anything at all (False for ``zero``: IDA* with it searches the whole
+        space again for each bound).
     """
 
     name: str
@@ -65,6 +68,7 @@ class HeuristicSpec:
     options: tuple[str, ...] = ()
     family: str | None = None
     largest: tuple[int, int] | None = None
+    informed: bool = True
 
     def load(self) -> Callable:
         """The builder function (its module is imported now)."""
@@ -133,6 +137,7 @@ HEURISTICS: dict[str, HeuristicSpec] = {
             "no estimate: A* becomes uniform-cost search, IDA* iterative deepening",
             "slidelab.heuristics.manhattan:zero",
             aliases=("none",),
+            informed=False,
         ),
     )
 }

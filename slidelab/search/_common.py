@@ -5,14 +5,43 @@ The limits a search keeps, :class:`~slidelab.search.limits.Limits`, are in :mod:
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import inspect
+import threading
 
 from .. import _args
 from ..heuristics.base import Heuristic
 from ..moves import metric_name
 from ..puzzle import Puzzle
 from .limits import Limits, out_of_memory
+
+_searching = threading.local()
+
+
+@contextlib.contextmanager
+def _kernels(method: str, arguments: dict):
+    """The search's kernels as a set (:func:`slidelab._jit.kernel_set`: the compile notice
+    names it, the ledger records it), for a registered method searching with its heuristic in
+    its metric; a search inside another (a method calling another) is the outer one's."""
+    from .registry import METHODS
+
+    if getattr(_searching, "on", False) or method not in METHODS:
+        yield
+        return
+    from .._jit import kernel_set
+
+    heuristic = arguments.get("heuristic")
+    name = getattr(heuristic, "name", None)
+    metric = arguments.get("metric", "stm")
+    key = "-".join(part for part in (method, name, metric) if part)
+    what = f"the {method} search" + ("" if name is None else f" with {name}")
+    _searching.on = True
+    try:
+        with kernel_set(key, METHODS[method].compile_seconds, what):
+            yield
+    finally:
+        _searching.on = False
 
 
 def search_entry(method: str):
@@ -53,7 +82,8 @@ def search_entry(method: str):
                     puzzle, arguments["heuristic"], metric=arguments.get("metric", "stm")
                 )
             try:
-                return fn(*bound.args, **bound.kwargs)
+                with _kernels(method, arguments):
+                    return fn(*bound.args, **bound.kwargs)
             except MemoryError:
                 raise out_of_memory(method, "its search") from None
 

@@ -23,7 +23,7 @@ import numpy as np
 
 from .. import _args
 from ..errors import SearchLimitError, SlidelabError
-from ..heuristics import Heuristic, heuristic_table, table_sum
+from ..heuristics import Heuristic, table_sum
 from ..moves import reach
 from ..puzzle import Puzzle
 from ..solution import Solution, Stats, make_solution
@@ -54,9 +54,8 @@ def best_first_search(
     method = _args.text(method, "method")
     optimal = _args.boolean(optimal, "optimal")
     heur = heuristic  # a Heuristic: search_entry resolved a name
-    name = heur.name
-    if name in ("manhattan", "zero"):
-        tab = heuristic_table(puzzle, name)
+    if heur.table is not None and heur.divisor == 1:  # a sum of one entry per tile
+        tab = heur.table
         table = tab.tolist()
         evaluate = None
         h0 = table_sum(tab, puzzle.start_codes)

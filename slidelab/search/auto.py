@@ -32,6 +32,7 @@ import dataclasses
 import logging
 
 from ..errors import SearchInterrupted, SearchLimitError, SearchTooLong
+from ..heuristics.registry import HEURISTICS
 from ..puzzle import Puzzle
 from ..solution import Solution
 from ..units import format_duration
@@ -69,7 +70,8 @@ def solve_auto(
     if solution is None:
         return _with_tables(puzzle, options, rungs, clock, progress, table_progress, split)
     if isinstance(solution, SearchLimitError):  # the build would not be done in time
-        return _bounded_or_raise(puzzle, options, clock, progress, None, solution, rungs[0])
+        probe = getattr(solution, "heuristic", None)
+        return _bounded_or_raise(puzzle, options, clock, progress, probe, solution, rungs[0])
     return solution
 
 
@@ -81,13 +83,11 @@ def _without_tables(puzzle, options, clock, progress, table_progress, rung, aske
         return _optimal_or_bounded(puzzle, options, clock, progress, heur, split=split)
     estimate = heur.value(puzzle.start_codes)
     if estimate > policy.PROBE_MAX_ESTIMATE and not small(puzzle):
-        log.info(
-            "at least %s moves from its goal (%s): too far for an optimal search without"
-            " tables; solving by the constructive method (fast, not optimal)",
-            f"{estimate:,}",
-            rung.heuristic,
+        stopped = SearchLimitError(
+            f"at least {estimate:,} moves from its goal ({rung.heuristic}): too far for an"
+            " optimal search without tables"
         )
-        return _constructive(puzzle, options, progress)
+        return _bounded_or_raise(puzzle, options, clock, progress, heur, stopped, None)
     return _optimal_or_bounded(
         puzzle, options, clock, progress, heur, policy.PROBE_NO_TABLES, split=split
     )
@@ -108,19 +108,20 @@ def _probe(puzzle, options, clock, progress, table_progress, first: Rung, split=
         # the build would not be done in time: the probe is the only optimal search
         estimate = heur.value(puzzle.start_codes)
         if not small(puzzle) and estimate > policy.PROBE_MAX_ESTIMATE:
-            return SearchLimitError(
+            stopped = SearchLimitError(
                 f"at least {estimate:,} moves from its goal ({cheap}): too far for an optimal"
-                f" search without tables, and {first.name()} take about"
-                f" {format_duration(seconds)} to make ready, past the"
-                f" {format_duration(max(left, 0.0))} left"
+                " search without tables"
             )
-        limits.patience = None if small(puzzle) else _optimal_budget(puzzle, clock)
-        try:
-            return _idastar(puzzle, heur, limits, options.metric, split)
-        except SearchInterrupted:
-            raise
-        except SearchLimitError as exc:
-            return exc
+        else:
+            limits.patience = None if small(puzzle) else _optimal_budget(puzzle, clock)
+            try:
+                return _idastar(puzzle, heur, limits, options.metric, split)
+            except SearchInterrupted:
+                raise
+            except SearchLimitError as exc:
+                stopped = exc
+        stopped.heuristic = heur  # the bounded answer searches with it
+        return stopped
     if heur.value(puzzle.start_codes) > policy.PROBE_MAX_ESTIMATE:  # no search without tables ends
         return None
     budget = min(max(policy.PROBE_SHARE * seconds, policy.PROBE_MIN), policy.PROBE_MAX)
@@ -208,56 +209,53 @@ def _optimal_or_bounded(
     except SearchInterrupted:
         raise
     except SearchLimitError as exc:
-        return _bounded_or_raise(puzzle, options, clock, progress, None, exc, None)
+        return _bounded_or_raise(puzzle, options, clock, progress, heur, exc, None)
 
 
 def _bounded_or_raise(puzzle, options, clock, progress, heur, exc, remedy: Rung | None) -> Solution:
     """After the optimal search stopped (``exc``): on a small board, the error (naming the
-    tables that would help, ``remedy``); past it, a bounded answer: weighted A* with the tables
-    ``heur`` (if any) for the time left, then the constructive method, which always answers at
-    once; labelled, with its remedy."""
+    tables that would help, ``remedy``); past it, a bounded answer: weighted A* with ``heur``
+    for the time left (with tables, at most :data:`~.policy.FALLBACK_WEIGHT` times optimal;
+    with the probe's heuristic, :data:`~.policy.NO_TABLES_WEIGHT`), then the constructive
+    method, which always answers at once; labelled, with its remedy."""
     from .registry import METHODS
 
     tables = remedy.tables if remedy is not None else getattr(exc, "remedy", None)
     if small(puzzle):
         raise SearchLimitError(exc.reason, exc.stats, exc.lower_bound, remedy=tables) from None
     advice = "" if tables is None else f"; {tables.advice()}"
-    known = "" if exc.lower_bound is None else f": it is at least {exc.lower_bound:g} moves"
-    took = format_duration(exc.stats.seconds) if exc.stats is not None else "the budget"
+    if exc.stats is not None and exc.stats.seconds > 0:
+        known = "" if exc.lower_bound is None else f": it is at least {exc.lower_bound:g} moves"
+        why = f"no proven optimum within {format_duration(exc.stats.seconds)} of search{known}"
+    else:
+        why = exc.reason
+    with_tables = heur is not None and HEURISTICS[heur.name].family is not None
+    weight = policy.FALLBACK_WEIGHT if with_tables else None
+    if heur is not None and weight is None:
+        estimate = heur.value(puzzle.start_codes)
+        weight = policy.NO_TABLES_WEIGHT if estimate <= policy.BOUNDED_MAX_ESTIMATE else None
     solution = None
-    if heur is not None:
+    if weight is not None:
         log.info(
-            "no proven optimum within %s of search%s; looking for a solution at most %g times"
-            " as long with the same tables (for a longer optimal search, give --time-limit,"
-            " e.g. --time-limit 1h)%s",
-            took,
-            known,
-            policy.FALLBACK_WEIGHT,
+            "%s; looking for a solution at most %g times as long with %s (for a longer optimal"
+            " search, give --time-limit, e.g. --time-limit 1h)%s",
+            why,
+            weight,
+            "the same tables" if with_tables else heur.name,
             advice,
         )
         left = policy.time_left(puzzle, clock)
         limits = limits_of(options, progress, clock, patience=max(0.05, 0.8 * left))
         try:
             solution = METHODS["weighted-astar"].load()(
-                puzzle,
-                limits=limits,
-                weight=policy.FALLBACK_WEIGHT,
-                metric=options.metric,
-                heuristic=heur,
+                puzzle, limits=limits, weight=weight, metric=options.metric, heuristic=heur
             )
         except SearchInterrupted:
             raise
         except SearchLimitError as again:
             log.info("%s; solving by the constructive method instead", again)
     else:
-        log.info(
-            "no proven optimum within %s%s%s; solving by the constructive method"
-            " (fast, not optimal)%s",
-            took if exc.stats is not None and exc.stats.seconds else "the budget",
-            " of search" if exc.stats is not None and exc.stats.seconds else "",
-            known or (f" ({exc.reason})" if exc.reason else ""),
-            advice,
-        )
+        log.info("%s; solving by the constructive method (fast, not optimal)%s", why, advice)
     if solution is None:
         solution = _constructive(puzzle, options, progress)
     return dataclasses.replace(solution, remedy=tables) if tables is not None else solution

@@ -76,8 +76,16 @@ DEFAULT_SECONDS = 60.0
 #: the share of the budget's time left a board past :data:`OPTIMAL_CELLS` searches optimally,
 #: before it settles for a bounded answer
 OPTIMAL_SHARE = 0.5
-#: the weight of that bounded answer: at most this many times the optimal length
+#: the weight of that bounded answer: at most this many times the optimal length (with tables:
+#: a random 5x5 with the 6-6-6-6 pattern databases in seconds) ...
 FALLBACK_WEIGHT = 1.5
+#: ... and without tables, with the probe's heuristic (a random 5x5 with linear conflict: 110
+#: to 142 moves in 3 to 13 s where the constructive method gives 270; a random 6x6: 240 moves
+#: in 5 s against 410)
+NO_TABLES_WEIGHT = 2.0
+#: a board whose probe estimate is more moves than this gets no weighted search without tables
+#: (it would not end within a minute): the constructive answer at once
+BOUNDED_MAX_ESTIMATE = 250
 
 #: the probe (the search with no tables before a build) gets this share of the seconds the
 #: build it would save takes (compiling included) ...
@@ -269,8 +277,10 @@ def server_tables() -> tuple[list[Tables], list[Tables]]:
 __all__ = [
     "AUTO_TABLES",
     "DEFAULT_SECONDS",
+    "BOUNDED_MAX_ESTIMATE",
     "FALLBACK_WEIGHT",
     "FLAT_STATES",
+    "NO_TABLES_WEIGHT",
     "OPTIMAL_CELLS",
     "OPTIMAL_SHARE",
     "PROBES",

@@ -68,6 +68,9 @@ class Method:
         It runs on a Dask cluster (the ``scheduler`` option): its function takes ``split=``,
         the runner of its iterations' subtrees (:mod:`slidelab.search.distributed`).  IDA*,
         and ``auto`` where it picks IDA*.
+    compile_seconds : float
+        Seconds of one core compiling its kernels from nothing (with one heuristic, in one
+        metric), on the 2-core development machine: the compile notice's estimate.
     """
 
     name: str
@@ -80,6 +83,7 @@ class Method:
     stores: bool = False
     metrics: tuple[str, ...] = METRICS
     cluster: bool = False
+    compile_seconds: float = 0.0
 
     def load(self) -> Callable:
         """The method's function (its module is imported now)."""
@@ -108,6 +112,7 @@ METHODS: dict[str, Method] = {
             True,
             aliases=("breadth-first",),
             stores=True,
+            compile_seconds=3.0,
         ),
         Method(
             "bidirectional",
@@ -116,6 +121,7 @@ METHODS: dict[str, Method] = {
             True,
             aliases=("bibfs", "bidirectional-bfs", "bi-bfs"),
             stores=True,
+            compile_seconds=3.0,
         ),
         Method(
             "astar",
@@ -126,6 +132,7 @@ METHODS: dict[str, Method] = {
             options=SHAPING_OPTIONS,
             tables="heuristic",
             stores=True,
+            compile_seconds=8.0,
         ),
         Method(
             "bidirectional-astar",
@@ -138,6 +145,7 @@ METHODS: dict[str, Method] = {
             tables="heuristic",
             stores=True,
             metrics=("stm",),
+            compile_seconds=10.0,
         ),
         Method(
             "weighted-astar",
@@ -148,6 +156,7 @@ METHODS: dict[str, Method] = {
             options=SHAPING_OPTIONS,
             tables="heuristic",
             stores=True,
+            compile_seconds=8.0,
         ),
         Method(
             "idastar",
@@ -158,12 +167,14 @@ METHODS: dict[str, Method] = {
             options=SHAPING_OPTIONS,
             tables="heuristic",
             cluster=True,
+            compile_seconds=4.0,
         ),
         Method(
             "constructive",
             "row-by-row reduction, exact finish (fast, any size, not optimal)",
             "slidelab.search.constructive:constructive",
             False,
+            compile_seconds=6.0,
         ),
         Method(
             "table",

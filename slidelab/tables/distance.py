@@ -417,7 +417,7 @@ class DistanceFamily(Family):
 
         space = Space(tables.goal, tables.metric)
         cost = estimate(space, table=True)
-        key, compile_seconds = kernels(space.metric, serial_space(space))
+        key, compile_seconds, _ = kernels(space.metric, serial_space(space))
         return [
             Part(
                 table_spec(space),

@@ -216,10 +216,13 @@ class Tables:
         """The command that builds them ahead of time: ``slidelab tables build 4x4 ...``."""
         return self.kind.command(self)
 
-    def advice(self) -> str:
+    def advice(self, said: str = "") -> str:
         """What they would do and how to build them, for a message: ``the 7-8 pattern
         databases of the 4x4 goal would help (577 MB, about 58 s to build, once): slidelab
-        tables build 4x4 --partition 7-8``."""
+        tables build 4x4 --partition 7-8``; only ``build them once with: ...`` after a message
+        (``said``) that names them already."""
+        if self.describe() in said:
+            return f"build them once with: {self.command()}"
         cost = self.cost()
         return (
             f"{self.describe()} would help ({format_bytes(cost.disk_bytes)}, {cost.time_text()}"
@@ -399,7 +402,8 @@ def _on_clock(tables: Tables, progress, clock, i: int, count: int):
                 remedy=tables,
             )
         if progress is not None:
-            progress(fraction, f"table {i + 1}/{count}: {message}" if count > 1 else message)
+            labelled = ": " in message and count == 1  # "distance table: depth 3, ..."
+            progress(fraction, message if labelled else f"table {i + 1}/{count}: {message}")
 
     return report
 

@@ -79,7 +79,10 @@ def is_cheap(cells: int, options: SearchOptions | None = None) -> bool:
     (None for an analysis) are read already: their names are canonical, and nothing is
     resolved again here."""
     uninformed_ida = (
-        options is not None and options.method == "idastar" and options.heuristic == "zero"
+        options is not None
+        and options.method == "idastar"
+        and options.heuristic is not None
+        and not HEURISTICS[options.heuristic].informed
     )
     return cells <= CHEAP_MAX_CELLS and not uninformed_ida
 

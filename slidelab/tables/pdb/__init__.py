@@ -27,9 +27,6 @@ PDB_FORMAT = 2
 #: a 32x32 board's single-tile tables (1 MB of build each) in about 0.5 s each
 BUILD_SECONDS_PER_BYTE = 0.15e-6
 BUILD_SECONDS_PER_TABLE = 0.3
-#: seconds of one core compiling a build's kernels from nothing, on the development machine:
-#: the two-bit builder of distinct tiles, and the byte scan of groups with repeated labels
-COMPILE_SECONDS = {"pdb-distinct": 25.0, "pdb-scan": 8.0}
 
 
 def spec(puzzle: Puzzle, codes) -> dict:
@@ -77,7 +74,7 @@ def partition_name(puzzle: Puzzle, partition) -> str:
 def _part(puzzle: Puzzle, codes: list[int]) -> Part:
     from ...memory import read_into_memory, usable_cores
     from . import distinct
-    from .build import build_bytes, build_group_table, check_build_size
+    from .build import COMPILE_SECONDS, build_bytes, build_group_table, check_build_size
     from .layout import placements
 
     check_build_size(puzzle, codes)  # an oversized group refused before any table is built
@@ -160,7 +157,6 @@ FAMILY = PatternDatabaseFamily()
 __all__ = [
     "BUILD_SECONDS_PER_BYTE",
     "BUILD_SECONDS_PER_TABLE",
-    "COMPILE_SECONDS",
     "FAMILY",
     "PDB_FORMAT",
     "PatternDatabaseFamily",
