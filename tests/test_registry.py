@@ -189,3 +189,39 @@ def test_the_help_lists_every_entry(cli):
     text = solve_help(cli)
     for name in [*METHODS, *HEURISTICS]:
         assert name in text, name
+
+
+def test_the_architecture_pages_method_is_added_as_it_says(cli, monkeypatch, tables):
+    """docs/explanation/architecture.md, "Where to add what": its worked example (greedy
+    best-first search) is run as written, its module and its entry taken from the page, and
+    checked as the page says every front door picks it up: the options, ``solve``, the command
+    line and the contract of :func:`test_method_solves_random_positions`."""
+    import re
+    import sys
+    import textwrap
+    import types
+    from pathlib import Path
+
+    from slidelab.search.registry import Method
+
+    page = (Path(__file__).parents[1] / "docs/explanation/architecture.md").read_text()
+    section = page[page.index("**A search method**") : page.index("**A heuristic**")]
+    module_source, entry_source = (
+        textwrap.dedent(block) for block in re.findall(r"```python\n(.*?)```", section, re.S)
+    )
+    module = types.ModuleType("slidelab.search.greedy")
+    module.__package__ = "slidelab.search"
+    monkeypatch.setitem(sys.modules, module.__name__, module)
+    exec(compile(module_source, "architecture.md", "exec"), module.__dict__)
+    entry = eval(entry_source.strip().rstrip(","), {"Method": Method})
+    monkeypatch.setitem(METHODS, entry.name, entry)
+
+    assert check_options(method="greedy", heuristic="lc").heuristic == "linear-conflict"
+    for size in SIZES:
+        for seed in range(SOLVED):
+            board = random_board(size, seed=seed)
+            s = slidelab.solve(board, method="greedy")
+            assert apply_moves(s.start, s.moves) == s.goal and not s.optimal
+            assert s.length >= exact(tables, board)
+    result = cli("solve", random_board("3x3", seed=1), "--method", "greedy")
+    assert result.exit_code == 0 and "method greedy" in result.output, result.output
