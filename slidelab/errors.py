@@ -9,7 +9,16 @@ from __future__ import annotations
 
 
 class SlidelabError(ValueError):
-    """Base class of every slidelab input error."""
+    """Base class of every slidelab input error.
+
+    Attributes
+    ----------
+    option : str or None
+        The search option the error is about, where it is one refused on its own
+        (:func:`~slidelab.search.options.check_options`): the web API names it as the field.
+    """
+
+    option: str | None = None
 
 
 class ArgumentError(SlidelabError, TypeError):
