@@ -2,7 +2,13 @@
 
 Every error caused by bad input subclasses :class:`SlidelabError`, which is a
 :class:`ValueError`, so ``except ValueError`` catches them all.  Messages are a
-single line naming what is wrong and where.
+single line naming what is wrong and where.  A search stopped at a limit
+(:class:`SearchLimitError`) is a :class:`SlidelabError` too, and a :class:`RuntimeError`.
+
+Ctrl-C is neither: :class:`SearchInterrupted`, what IDA* says it had proved when it was
+interrupted, is a :class:`KeyboardInterrupt`, so that it stops everything as Ctrl-C does, and
+no handler of slidelab's errors (a comparison's row, a batch's record, a stream's next board)
+takes it for one.
 """
 
 from __future__ import annotations
@@ -83,8 +89,25 @@ class SearchLimitError(SlidelabError, RuntimeError):
         return f"{self.args[0]}; {self.remedy.advice()}"
 
 
-class SearchInterrupted(SearchLimitError):
-    """Ctrl-C during a search; ``stats`` and ``lower_bound`` (IDA*'s last bound) say what was known."""
+class SearchInterrupted(KeyboardInterrupt):
+    """Ctrl-C during a search, with what was known: a :class:`KeyboardInterrupt`, not a
+    :class:`SlidelabError` (it is not bad input) nor a :class:`SearchLimitError` (it is not a
+    limit), so that it stops everything as Ctrl-C does, wherever slidelab's errors are caught
+    to go on (a comparison's row, a batch's record, a stream's next board), and
+    ``except KeyboardInterrupt`` catches it.
+
+    Attributes
+    ----------
+    stats : slidelab.Stats or None
+        What the search had done when it stopped.
+    lower_bound : float or None
+        IDA*'s bound when it stopped: no solution is shorter.
+    """
+
+    def __init__(self, message: str = "interrupted", stats=None, lower_bound=None):
+        super().__init__(message)
+        self.stats = stats
+        self.lower_bound = lower_bound
 
 
 class SearchTooLong(SearchLimitError):

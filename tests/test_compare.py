@@ -110,6 +110,28 @@ def test_the_command_refuses_bad_input_in_one_line(cli, args, why):
     assert r.exit_code != 0 and why in r.output and "Traceback" not in r.output
 
 
+def test_ctrl_c_ends_a_comparison_and_a_hint_it_is_not_a_row(monkeypatch, cli):
+    import importlib
+
+    from slidelab.errors import SearchInterrupted
+
+    def interrupted(*args, **kwargs):
+        raise SearchInterrupted("interrupted: idastar searched to bound 40", None, 40)
+
+    monkeypatch.setattr(
+        importlib.import_module("slidelab.search.solve"), "solve_request", interrupted
+    )
+    begun = []
+    with pytest.raises(SearchInterrupted):  # a limit would be a row, and bfs would run next
+        compare(EIGHT, methods="idastar,bfs", progress=lambda done, name: begun.append(name))
+    assert begun == ["idastar"]
+    with pytest.raises(SearchInterrupted):  # a limit would be a hint with a lower bound
+        hint(slidelab.scramble(6, "4x4", seed=2))
+    r = cli("compare", EIGHT, "--methods", "idastar,bfs")  # exit 130, saying what was known
+    assert r.exit_code == 130 and r.stdout == "", r.output
+    assert r.stderr == "interrupted: idastar searched to bound 40\n"
+
+
 # ---------------------------------------------------------------------------- read once
 
 

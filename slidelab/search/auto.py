@@ -31,7 +31,7 @@ from __future__ import annotations
 import dataclasses
 import logging
 
-from ..errors import SearchInterrupted, SearchLimitError, SearchTooLong
+from ..errors import SearchLimitError, SearchTooLong
 from ..puzzle import Puzzle
 from ..solution import Solution
 from ..units import format_duration
@@ -117,8 +117,6 @@ def _probe(puzzle, options, clock, progress, table_progress, first: Rung, split=
         limits.patience = None if small(puzzle) else _optimal_budget(puzzle, clock)
         try:
             return _idastar(puzzle, heur, limits, options.metric, split)
-        except SearchInterrupted:
-            raise
         except SearchLimitError as exc:
             return exc
     if heur.value(puzzle.start_codes) > policy.PROBE_MAX_ESTIMATE:  # no search without tables ends
@@ -133,8 +131,6 @@ def _probe(puzzle, options, clock, progress, table_progress, first: Rung, split=
         log.info(
             "searching with %s alone: %s; making %s ready is quicker", cheap, exc, first.name()
         )
-    except SearchInterrupted:
-        raise
     except SearchLimitError as exc:  # the time limit
         return exc
     return None
@@ -176,8 +172,6 @@ def _with_tables(
                     limits.context.pop("stronger_partition", None)  # it climbs by itself
             limits.patience = patience
             return _idastar(puzzle, heur, limits, options.metric, split)
-        except SearchInterrupted:
-            raise
         except SearchTooLong as exc:
             if climbing:
                 log.info("%s: on to %s", exc, rungs[1].name())
@@ -205,8 +199,6 @@ def _optimal_or_bounded(
     limits = limits_of(options, progress, clock, patience=budget)
     try:
         return _idastar(puzzle, heur, limits, options.metric, split)
-    except SearchInterrupted:
-        raise
     except SearchLimitError as exc:
         return _bounded_or_raise(puzzle, options, clock, progress, None, exc, None)
 
@@ -245,8 +237,6 @@ def _bounded_or_raise(puzzle, options, clock, progress, heur, exc, remedy: Rung 
                 metric=options.metric,
                 heuristic=heur,
             )
-        except SearchInterrupted:
-            raise
         except SearchLimitError as again:
             log.info("%s; solving by the constructive method instead", again)
     else:

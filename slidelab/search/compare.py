@@ -4,7 +4,8 @@ Each method answers the same :class:`~slidelab.search.request.Request` (the posi
 checked once: :func:`compare` reads it, :func:`compare_request` takes it read, as the web
 server's workers do) with its own time limit, one after the other in this process, as
 :func:`~slidelab.search.solve.solve_request` would answer it alone.  A method that stops (a limit, a
-metric it does not search) gives a row that says why; it never ends the comparison.
+metric it does not search) gives a row that says why; it never ends the comparison (Ctrl-C
+does: a ``KeyboardInterrupt``, or IDA*'s :class:`~slidelab.errors.SearchInterrupted`, raised).
 
 Per row: the method, the heuristic it searched with (the default resolved, as ``solve`` does),
 the length (proven optimal or not), the nodes expanded and generated, the states stored, the

@@ -132,6 +132,9 @@ def solve(
         The goal cannot be reached (the message gives the reason).
     SearchLimitError
         A time or memory limit was reached first.
+    SearchInterrupted
+        Ctrl-C during IDA* (a ``KeyboardInterrupt``): the bound it had proved, and its
+        statistics.
 
     Examples
     --------

@@ -92,7 +92,10 @@ def alike(warm_up: tuple, job: tuple) -> bool:
 
 
 def run_job(kind: str, args: dict, report=None) -> tuple:
-    """One job: ``("done", result)`` or ``("failed", {"error", "kind", ...})``; never raises.
+    """One job: ``("done", result)`` or ``("failed", {"error", "kind", ...})``; never raises,
+    but an interrupt (Ctrl-C where the job runs in the caller's process: a
+    ``KeyboardInterrupt``, :class:`~slidelab.errors.SearchInterrupted` among them), which stops
+    everything (a worker process of :mod:`.pool` ignores Ctrl-C: its server stops it).
 
     ``kind`` and ``args`` as :func:`solve_job`, :func:`analyze_job`, :func:`generate_job`,
     :func:`compare_job` and :func:`hint_job` make them.  ``report``, if given, is called with progress
