@@ -3,7 +3,8 @@
 Every error caused by bad input subclasses :class:`SlidelabError`, which is a
 :class:`ValueError`, so ``except ValueError`` catches them all.  Messages are a
 single line naming what is wrong and where.  A search stopped at a limit
-(:class:`SearchLimitError`) is a :class:`SlidelabError` too, and a :class:`RuntimeError`.
+(:class:`SearchLimitError`) and a Dask cluster that could not answer (:class:`ClusterError`)
+are :class:`SlidelabError` too, and :class:`RuntimeError`: not bad input.
 
 Ctrl-C is neither: :class:`SearchInterrupted`, what IDA* says it had proved when it was
 interrupted, is a :class:`KeyboardInterrupt`, so that it stops everything as Ctrl-C does, and
@@ -87,6 +88,18 @@ class SearchLimitError(SlidelabError, RuntimeError):
         if getattr(self, "remedy", None) is None:
             return str(self.args[0]) if self.args else ""
         return f"{self.args[0]}; {self.remedy.advice()}"
+
+
+class ClusterError(SlidelabError, RuntimeError):
+    """A Dask cluster could not answer: its scheduler did not answer or went away, it has no
+    workers, a worker left during the search (its tasks or its partition lost), or a task
+    failed on it.
+
+    Not bad input: a :class:`SlidelabError` (one line, caught wherever slidelab's errors are)
+    and a :class:`RuntimeError`, as :class:`SearchLimitError` is; catch it before
+    :class:`SlidelabError` to tell the cluster's fault from bad input (the command line exits
+    1, not 2; batch's records and the workers' failures say ``"kind": "cluster"``).
+    """
 
 
 class SearchInterrupted(KeyboardInterrupt):

@@ -7,12 +7,11 @@ import sys
 
 import click
 
-from ..errors import SlidelabError, UnsolvableError
+from ..errors import SlidelabError
 from .common import (
-    BAD_INPUT,
-    FAILED,
     Outcome,
     fail,
+    failure_code,
     goal_options,
     inputs,
     metric_option,
@@ -72,7 +71,7 @@ def compare_command(
         try:
             request = read_request(text, goal, blank_first=blank_first, size=size, options=options)
         except SlidelabError as exc:
-            code = FAILED if isinstance(exc, UnsolvableError) else BAD_INPUT
+            code = failure_code(exc)
             report_failure({"start": text}, str(exc), number, as_json, outcome, code)
             continue
         result = compare_request(request, names)

@@ -98,10 +98,12 @@ def run_job(kind: str, args: dict, report=None) -> tuple:
     everything (a worker process of :mod:`.pool` ignores Ctrl-C: its server stops it).
 
     ``kind`` and ``args`` as :func:`solve_job`, :func:`analyze_job`, :func:`generate_job`,
-    :func:`compare_job` and :func:`hint_job` make them.  ``report``, if given, is called with progress
-    dicts now and then.
+    :func:`compare_job` and :func:`hint_job` make them.  A failure's ``kind``: ``input``,
+    ``unsolvable``, ``limit`` (with the search's ``stats``), ``cluster`` (a Dask cluster that
+    could not answer: :class:`~slidelab.errors.ClusterError`) or ``internal``.  ``report``,
+    if given, is called with progress dicts now and then.
     """
-    from ..errors import SearchLimitError, SlidelabError, UnsolvableError
+    from ..errors import ClusterError, SearchLimitError, SlidelabError, UnsolvableError
     from ..memory import granted
 
     try:
@@ -124,6 +126,8 @@ def run_job(kind: str, args: dict, report=None) -> tuple:
     except SearchLimitError as exc:
         stats = exc.stats.as_dict() if getattr(exc, "stats", None) is not None else None
         return FAILED, {"error": str(exc), "kind": "limit", "stats": stats}
+    except ClusterError as exc:  # its scheduler or a worker lost: not the input's fault
+        return FAILED, {"error": str(exc), "kind": "cluster"}
     except SlidelabError as exc:
         return FAILED, {"error": str(exc), "kind": "input"}
     except MemoryError:
