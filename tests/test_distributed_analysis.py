@@ -1,5 +1,5 @@
 """The whole-space search split into partitions (slidelab.tables.partition) and run on a Dask
-cluster (slidelab.analysis.distributed, ``analyze --scheduler``): the same counts at every
+cluster (slidelab.analysis.cluster_space, ``analyze --scheduler``): the same counts at every
 depth, the same diameter and hardest positions as the in-memory search, each partition's codes
 on one worker; a cluster that cannot be reached, a partition too large for its worker and a
 worker lost mid-search are one-line errors (issue 29, point 2)."""

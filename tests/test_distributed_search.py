@@ -23,7 +23,7 @@ from slidelab import Puzzle, solve
 from slidelab.errors import SearchInterrupted, SearchLimitError, SlidelabError
 
 distributed = pytest.importorskip("distributed")
-dist = importlib.import_module("slidelab.search.distributed")
+dist = importlib.import_module("slidelab.search.cluster_idastar")
 
 
 def ida(puzzle: Puzzle, partition: str, **more):

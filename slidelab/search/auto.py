@@ -50,7 +50,7 @@ def solve_auto(
     """``auto`` on a board it searches with IDA* (see the module): the solution, or a
     :class:`SearchLimitError` on a board up to :data:`~.policy.OPTIMAL_CELLS` cells that has
     no proven optimum within the time limit.  ``split``: the runner of the IDA* iterations'
-    subtrees (a Dask cluster's: :mod:`.distributed`), for every IDA* search it makes; the
+    subtrees (a Dask cluster's: :mod:`.cluster_idastar`), for every IDA* search it makes; the
     bounded answers past it are made here."""
     rungs = policy.rungs(puzzle, options, plan.heuristic)
     asked = options.heuristic is not None or options.partition is not None

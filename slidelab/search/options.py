@@ -49,7 +49,7 @@ class SearchOptions:
         one move): what lengths count, and what an optimal method minimises.
     scheduler : str or None
         The address of a Dask scheduler (``tcp://host:8786``): the iterations of IDA* run as
-        tasks on its cluster (:mod:`slidelab.search.distributed`); only the methods whose
+        tasks on its cluster (:mod:`slidelab.search.cluster_idastar`); only the methods whose
         entry says so take it (:attr:`~.registry.Method.cluster`).  A ``distributed.Client``
         given here is read as its scheduler's address.
 
