@@ -2,7 +2,7 @@
 
 Starts a Dask ``LocalCluster`` of ``--workers`` worker processes (``--threads`` each, a
 ``--memory-limit`` each, Dask's spilling and pausing off: the codes are not Dask data), runs
-the partitioned search (:mod:`slidelab.analysis.distributed`, one partition a worker) of an
+the partitioned search (:mod:`slidelab.analysis.cluster_space`, one partition a worker) of an
 expectation file's goal, and prints a Markdown row per layer as it is found: the count, the
 published count (OEIS) where there is one, the in-memory run's count where a stored run is
 given (``--in-memory``, a ``layer_counts.py`` output), the layer's seconds, positions a second a
@@ -146,7 +146,7 @@ def main() -> int:
     import distributed
     import numba
 
-    from slidelab.analysis.distributed import search_cluster
+    from slidelab.analysis.cluster_space import search_cluster
     from slidelab.tables.index import Space, space_of
 
     blank_first = fields.get("blank-first", "no") == "yes"

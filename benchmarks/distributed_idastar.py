@@ -35,7 +35,7 @@ from _korf import korf24, korf100
 from slidelab import solve
 from slidelab.memory import granted, usable_cores
 
-dist = importlib.import_module("slidelab.search.distributed")
+dist = importlib.import_module("slidelab.search.cluster_idastar")
 
 
 def korf(cells: int, number: int):

@@ -3,11 +3,13 @@
 ``slidelab batch``, ``solve`` and ``analyze`` take ``--scheduler ADDRESS`` (or a
 :class:`distributed.Client`); each connects here, so the error a person meets when the
 package is missing or the scheduler does not answer is the same one-line message everywhere.
+A cluster that cannot answer (its scheduler, a worker lost) raises
+:class:`~slidelab.errors.ClusterError`, not an input error.
 """
 
 from __future__ import annotations
 
-from .errors import SlidelabError
+from .errors import ClusterError, SlidelabError
 
 #: seconds to wait for a Dask scheduler to answer
 CONNECT_TIMEOUT = 20
@@ -17,8 +19,8 @@ def connect(scheduler, timeout: float | None = None):
     """A Dask client of the cluster at ``scheduler`` (an address), or ``scheduler`` if it is one.
 
     Raises :class:`~slidelab.errors.SlidelabError` (one line) when Dask's ``distributed``
-    package is missing or nothing answers at the address within ``timeout`` seconds (default
-    :data:`CONNECT_TIMEOUT`).
+    package is missing, and :class:`~slidelab.errors.ClusterError` when nothing answers at the
+    address within ``timeout`` seconds (default :data:`CONNECT_TIMEOUT`).
     """
     try:
         from distributed import Client
@@ -31,7 +33,7 @@ def connect(scheduler, timeout: float | None = None):
     try:
         return Client(scheduler, timeout=CONNECT_TIMEOUT if timeout is None else timeout)
     except (OSError, ValueError, TypeError) as exc:
-        raise SlidelabError(
+        raise ClusterError(
             f"cannot reach the Dask scheduler at {scheduler}: {first_line(exc)}"
         ) from None
 

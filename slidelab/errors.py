@@ -2,14 +2,30 @@
 
 Every error caused by bad input subclasses :class:`SlidelabError`, which is a
 :class:`ValueError`, so ``except ValueError`` catches them all.  Messages are a
-single line naming what is wrong and where.
+single line naming what is wrong and where.  A search stopped at a limit
+(:class:`SearchLimitError`) and a Dask cluster that could not answer (:class:`ClusterError`)
+are :class:`SlidelabError` too, and :class:`RuntimeError`: not bad input.
+
+Ctrl-C is neither: :class:`SearchInterrupted`, what IDA* says it had proved when it was
+interrupted, is a :class:`KeyboardInterrupt`, so that it stops everything as Ctrl-C does, and
+no handler of slidelab's errors (a comparison's row, a batch's record, a stream's next board)
+takes it for one.
 """
 
 from __future__ import annotations
 
 
 class SlidelabError(ValueError):
-    """Base class of every slidelab input error."""
+    """Base class of every slidelab input error.
+
+    Attributes
+    ----------
+    option : str or None
+        The search option the error is about, where it is one refused on its own
+        (:func:`~slidelab.search.options.check_options`): the web API names it as the field.
+    """
+
+    option: str | None = None
 
 
 class ArgumentError(SlidelabError, TypeError):
@@ -74,8 +90,37 @@ class SearchLimitError(SlidelabError, RuntimeError):
         return f"{self.args[0]}; {self.remedy.advice(self.args[0])}"
 
 
-class SearchInterrupted(SearchLimitError):
-    """Ctrl-C during a search; ``stats`` and ``lower_bound`` (IDA*'s last bound) say what was known."""
+class ClusterError(SlidelabError, RuntimeError):
+    """A Dask cluster could not answer: its scheduler did not answer or went away, it has no
+    workers, a worker left during the search (its tasks or its partition lost), or a task
+    failed on it.
+
+    Not bad input: a :class:`SlidelabError` (one line, caught wherever slidelab's errors are)
+    and a :class:`RuntimeError`, as :class:`SearchLimitError` is; catch it before
+    :class:`SlidelabError` to tell the cluster's fault from bad input (the command line exits
+    1, not 2; batch's records and the workers' failures say ``"kind": "cluster"``).
+    """
+
+
+class SearchInterrupted(KeyboardInterrupt):
+    """Ctrl-C during a search, with what was known: a :class:`KeyboardInterrupt`, not a
+    :class:`SlidelabError` (it is not bad input) nor a :class:`SearchLimitError` (it is not a
+    limit), so that it stops everything as Ctrl-C does, wherever slidelab's errors are caught
+    to go on (a comparison's row, a batch's record, a stream's next board), and
+    ``except KeyboardInterrupt`` catches it.
+
+    Attributes
+    ----------
+    stats : slidelab.Stats or None
+        What the search had done when it stopped.
+    lower_bound : float or None
+        IDA*'s bound when it stopped: no solution is shorter.
+    """
+
+    def __init__(self, message: str = "interrupted", stats=None, lower_bound=None):
+        super().__init__(message)
+        self.stats = stats
+        self.lower_bound = lower_bound
 
 
 class SearchTooLong(SearchLimitError):

@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 from slidelab import Board, random_boards, solve
 from slidelab.batch import ResultsFile, read_instances, solve_batch, summarize
 from slidelab.batch.results import agrees
-from slidelab.errors import SlidelabError
+from slidelab.errors import ClusterError, SlidelabError
 
 KORF_1 = "14 13 15 7 11 12 9 5 6 0 2 1 4 8 10 3"
 KORF_GOAL = "0 1 2 3/4 5 6 7/8 9 10 11/12 13 14 15"
@@ -422,8 +422,41 @@ def test_unreachable_scheduler_is_one_line(monkeypatch):
     from slidelab import cluster
 
     monkeypatch.setattr(cluster, "CONNECT_TIMEOUT", 2)
-    with pytest.raises(SlidelabError, match="cannot reach the Dask scheduler at tcp://127.0.0.1:9"):
+    with pytest.raises(ClusterError, match="cannot reach the Dask scheduler at tcp://127.0.0.1:9"):
         list(solve_batch(read_instances(["1 2 3/4 5 6/0 7 8"]), scheduler="tcp://127.0.0.1:9"))
+
+
+def test_a_task_lost_on_the_dask_cluster_is_its_own_kind_of_failure():
+    """A task whose worker died (Dask gives up on it: ``KilledWorker``) fails its instance with
+    ``error_kind`` "cluster" (it was "internal"), and the batch goes on."""
+    from concurrent.futures import Future
+
+    from slidelab.batch import run
+    from slidelab.search.options import check_options
+
+    class KilledWorker(Exception):  # as distributed.scheduler's
+        pass
+
+    class Lost:
+        """A client whose every task is lost with its worker."""
+
+        def nthreads(self):
+            return {"tcp://10.0.0.1:40155": 1}
+
+        def submit(self, *args, **kwargs):
+            task: Future = Future()
+            task.set_exception(KilledWorker("attempted to run the task 3 times; all died"))
+            return task
+
+        def cancel(self, tasks):
+            pass
+
+    (instance,) = read_instances(["1 2 3/4 5 6/0 7 8"])
+    item = run._item(instance, None, False, None, check_options())
+    status, payload = run._Dask(Lost()).submit(item).result(timeout=10)
+    record = run._record(instance, item[0][1], status, payload)
+    assert record["error_kind"] == "cluster" and "KilledWorker" in record["error"], record
+    assert "1 Dask cluster failure" in summarize([record]).table()
 
 
 # ------------------------------------------------------------------------- streaming (issue 25)

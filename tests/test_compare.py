@@ -110,6 +110,109 @@ def test_the_command_refuses_bad_input_in_one_line(cli, args, why):
     assert r.exit_code != 0 and why in r.output and "Traceback" not in r.output
 
 
+def test_ctrl_c_ends_a_comparison_and_a_hint_it_is_not_a_row(monkeypatch, cli):
+    import importlib
+
+    from slidelab.errors import SearchInterrupted
+
+    def interrupted(*args, **kwargs):
+        raise SearchInterrupted("interrupted: idastar searched to bound 40", None, 40)
+
+    monkeypatch.setattr(
+        importlib.import_module("slidelab.search.solve"), "solve_request", interrupted
+    )
+    begun = []
+    with pytest.raises(SearchInterrupted):  # a limit would be a row, and bfs would run next
+        compare(EIGHT, methods="idastar,bfs", progress=lambda done, name: begun.append(name))
+    assert begun == ["idastar"]
+    with pytest.raises(SearchInterrupted):  # a limit would be a hint with a lower bound
+        hint(slidelab.scramble(6, "4x4", seed=2))
+    r = cli("compare", EIGHT, "--methods", "idastar,bfs")  # exit 130, saying what was known
+    assert r.exit_code == 130 and r.stdout == "", r.output
+    assert r.stderr == "interrupted: idastar searched to bound 40\n"
+
+
+# ---------------------------------------------------------------------------- read once
+
+
+@pytest.fixture
+def reads(monkeypatch):
+    """How often a request is checked to be solvable and its metric resolved (read from what was
+    given): the two checks wrapped, counted by name."""
+    import collections
+
+    import slidelab.search.options
+    import slidelab.solvability
+
+    counts: collections.Counter = collections.Counter()
+
+    def counting(real, what):
+        def counted(*args, **kwargs):
+            counts[what] += 1
+            return real(*args, **kwargs)
+
+        return counted
+
+    for module, name, what in (
+        (slidelab.solvability, "check", "solvable"),
+        (slidelab.search.options, "metric_name", "metric"),
+    ):
+        monkeypatch.setattr(module, name, counting(getattr(module, name), what))
+    return counts
+
+
+# bidirectional-astar is left out: its function refuses an unsolvable puzzle itself, for its
+# direct callers (Python's), so that each of its answers checks the board again
+METHODS = ("bfs", "bidirectional", "astar", "weighted-astar", "idastar")
+
+
+def test_a_comparison_reads_its_request_once(reads):
+    c = compare(EIGHT, methods=METHODS, metric="STM", heuristic="Manhattan")
+    assert [e.length for e in c.entries if e.optimal] == [31] * 4
+    assert dict(reads) == {"solvable": 1, "metric": 1}  # was 1 and 6: a metric per method
+
+
+def test_a_comparisons_worker_reads_nothing_again(reads):
+    from slidelab.search.compare import method_names
+    from slidelab.search.request import read_request
+    from slidelab.workers.jobs import compare_job, run_job
+
+    request = read_request(EIGHT, metric="mtm", time_limit=10)  # at the door
+    names = method_names(",".join(METHODS))
+    assert dict(reads) == {"solvable": 1, "metric": 1}
+    reads.clear()
+    status, result = run_job(*compare_job(request, names))
+    assert status == "done" and [e["method"] for e in result["entries"]] == list(METHODS)
+    assert dict(reads) == {}  # was 1 and 6 (the web server's door: 1 and 1 more)
+
+
+def test_a_hint_reads_its_request_once(reads):
+    from slidelab.search.request import read_request
+    from slidelab.workers.jobs import hint_job, run_job
+
+    assert hint(slidelab.scramble(6, "4x4", seed=2), metric="stm").how == "optimal search"
+    assert dict(reads) == {"solvable": 1, "metric": 1}
+    reads.clear()
+    request = read_request(EIGHT, metric="MTM")  # at the door
+    status, result = run_job(*hint_job(request))
+    assert status == "done" and result["distance"] == 20
+    assert dict(reads) == {"solvable": 1, "metric": 1}  # was 2 and 2 (door, then worker)
+
+
+def test_the_request_forms_refuse_what_is_not_read():
+    from slidelab.errors import ArgumentError
+    from slidelab.search.compare import compare_request
+    from slidelab.search.hint import hint_request
+    from slidelab.search.request import read_request
+
+    with pytest.raises(ArgumentError, match="request must be"):
+        hint_request(EIGHT)
+    with pytest.raises(ArgumentError, match="request must be"):
+        compare_request(EIGHT)
+    with pytest.raises(ArgumentError, match="canonical method names"):
+        compare_request(read_request(EIGHT), ["IDA*"])
+
+
 # ---------------------------------------------------------------------------- the hint
 
 

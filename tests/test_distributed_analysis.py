@@ -1,5 +1,5 @@
 """The whole-space search split into partitions (slidelab.tables.partition) and run on a Dask
-cluster (slidelab.analysis.distributed, ``analyze --scheduler``): the same counts at every
+cluster (slidelab.analysis.cluster_space, ``analyze --scheduler``): the same counts at every
 depth, the same diameter and hardest positions as the in-memory search, each partition's codes
 on one worker; a cluster that cannot be reached, a partition too large for its worker and a
 worker lost mid-search are one-line errors (issue 29, point 2)."""
@@ -17,7 +17,7 @@ import numpy as np
 import pytest
 
 from slidelab.analysis import analyze
-from slidelab.errors import SlidelabError
+from slidelab.errors import ClusterError, SlidelabError
 from slidelab.tables.index import space_of
 from slidelab.tables.layers import search_layers
 from slidelab.tables.partition import Local, Split, pack, prefix_starts, search_partitions, unpack
@@ -208,10 +208,10 @@ def test_an_unreachable_scheduler_is_one_line(monkeypatch, cli):
     from slidelab import cluster
 
     monkeypatch.setattr(cluster, "CONNECT_TIMEOUT", 2)
-    with pytest.raises(SlidelabError, match="cannot reach the Dask scheduler at tcp://127.0.0.1:9"):
+    with pytest.raises(ClusterError, match="cannot reach the Dask scheduler at tcp://127.0.0.1:9"):
         analyze("3x3", scheduler="tcp://127.0.0.1:9")
     result = cli("analyze", "3x3", "--scheduler", "tcp://127.0.0.1:9")
-    assert result.exit_code != 0
+    assert result.exit_code == 1  # not bad input (2): the cluster could not answer
     assert result.stderr.count("\n") == 1 and "cannot reach the Dask scheduler" in result.stderr
 
 
@@ -252,7 +252,7 @@ def test_a_worker_lost_mid_search_is_a_one_line_error_not_a_hang():
         def search():
             try:
                 analyze("4x3", progress, scheduler=local.scheduler_address)
-            except SlidelabError as exc:
+            except ClusterError as exc:  # not bad input
                 failure["error"] = str(exc)
 
         thread = threading.Thread(target=search)

@@ -23,7 +23,7 @@ from slidelab import Puzzle, solve
 from slidelab.errors import SearchInterrupted, SearchLimitError, SlidelabError
 
 distributed = pytest.importorskip("distributed")
-dist = importlib.import_module("slidelab.search.distributed")
+dist = importlib.import_module("slidelab.search.cluster_idastar")
 
 
 def ida(puzzle: Puzzle, partition: str, **more):
@@ -209,9 +209,25 @@ def test_unreachable_scheduler_is_one_line(cli, monkeypatch):
 
     monkeypatch.setattr(cluster, "CONNECT_TIMEOUT", 2)
     done = cli("solve", "1 2 3/4 5 6/0 7 8", "--scheduler", "tcp://127.0.0.1:9")
-    assert done.exit_code == 2
+    assert done.exit_code == 1  # not bad input (2): the cluster could not answer
     lines = done.stderr.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("error: cannot reach the Dask scheduler")
+
+
+def test_a_cluster_that_cannot_answer_is_its_own_kind_of_failure(monkeypatch):
+    """A job whose search's cluster cannot answer fails with kind "cluster" (it was "input")."""
+    from slidelab import cluster
+    from slidelab.errors import ClusterError
+    from slidelab.search.request import read_request
+    from slidelab.workers.jobs import run_job, solve_job
+
+    monkeypatch.setattr(cluster, "CONNECT_TIMEOUT", 2)
+    request = read_request("1 2 3/4 5 6/0 7 8", method="idastar", scheduler="tcp://127.0.0.1:9")
+    with pytest.raises(ClusterError, match="cannot reach the Dask scheduler"):
+        solve(request.puzzle, options=request.options)
+    status, failure = run_job(*solve_job(request))
+    assert (status, failure["kind"]) == ("failed", "cluster"), failure
+    assert failure["error"].startswith("cannot reach the Dask scheduler at tcp://127.0.0.1:9")
 
 
 @pytest.mark.parametrize(
@@ -246,7 +262,7 @@ def test_batch_scheduler_is_not_a_search_option(cli, tmp_path, monkeypatch):
     source = tmp_path / "in.txt"
     source.write_text("1 2 3/4 5 6/0 7 8\n")
     done = cli("batch", source, "-m", "bfs", "--scheduler", "tcp://127.0.0.1:9")
-    assert done.exit_code == 2 and "does not run on a Dask cluster" not in done.stderr
+    assert done.exit_code == 1 and "does not run on a Dask cluster" not in done.stderr
     assert done.stderr.strip().splitlines()[-1].startswith("error: cannot reach the Dask")
 
 

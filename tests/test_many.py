@@ -109,8 +109,12 @@ def test_interrupting_a_stream_on_the_command_line(tmp_path):
     assert "interrupted" in out + err and "Traceback" not in err
 
 
-def test_interrupted_is_a_limit_error():
-    assert issubclass(SearchInterrupted, SearchLimitError)
+def test_interrupted_is_ctrl_c_not_a_limit_nor_bad_input():
+    # it stops everything, as Ctrl-C does: no handler of slidelab's errors takes it for one
+    assert issubclass(SearchInterrupted, KeyboardInterrupt)
+    assert not issubclass(SearchInterrupted, (SearchLimitError, SlidelabError, Exception))
+    stopped = SearchInterrupted("interrupted: idastar searched to bound 40", None, 40)
+    assert (str(stopped), stopped.lower_bound, stopped.stats) == (stopped.args[0], 40, None)
 
 
 def test_an_answer_comes_while_the_input_waits_for_its_next_line():

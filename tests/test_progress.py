@@ -71,7 +71,7 @@ def test_a_slow_search_reports_on_stderr_when_not_a_terminal(capsys):
     for seconds in (0.5, 1.0, QUIET_SECONDS + 0.1, QUIET_SECONDS + 0.2, 2 * QUIET_SECONDS + 0.5):
         line({**info, "seconds": seconds})
     err = capsys.readouterr().err.splitlines()
-    assert len(err) == 3, err  # the hint once, then a line at 5 s and at 10 s
+    assert len(err) == 3, err  # the advice once, then a line at 5 s and at 10 s
     assert "--partition 7-8" in err[0]
     assert err[1].startswith("idastar: bound 62, 10,000,000 nodes (") and "M/s" in err[1]
 

@@ -4,7 +4,7 @@ The search itself and the tables it makes are the tables' layer's (:mod:`slidela
 the numbering of positions, the two-bit layered search, partitions, distance tables); here:
 
 - :mod:`.stats`: :func:`analyze` and :class:`SpaceStats` (positions by distance, the hardest);
-- :mod:`.distributed`: the partitions of :mod:`slidelab.tables.partition` on a Dask cluster, one
+- :mod:`.cluster_space`: the partitions of :mod:`slidelab.tables.partition` on a Dask cluster, one
   a worker;
 - :mod:`.plot`: the distance distribution as a bar chart (matplotlib).
 

@@ -140,7 +140,7 @@ def analyze(
         space's own, else ``stm``.
     scheduler : str or distributed.Client, optional
         Search on the Dask cluster at this address (``tcp://host:8786``), the space split
-        into one partition a worker, each worker holding only its own (:mod:`.distributed`):
+        into one partition a worker, each worker holding only its own (:mod:`.cluster_space`):
         the same counts, for spaces larger than one machine's memory.  ``max_bytes`` then
         limits what one worker needs, and ``max_seconds`` the estimate on the cluster's
         threads.  Not with ``save`` (a distance table is made in this machine's memory).
@@ -189,7 +189,7 @@ def analyze(
     if scheduler is None:
         layers = search_layers(searched, progress=progress, record=save, limit=hardest)
     else:
-        from .distributed import search_cluster
+        from .cluster_space import search_cluster
 
         layers = search_cluster(
             searched,

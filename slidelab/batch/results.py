@@ -29,6 +29,7 @@ ERROR_KINDS = {
     "input": "bad input",
     "unsolvable": "unsolvable",
     "limit": "time or memory limit",
+    "cluster": "Dask cluster failure",
     "internal": "internal error",
 }
 

@@ -86,7 +86,8 @@ def solve_batch(
         The ``solve --json`` fields with ``id``, ``line``, ``input`` (the
         line's text) and ``error`` (``None``); or, for an instance that could
         not be read or solved, ``id``, ``line``, ``input``, ``error`` and
-        ``error_kind`` (``input``, ``unsolvable``, ``limit`` or ``internal``).
+        ``error_kind`` (``input``, ``unsolvable``, ``limit``, ``cluster``: its Dask task
+        lost with its worker or failed there, or ``internal``).
         Instances with a ``known`` length also get ``known`` and, when solved,
         ``agrees``.
 
@@ -302,7 +303,7 @@ class _Dask:
                     FAILED,
                     {
                         "error": f"the Dask task failed: {type(exc).__name__}: {first_line(exc)}",
-                        "kind": "internal",
+                        "kind": "cluster",
                     },
                 )
             answer.set_result(result)

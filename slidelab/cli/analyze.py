@@ -9,7 +9,7 @@ import click
 
 from ..errors import SlidelabError
 from ..units import parse_bytes, parse_duration
-from .common import fail, metric_option, scheduler_option
+from .common import fail, failure_code, metric_option, scheduler_option
 from .program import needs
 from .progress import AnalysisBar
 
@@ -125,7 +125,7 @@ def analyze_command(
     except SlidelabError as exc:
         if bar:
             bar.close()
-        fail(str(exc))
+        fail(str(exc), failure_code(exc))
     if as_json:
         click.echo(json.dumps(stats.as_dict()))
         return

@@ -18,6 +18,7 @@ from .common import (
     OK,
     SearchCommand,
     fail,
+    failure_code,
     goal_options,
     read_search_options,
     scheduler_option,
@@ -171,7 +172,7 @@ def batch_command(
         interrupted = True
     except SlidelabError as exc:  # the cluster cannot be reached, the output cannot be written,
         bar.close()  # the input is another's or too long
-        fail(str(exc))
+        fail(str(exc), failure_code(exc))
     finally:
         if records is not None:
             records.close()  # stops the workers

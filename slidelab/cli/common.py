@@ -1,6 +1,7 @@
 """What the commands share: exit codes, reading boards, errors, and the goal and search options.
 
-Exit codes: 0 ok, 1 unsolvable or no solution within the limits, 2 bad input.
+Exit codes: 0 ok, 1 unsolvable, no solution within the limits, or a Dask cluster that could not
+answer (:func:`failure_code`), 2 bad input, 130 interrupted.
 A board and its goal are read by :func:`slidelab.search.request.read_puzzle` and
 the search options by :func:`read_search_options`, as the web API and batch read
 them (:mod:`slidelab.search.request`).
@@ -30,6 +31,17 @@ OK, FAILED, BAD_INPUT = 0, 1, 2
 def fail(message: str, code: int = BAD_INPUT):
     click.echo(f"error: {message}", err=True)
     sys.exit(code)
+
+
+def failure_code(exc: Exception) -> int:
+    """The exit code of an error: :data:`FAILED` where the input was good but got no answer (an
+    unsolvable board, a limit reached, a Dask cluster that could not answer), else
+    :data:`BAD_INPUT`."""
+    from ..errors import ClusterError, SearchLimitError, UnsolvableError
+
+    return (
+        FAILED if isinstance(exc, (UnsolvableError, SearchLimitError, ClusterError)) else BAD_INPUT
+    )
 
 
 #: the longest line read from standard input (a 32,768-cell board is about 200,000 characters)

@@ -7,8 +7,17 @@ import sys
 
 import click
 
-from ..errors import SlidelabError, UnsolvableError
-from .common import BAD_INPUT, FAILED, Outcome, goal_options, inputs, metric_option, report_failure
+from ..errors import SlidelabError
+from .common import (
+    Outcome,
+    fail,
+    failure_code,
+    goal_options,
+    inputs,
+    metric_option,
+    option_names,
+    report_failure,
+)
 from .program import needs
 
 
@@ -47,25 +56,25 @@ def compare_command(
     """Solve BOARD with several methods and print them side by side: length, proven optimal,
     nodes expanded and generated, states stored, memory, and times (the search alone, the
     whole answer, the set-up of kernels and tables before it)."""
-    from ..search.compare import compare
+    from ..search.compare import compare_request, method_names
+    from ..search.request import read_options, read_request
 
+    try:  # read once, before any board
+        names = method_names(methods)
+        options = read_options(
+            heuristic=heuristic, metric=metric, time_limit=time_limit, names=option_names()
+        )
+    except SlidelabError as exc:
+        fail(str(exc))
     outcome = Outcome()
     for number, text in inputs(board):
         try:
-            result = compare(
-                text,
-                goal,
-                methods=methods,
-                heuristic=heuristic,
-                metric=metric,
-                time_limit=time_limit,
-                blank_first=blank_first,
-                size=size,
-            )
+            request = read_request(text, goal, blank_first=blank_first, size=size, options=options)
         except SlidelabError as exc:
-            code = FAILED if isinstance(exc, UnsolvableError) else BAD_INPUT
+            code = failure_code(exc)
             report_failure({"start": text}, str(exc), number, as_json, outcome, code)
             continue
+        result = compare_request(request, names)
         if as_json:
             click.echo(json.dumps(result.as_dict()))
         else:

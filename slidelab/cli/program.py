@@ -118,7 +118,8 @@ def interrupt_handler(signum, frame):
 
 class ProgramGroup(click.Group):
     """Starts the program (:func:`_program_start`) and stops it cleanly on Ctrl-C or SIGTERM
-    (exit 130) instead of printing a traceback.
+    (exit 130) instead of printing a traceback: one line, ``interrupted``, or what the search
+    knew (:class:`~slidelab.errors.SearchInterrupted`'s message).
 
     An interruption can surface as another exception: numba, compiling a
     kernel, turns it into a ``RuntimeError``.  Any error after one is taken
@@ -137,8 +138,8 @@ class ProgramGroup(click.Group):
     def invoke(self, ctx):
         try:
             return super().invoke(ctx)
-        except KeyboardInterrupt:
-            click.echo("interrupted", err=True)
+        except KeyboardInterrupt as exc:  # a SearchInterrupted too: it says what was known
+            click.echo(str(exc).splitlines()[0] if str(exc) else "interrupted", err=True)
             sys.exit(130)
         except Exception:
             if not _interrupt_seen:

@@ -28,13 +28,13 @@ class ProgressLine:
         self.live = live
         self.shown = False
         self.next_line = QUIET_SECONDS
-        self.hinted = False
+        self.advised = False
 
     def start(self) -> None:
         """A new board."""
         self.clear()
         self.next_line = QUIET_SECONDS
-        self.hinted = False
+        self.advised = False
 
     def __call__(self, info: dict):
         seconds = info["seconds"]
@@ -43,8 +43,8 @@ class ProgressLine:
         text = f"{info['method']}: {where}, {info['generated']:,} nodes{rate}, {seconds:.1f} s"
         if "workers" in info:  # IDA* on a Dask cluster
             text += f", {info['busy']}/{info['workers']} workers busy"
-        if seconds >= QUIET_SECONDS and not self.hinted:
-            self.hinted = True
+        if seconds >= QUIET_SECONDS and not self.advised:
+            self.advised = True
             if info.get("stronger_partition"):
                 name = info["stronger_partition"]
                 self._line(

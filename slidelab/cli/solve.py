@@ -8,13 +8,12 @@ from collections import deque
 
 import click
 
-from ..errors import SearchLimitError, SlidelabError, UnsolvableError
+from ..errors import SlidelabError
 from .common import (
-    BAD_INPUT,
-    FAILED,
     Outcome,
     SearchCommand,
     fail,
+    failure_code,
     goal_options,
     inputs,
     read_search_options,
@@ -88,7 +87,7 @@ def solve_command(
 
             connect(options.scheduler).close()
     except SlidelabError as exc:
-        fail(str(exc))
+        fail(str(exc), failure_code(exc))
     show = sys.stderr.isatty() if progress is None else progress
     # --no-progress: silence; otherwise a live line on a terminal, a line now and then elsewhere
     reporter = ProgressLine(live=show) if progress is not False else None
@@ -133,10 +132,9 @@ def solve_command(
         if isinstance(result, SearchInterrupted):
             report_failure(record, str(result), number, as_json, outcome, 130)
             break
-        if isinstance(result, (UnsolvableError, SearchLimitError)):
-            report_failure(record, str(result), number, as_json, outcome, FAILED)
-        elif isinstance(result, SlidelabError):
-            report_failure(record, str(result), number, as_json, outcome, BAD_INPUT)
+        if isinstance(result, SlidelabError):
+            code = failure_code(result)
+            report_failure(record, str(result), number, as_json, outcome, code)
         elif all_solutions:
             _show_all(result, notation, as_json)
         elif as_json:

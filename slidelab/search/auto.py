@@ -31,7 +31,7 @@ from __future__ import annotations
 import dataclasses
 import logging
 
-from ..errors import SearchInterrupted, SearchLimitError, SearchTooLong
+from ..errors import SearchLimitError, SearchTooLong
 from ..heuristics.registry import HEURISTICS
 from ..puzzle import Puzzle
 from ..solution import Solution
@@ -51,7 +51,7 @@ def solve_auto(
     """``auto`` on a board it searches with IDA* (see the module): the solution, or a
     :class:`SearchLimitError` on a board up to :data:`~.policy.OPTIMAL_CELLS` cells that has
     no proven optimum within the time limit.  ``split``: the runner of the IDA* iterations'
-    subtrees (a Dask cluster's: :mod:`.distributed`), for every IDA* search it makes; the
+    subtrees (a Dask cluster's: :mod:`.cluster_idastar`), for every IDA* search it makes; the
     bounded answers past it are made here."""
     rungs = policy.rungs(puzzle, options, plan.heuristic)
     asked = options.heuristic is not None or options.partition is not None
@@ -116,8 +116,6 @@ def _probe(puzzle, options, clock, progress, table_progress, first: Rung, split=
             limits.patience = None if small(puzzle) else _optimal_budget(puzzle, clock)
             try:
                 return _idastar(puzzle, heur, limits, options.metric, split)
-            except SearchInterrupted:
-                raise
             except SearchLimitError as exc:
                 stopped = exc
         stopped.heuristic = heur  # the bounded answer searches with it
@@ -134,8 +132,6 @@ def _probe(puzzle, options, clock, progress, table_progress, first: Rung, split=
         log.info(
             "searching with %s alone: %s; making %s ready is quicker", cheap, exc, first.name()
         )
-    except SearchInterrupted:
-        raise
     except SearchLimitError as exc:  # the time limit
         return exc
     return None
@@ -177,8 +173,6 @@ def _with_tables(
                     limits.context.pop("stronger_partition", None)  # it climbs by itself
             limits.patience = patience
             return _idastar(puzzle, heur, limits, options.metric, split)
-        except SearchInterrupted:
-            raise
         except SearchTooLong as exc:
             if climbing:
                 log.info("%s: on to %s", exc, rungs[1].name())
@@ -206,8 +200,6 @@ def _optimal_or_bounded(
     limits = limits_of(options, progress, clock, patience=budget)
     try:
         return _idastar(puzzle, heur, limits, options.metric, split)
-    except SearchInterrupted:
-        raise
     except SearchLimitError as exc:
         return _bounded_or_raise(puzzle, options, clock, progress, heur, exc, None)
 
@@ -250,8 +242,6 @@ def _bounded_or_raise(puzzle, options, clock, progress, heur, exc, remedy: Rung 
             solution = METHODS["weighted-astar"].load()(
                 puzzle, limits=limits, weight=weight, metric=options.metric, heuristic=heur
             )
-        except SearchInterrupted:
-            raise
         except SearchLimitError as again:
             log.info("%s; solving by the constructive method instead", again)
     else:

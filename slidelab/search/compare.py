@@ -1,9 +1,11 @@
 """Several methods on one position, side by side: ``slidelab compare`` and the web page's lab.
 
 Each method answers the same :class:`~slidelab.search.request.Request` (the position read and
-checked once) with its own time limit, one after the other in this process, as
-:func:`~slidelab.search.solve.solve` would answer it alone.  A method that stops (a limit, a
-metric it does not search) gives a row that says why; it never ends the comparison.
+checked once: :func:`compare` reads it, :func:`compare_request` takes it read, as the web
+server's workers do) with its own time limit, one after the other in this process, as
+:func:`~slidelab.search.solve.solve_request` would answer it alone.  A method that stops (a limit, a
+metric it does not search) gives a row that says why; it never ends the comparison (Ctrl-C
+does: a ``KeyboardInterrupt``, or IDA*'s :class:`~slidelab.errors.SearchInterrupted`, raised).
 
 Per row: the method, the heuristic it searched with (the default resolved, as ``solve`` does),
 the length (proven optimal or not), the nodes expanded and generated, the states stored, the
@@ -34,10 +36,9 @@ from ..generate import scramble
 from ..puzzle import Puzzle
 from ..solution import Solution, Stats
 from ..units import format_bytes
-from .options import check_options
 from .plan import make_plan
 from .registry import METHODS, method_name
-from .request import Request, check_request, read_puzzle
+from .request import Request, read_request
 
 #: the methods compared where none are named: the classic articles' line-up
 DEFAULT_METHODS = (
@@ -236,7 +237,8 @@ def compare(
     progress=None,
 ) -> Comparison:
     """Solve one position with each of ``methods`` (default :data:`DEFAULT_METHODS`), side by
-    side (see the module).
+    side (see the module): the request read once (:func:`~.request.read_request`), then
+    :func:`compare_request`.
 
     Parameters
     ----------
@@ -244,7 +246,7 @@ def compare(
         The position and its goal, as :func:`~slidelab.search.solve.solve` reads them (read
         and checked once).
     methods : list of str, optional
-        Method names or aliases, or one comma-separated string.
+        Method names or aliases, or one comma-separated string (:func:`method_names`).
     heuristic : str, optional
         For the methods that take one; the others search without.
     metric : str
@@ -264,21 +266,61 @@ def compare(
     ...
     bfs     -               1      yes  ...
     """
+    names = method_names(methods)
+    # the heuristic's canonical name: an unknown one is bad input, not a row
+    request = read_request(
+        start,
+        goal,
+        blank_first=blank_first,
+        size=size,
+        metric=metric,
+        time_limit=time_limit,
+        heuristic=heuristic,
+    )
+    return compare_request(request, names, progress=progress)
 
-    names = _method_names(methods)
-    first = check_options(metric=metric, time_limit=time_limit, heuristic=heuristic)
-    heuristic = first.heuristic  # its canonical name: an unknown one is bad input, not a row
-    puzzle = check_request(read_puzzle(start, goal, blank_first=blank_first, size=size), first)
+
+def compare_request(request: Request, methods=None, *, progress=None) -> Comparison:
+    """:func:`compare` of a request read and checked already (:func:`~.request.read_request`):
+    each of ``methods`` (canonical names, as :func:`method_names` gives them; default
+    :data:`DEFAULT_METHODS`) answers it in turn with the request's options (its heuristic for
+    the methods that take one, its metric, and its time limit for each method's answer:
+    :meth:`~.options.SearchOptions.for_method`).  Nothing is parsed, checked or resolved again:
+    the web server's and batch's workers take the request as it is.
+
+    Examples
+    --------
+    >>> from .request import read_request
+    >>> c = compare_request(read_request("1 2 3/4 5 6/7 0 8", time_limit=5), ["bfs", "idastar"])
+    >>> [(e.method, e.length) for e in c.entries]
+    [('bfs', 1), ('idastar', 1)]
+    """
+    _args.instance(request, "request", Request)
+    names = list(DEFAULT_METHODS) if methods is None else list(methods)
+    unknown = [name for name in names if name not in METHODS]
+    if unknown or not names:
+        raise _args.ArgumentError(
+            "compare_request takes canonical method names (method_names reads them), got"
+            f" {_args.show(unknown[0] if unknown else methods)}"
+        )
+    _args.callback(progress, "progress")
     entries: list[Entry] = []
     for name in names:
         if progress is not None:
             progress(list(entries), name)
-        entries.append(_one(puzzle.puzzle, name, heuristic, first.metric, time_limit))
-    return Comparison(puzzle.puzzle.start, puzzle.puzzle.goal, first.metric, entries)
+        entries.append(_one(request, name))
+    puzzle = request.puzzle
+    return Comparison(puzzle.start, puzzle.goal, request.options.metric, entries)
 
 
-def _method_names(methods) -> list[str]:
-    """The canonical names of ``methods`` (None: the defaults), each once, in order."""
+def method_names(methods) -> list[str]:
+    """The canonical names of ``methods`` (method names or aliases, or one comma-separated
+    string; None: :data:`DEFAULT_METHODS`), each once, in order: a comparison's methods, read
+    once.
+
+    >>> method_names("bfs, IDA*,a*,bfs")
+    ['bfs', 'idastar', 'astar']
+    """
     if methods is None:
         return list(DEFAULT_METHODS)
     if isinstance(methods, str):
@@ -293,16 +335,17 @@ def _method_names(methods) -> list[str]:
     return names
 
 
-def _one(puzzle, method: str, heuristic, metric: str, time_limit) -> Entry:
-    """One method's row: its answer, or why it stopped."""
+def _one(request: Request, method: str) -> Entry:
+    """One method's row: its answer to ``request``, or why it stopped."""
     from .solve import solve_request
 
-    spec = METHODS[method]
-    takes = "heuristic" in spec.options
-    used = heuristic if takes else None
+    puzzle, given = request.puzzle, request.options
+    metric = given.metric
+    takes = "heuristic" in METHODS[method].options
+    used = given.heuristic if takes else None
     setup, began, floor = 0.0, time.perf_counter(), None
     try:
-        options = check_options(method=method, heuristic=used, metric=metric, time_limit=time_limit)
+        options = given.for_method(method)
         plan = make_plan(puzzle, options)
         if takes:
             used = plan.heuristic

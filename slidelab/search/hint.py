@@ -19,12 +19,12 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass
 
+from .. import _args
 from ..errors import SearchLimitError
 from ..moves import Move, moved_tiles
 from ..puzzle import Puzzle
 from ..units import format_duration
-from .options import check_options
-from .request import Request, check_request, read_puzzle
+from .request import Request, read_request
 
 #: the seconds of search a hint takes where no time limit is given
 DEFAULT_TIME_LIMIT = 2.0
@@ -104,18 +104,33 @@ def hint(
     blank_first: bool = False,
     size=None,
 ) -> Hint:
-    """The distance of ``start`` from ``goal`` and its best next move (see the module).
+    """The distance of ``start`` from ``goal`` and its best next move (see the module): the
+    request read once (:func:`~.request.read_request`), then :func:`hint_request`.
 
     ``time_limit``: seconds of search where no distance table answers (default
     :data:`DEFAULT_TIME_LIMIT`).  An unsolvable position raises
     :class:`~slidelab.errors.UnsolvableError`, as ``solve`` does.
     """
+    request = read_request(
+        start, goal, blank_first=blank_first, size=size, metric=metric, time_limit=time_limit
+    )
+    return hint_request(request)
+
+
+def hint_request(request: Request) -> Hint:
+    """:func:`hint` of a request read and checked already (:func:`~.request.read_request`): its
+    metric, and its time limit for the search where no distance table answers.  Nothing is
+    parsed, checked or resolved again (the web server's workers take the request as it is).
+
+    Examples
+    --------
+    >>> from .request import read_request
+    >>> hint_request(read_request("1 2 3/4 5 6/7 0 8", metric="mtm")).distance
+    1
+    """
+    _args.instance(request, "request", Request)
     began = time.perf_counter()
-    options = check_options(metric=metric, time_limit=time_limit)
-    puzzle = check_request(
-        read_puzzle(start, goal, blank_first=blank_first, size=size), options
-    ).puzzle
-    metric = options.metric
+    puzzle, metric = request.puzzle, request.options.metric
     if puzzle.start == puzzle.goal:
         return Hint(0, None, None, None, "solved", metric, time.perf_counter() - began)
     table = _table(puzzle, metric)
@@ -125,7 +140,7 @@ def hint(
         from .solve import solve_request
 
         try:
-            solution, how = solve_request(Request(puzzle, options)), "optimal search"
+            solution, how = solve_request(request), "optimal search"
         except SearchLimitError as exc:
             bound = _lower_bound(puzzle, metric, exc.lower_bound)
             took = time.perf_counter() - began

@@ -14,7 +14,7 @@ Once an iteration takes :data:`SPLIT_AFTER` seconds, or the next is expected to
 subtrees that threads search side by side (the kernel releases the GIL), in the
 plain search's order, so the path found is the one the plain search would find.
 How a split iteration's subtrees are run is a *runner*'s business (:class:`Threads` here;
-:class:`slidelab.search.distributed.DaskSplit` runs them as tasks on a Dask cluster, once an
+:class:`slidelab.search.cluster_idastar.DaskSplit` runs them as tasks on a Dask cluster, once an
 iteration takes its ``after`` seconds): the loop, its limits, statistics and progress stay here, and so does the
 order that makes the path found the plain search's (:class:`Tally`).
 
@@ -296,7 +296,7 @@ class Iteration:
     puzzle : Puzzle
         The start and the goal.
     heur : Heuristic
-        The estimate (None in a cluster's task: made on the worker, :mod:`.distributed`).
+        The estimate (None in a cluster's task: made on the worker, :mod:`.cluster_idastar`).
     weight : float
         ``f = g + weight * h``.
     bound : float
@@ -407,7 +407,7 @@ class Tally:
 
 class SplitRunner(Protocol):
     """How the subtrees of a split iteration run: :class:`Threads` of this process, or tasks on
-    a Dask cluster (:class:`slidelab.search.distributed.DaskSplit`)."""
+    a Dask cluster (:class:`slidelab.search.cluster_idastar.DaskSplit`)."""
 
     @property
     def after(self) -> float:
@@ -522,8 +522,8 @@ def idastar(
     the optimal length.  ``metric="mtm"`` counts a slide of several tiles in a line
     as one move (a heuristic given by name is made for that metric).  ``split``: who
     searches the subtrees of every iteration (a Dask cluster's
-    :class:`~slidelab.search.distributed.DaskSplit`, from
-    :func:`slidelab.search.distributed.on_cluster`); default: this machine's cores, once an
+    :class:`~slidelab.search.cluster_idastar.DaskSplit`, from
+    :func:`slidelab.search.cluster_idastar.on_cluster`); default: this machine's cores, once an
     iteration takes :data:`SPLIT_AFTER` seconds.
 
     Examples

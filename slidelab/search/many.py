@@ -53,7 +53,7 @@ def solve_many(
     workers: int | None = None,
     progress: Callable[[dict], None] | None = None,
     table_progress: Callable[[float, str], None] | None = None,
-) -> Iterator[Solution | SlidelabError]:
+) -> Iterator[Solution | SlidelabError | SearchInterrupted]:
     """Solve each puzzle as :func:`~.solve.solve` would, ``workers`` at once; yield in order.
 
     Parameters
@@ -77,10 +77,11 @@ def solve_many(
 
     Yields
     ------
-    Solution or SlidelabError
+    Solution, SlidelabError or SearchInterrupted
         For each position in turn: its solution (replayed and checked), or the
         error that :func:`~.solve.solve` raised for it (unsolvable, a limit, bad
-        options for this board).
+        options for this board); after Ctrl-C, the first interrupted position's
+        :class:`~slidelab.errors.SearchInterrupted`, last.
 
     Examples
     --------
@@ -133,7 +134,9 @@ def _inline(item, options, progress, table_progress):
         return request
     try:
         return solve_request(request, progress=progress, table_progress=table_progress)
-    except SlidelabError as exc:  # SearchInterrupted too (IDA* says how far it got)
+    except SearchInterrupted as exc:  # IDA* says how far it got: the stream ends with it
+        return exc
+    except SlidelabError as exc:
         return exc
 
 
@@ -178,9 +181,11 @@ class _Stream:
             finally:
                 with self.count:
                     self.running -= 1
+        except SearchInterrupted as exc:  # IDA* says how far it got
+            return exc
         except KeyboardInterrupt:
-            return SearchInterrupted("interrupted")
-        except SlidelabError as exc:  # SearchInterrupted too (IDA* says how far it got)
+            return SearchInterrupted()
+        except SlidelabError as exc:
             return exc
 
 

@@ -49,7 +49,7 @@ class SearchOptions:
         one move): what lengths count, and what an optimal method minimises.
     scheduler : str or None
         The address of a Dask scheduler (``tcp://host:8786``): the iterations of IDA* run as
-        tasks on its cluster (:mod:`slidelab.search.distributed`); only the methods whose
+        tasks on its cluster (:mod:`slidelab.search.cluster_idastar`); only the methods whose
         entry says so take it (:attr:`~.registry.Method.cluster`).  A ``distributed.Client``
         given here is read as its scheduler's address.
 
@@ -89,6 +89,35 @@ class SearchOptions:
         """
         return _checked({**self.as_dict(), **changes}, names, tuple(changes))
 
+    def for_method(self, method: str) -> SearchOptions:
+        """These options for ``method``, a canonical name of
+        :data:`~slidelab.search.registry.METHODS` (read already: nothing is read or resolved
+        again), without the heuristic or weight where it takes none, and checked together with
+        it (it searches in the metric; it runs on the scheduler, if one is given): one method's
+        options in a comparison (:func:`~slidelab.search.compare.compare_request`).
+
+        Examples
+        --------
+        >>> o = check_options(heuristic="pdb", metric="mtm")
+        >>> o.for_method("bfs").heuristic, o.for_method("idastar").heuristic
+        (None, 'pdb')
+        >>> o.for_method("bidirectional-astar")
+        Traceback (most recent call last):
+        ...
+        slidelab.errors.SlidelabError: method bidirectional-astar does not search in MTM (methods that do: ...)
+        """
+        if method not in METHODS:
+            raise _args.ArgumentError(
+                f"for_method takes a canonical method name ({', '.join(METHODS)}),"
+                f" got {_args.show(method)}"
+            )
+        takes = METHODS[method].options
+        values = {**self.as_dict(), "method": method}
+        for option in ("heuristic", "weight"):
+            if option not in takes:
+                values[option] = None
+        return _checked(values, None, ())
+
 
 #: the options' names as :func:`check_options` takes them: the fields of :class:`SearchOptions`
 OPTION_NAMES = tuple(f.name for f in fields(SearchOptions))
@@ -105,7 +134,9 @@ def check_options(*, names: dict | None = None, **given) -> SearchOptions:
     checked against each board when it is solved, whatever the method); and the
     method must take the heuristic and weight given (as its entry in
     :data:`~slidelab.search.registry.METHODS` declares).  ``names`` maps a parameter
-    to what the caller calls it in messages (``{"max_bytes": "--max-memory"}``).
+    to what the caller calls it in messages (``{"max_bytes": "--max-memory"}``).  The error of
+    an option refused on its own has an ``option`` attribute: its name (the web API names it
+    as the field at fault).
 
     Examples
     --------
@@ -133,7 +164,11 @@ def _checked(values: dict, names: dict | None, read: tuple) -> SearchOptions:
     name = (names or {}).get
     for option, check in _CHECKS.items():
         if option in read:
-            values[option] = check(values[option], name(option, option))
+            try:
+                values[option] = check(values[option], name(option, option))
+            except SlidelabError as exc:
+                exc.option = option  # what it is about: the web API names it as its field
+                raise
     _check_together(values, name)
     return SearchOptions(**values)
 

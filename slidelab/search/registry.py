@@ -66,7 +66,7 @@ class Method:
         takes ``metric=`` and, if ``optimal``, is optimal in each of them.
     cluster : bool
         It runs on a Dask cluster (the ``scheduler`` option): its function takes ``split=``,
-        the runner of its iterations' subtrees (:mod:`slidelab.search.distributed`).  IDA*,
+        the runner of its iterations' subtrees (:mod:`slidelab.search.cluster_idastar`).  IDA*,
         and ``auto`` where it picks IDA*.
     compile_seconds : float
         Seconds of one core compiling its kernels from nothing (with one heuristic, in one

@@ -109,7 +109,7 @@ def solve(
     scheduler : str or distributed.Client, optional
         A Dask scheduler's address (``tcp://host:8786``), or a client: the iterations of IDA* run
         as tasks on its cluster's workers, each worker loading the tables from its own cache
-        (:mod:`slidelab.search.distributed`); the same solution as on this machine.  For
+        (:mod:`slidelab.search.cluster_idastar`); the same solution as on this machine.  For
         ``idastar``, and ``auto`` where it searches with IDA* (on a board it solves otherwise,
         here); other methods refuse it.
     options : SearchOptions, optional
@@ -132,6 +132,9 @@ def solve(
         The goal cannot be reached (the message gives the reason).
     SearchLimitError
         A time or memory limit was reached first.
+    SearchInterrupted
+        Ctrl-C during IDA* (a ``KeyboardInterrupt``): the bound it had proved, and its
+        statistics.
 
     Examples
     --------
@@ -198,7 +201,7 @@ def solve_request(
 @contextmanager
 def _cluster(plan: Plan, options: SearchOptions, clock: Clock) -> Iterator:
     """The runner of IDA*'s iterations on the options' Dask cluster
-    (:func:`~.distributed.on_cluster`) while the answer is made, or None: no scheduler, or a
+    (:func:`~.cluster_idastar.on_cluster`) while the answer is made, or None: no scheduler, or a
     plan that does not search there (``auto`` on a board it solves otherwise)."""
     if options.scheduler is None:
         yield None
@@ -210,7 +213,7 @@ def _cluster(plan: Plan, options: SearchOptions, clock: Clock) -> Iterator:
         )
         yield None
     else:
-        from .distributed import on_cluster
+        from .cluster_idastar import on_cluster
 
         with on_cluster(options.scheduler, clock.left()) as split:
             yield split

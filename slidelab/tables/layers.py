@@ -548,7 +548,7 @@ class Layers:
     seconds: float
     depth: np.ndarray | None = None
     modes: list = field(default_factory=list)
-    #: a search on a cluster (:mod:`.distributed`): each worker's peak resident bytes
+    #: a search on a cluster (:mod:`slidelab.analysis.cluster_space`): each worker's peak resident bytes
     peak_bytes: list = field(default_factory=list)
 
 

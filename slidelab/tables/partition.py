@@ -2,7 +2,7 @@
 
 The in-memory search (:mod:`.layers`) holds two bits for every position in one array.  Here
 the positions are split into *partitions*, each with the codes of its own positions only, so
-that each can live on another machine (:mod:`.distributed` puts them on a Dask cluster); the
+that each can live on another machine (:mod:`slidelab.analysis.cluster_space` puts them on a Dask cluster); the
 layers are searched in step, and a neighbour that belongs to another partition is sent to it.
 
 **How the space is split.**  An index is ``b * H + r``: the blank's cell ``b`` and the rank
@@ -32,7 +32,7 @@ partition's count of new positions is summed, and the next layer begins.  When a
 out empty, the partitions give the first positions of the last one (the hardest).
 
 :class:`Local` runs the partitions one after another in this process (the tests' reference,
-and a search no larger than the in-memory one); :mod:`.distributed` runs them on a cluster.
+and a search no larger than the in-memory one); :mod:`slidelab.analysis.cluster_space` runs them on a cluster.
 
 Examples
 --------

@@ -60,7 +60,7 @@ from .. import __version__
 from ..errors import SlidelabError, UnsolvableError
 from ..moves import metric_name
 from ..parse import is_size, parse_size
-from ..search.compare import DEFAULT_METHODS
+from ..search.compare import DEFAULT_METHODS, method_names
 from ..search.request import check_request, read_options, read_puzzle
 from ..workers import DONE, WARMING_UP, analyze_job, default_warm_up, generate_job, solve_job
 from ..workers.jobs import compare_job, hint_job
@@ -145,24 +145,23 @@ def _goal(spec: str | None, size: str | None = None, blank_first: bool = False):
         return _capped(goal_board(spec, size=size, blank_first=blank_first), "goal")
 
 
-def _solvable(body):
-    """The puzzle of a request (start, goal), read, capped and solvable (422 if not)."""
-    from ..solvability import check
-
+def _puzzle(body):
+    """The puzzle of a request (start, goal), read and capped (checked with its options, and
+    solvable, by :func:`~slidelab.search.request.check_request`)."""
     with _read():
         puzzle = read_puzzle(body.board, body.goal, blank_first=body.blank_first, size=body.size)
     _capped(puzzle.start)
-    verdict = check(puzzle)
-    if not verdict.solvable:
-        raise ApiError(422, one_line(verdict.reason), kind="unsolvable")
     return puzzle
 
 
-def _metric(text: str) -> str:
+def _options(**given):
+    """The search options ``given``, read once (:func:`~slidelab.search.request.read_options`);
+    an option refused is answered 400 naming its field."""
     try:
-        return metric_name(text)
+        return read_options(**given)
     except SlidelabError as exc:
-        raise input_error(str(exc), field="metric") from None
+        field = getattr(exc, "option", None)
+        raise input_error(str(exc), **({"field": field} if field else {})) from None
 
 
 def compare_limit(methods: int, time_limit: float) -> float:
@@ -382,14 +381,14 @@ def create_app(
     async def hint_endpoint(body: HintIn, request: Request):
         """The best next move (one move of an optimal solution) and the position's distance to
         the goal; a lower bound when ``time_limit`` was not enough."""
-        metric = _metric(body.metric)
-        puzzle = _solvable(body)
+        options = _options(metric=body.metric)  # the request is read here, once
+        puzzle = _puzzle(body)
         name = "cheap" if is_cheap(puzzle.width * puzzle.height) else "hard"
         time_limit = min(body.time_limit, lanes[name].time_limit)
+        with _read():
+            checked = check_request(puzzle, options.replace(time_limit=time_limit))
         pool, client = lanes.admit(request, name)
-        job = pool.submit(
-            *hint_job(puzzle.start, puzzle.goal, metric, time_limit), time_limit, owner=client
-        )
+        job = pool.submit(*hint_job(checked), time_limit, owner=client)
         return await _result(job, request, pool, name)
 
     @app.post(
@@ -404,25 +403,19 @@ def create_app(
     async def compare_endpoint(body: CompareIn, request: Request):
         """Run several methods on one position, each within ``time_limit`` seconds, in a worker
         of the hard lane: their lengths, nodes, memory and times side by side."""
-        from ..heuristics.registry import heuristic_name
-        from ..search.registry import method_name
-
         if body.time_limit > hard.time_limit:
             raise ApiError(422, f"time_limit: at most {hard.time_limit:g} seconds")
-        metric = _metric(body.metric)
-        methods: list = []
+        options = _options(  # the request is read here, once: the worker takes it as it is
+            metric=body.metric, heuristic=body.heuristic or None, time_limit=body.time_limit
+        )
         with _read():
-            for given in body.methods or DEFAULT_METHODS:
-                name = method_name(given)
-                if name not in methods:
-                    methods.append(name)
-            heuristic = heuristic_name(body.heuristic) if body.heuristic else None
-        puzzle = _solvable(body)
+            methods = method_names(body.methods or DEFAULT_METHODS)
+        puzzle = _puzzle(body)
+        with _read():
+            checked = check_request(puzzle, options)
         pool, client = lanes.admit(request, "hard")
         job = pool.submit(
-            *compare_job(
-                puzzle.start, puzzle.goal, tuple(methods), heuristic, metric, body.time_limit
-            ),
+            *compare_job(checked, methods),
             compare_limit(len(methods), body.time_limit),
             owner=client,
         )

@@ -4,8 +4,8 @@ arguments, built here.
 A job is ``(kind, args)``, made by :func:`solve_job`, :func:`analyze_job`,
 :func:`generate_job`, :func:`compare_job` or :func:`hint_job` (the web server, batch and the
 warm-ups build them here and nowhere else) and run by :func:`run_job`, in a worker process of
-:mod:`.pool` or as a Dask task (``slidelab batch --scheduler``).  A solve's arguments are
-values read and checked already (:class:`~slidelab.search.request.Request`: a
+:mod:`.pool` or as a Dask task (``slidelab batch --scheduler``).  The arguments of a solve, a
+comparison and a hint are a request read and checked already (:class:`~slidelab.search.request.Request`: a
 :class:`~slidelab.puzzle.Puzzle` and its :class:`~slidelab.search.options.SearchOptions`,
 both pickled as they are): a job parses, checks and resolves nothing again.
 
@@ -54,34 +54,25 @@ def generate_job(
     return "generate", {"goal": goal, "n": n, "moves": moves, "seed": seed, "format": format}
 
 
-def compare_job(
-    start: Board,
-    goal: Board,
-    methods: tuple,
-    heuristic: str | None = None,
-    metric: str = "stm",
-    time_limit: float = 10.0,
-) -> tuple[str, dict]:
-    """The job that runs each of ``methods`` (canonical names) on ``start`` to ``goal``, each
-    within its own ``time_limit`` (:func:`slidelab.search.compare.compare`, one method at a time
-    so that each finished entry is reported while the next runs); its result is
+def compare_job(request: Request, methods: tuple) -> tuple[str, dict]:
+    """The job that runs each of ``methods`` (canonical names:
+    :func:`~slidelab.search.compare.method_names`) on ``request`` (read and checked: its
+    heuristic, metric and time limit for each method's answer), one method at a time so that
+    each finished entry is reported while the next runs
+    (:func:`~slidelab.search.compare.compare_request`); its result is
     ``Comparison.as_dict()``."""
     return "compare", {
-        "start": start,
-        "goal": goal,
+        "puzzle": request.puzzle,
+        "options": request.options,
         "methods": tuple(methods),
-        "heuristic": heuristic,
-        "metric": metric,
-        "time_limit": float(time_limit),
     }
 
 
-def hint_job(
-    start: Board, goal: Board, metric: str = "stm", time_limit: float = 2.0
-) -> tuple[str, dict]:
-    """The job that finds the best next move and the distance of ``start`` to ``goal``
-    (:func:`slidelab.search.hint.hint`); its result is ``Hint.as_dict()``."""
-    return "hint", {"start": start, "goal": goal, "metric": metric, "time_limit": float(time_limit)}
+def hint_job(request: Request) -> tuple[str, dict]:
+    """The job that finds the best next move and the distance of ``request``'s start to its goal
+    (read and checked: its metric, and its time limit for a search;
+    :func:`~slidelab.search.hint.hint_request`); its result is ``Hint.as_dict()``."""
+    return "hint", {"puzzle": request.puzzle, "options": request.options}
 
 
 def alike(warm_up: tuple, job: tuple) -> bool:
@@ -101,13 +92,18 @@ def alike(warm_up: tuple, job: tuple) -> bool:
 
 
 def run_job(kind: str, args: dict, report=None) -> tuple:
-    """One job: ``("done", result)`` or ``("failed", {"error", "kind", ...})``; never raises.
+    """One job: ``("done", result)`` or ``("failed", {"error", "kind", ...})``; never raises,
+    but an interrupt (Ctrl-C where the job runs in the caller's process: a
+    ``KeyboardInterrupt``, :class:`~slidelab.errors.SearchInterrupted` among them), which stops
+    everything (a worker process of :mod:`.pool` ignores Ctrl-C: its server stops it).
 
     ``kind`` and ``args`` as :func:`solve_job`, :func:`analyze_job`, :func:`generate_job`,
-    :func:`compare_job` and :func:`hint_job` make them.  ``report``, if given, is called with progress
-    dicts now and then.
+    :func:`compare_job` and :func:`hint_job` make them.  A failure's ``kind``: ``input``,
+    ``unsolvable``, ``limit`` (with the search's ``stats``), ``cluster`` (a Dask cluster that
+    could not answer: :class:`~slidelab.errors.ClusterError`) or ``internal``.  ``report``,
+    if given, is called with progress dicts now and then.
     """
-    from ..errors import SearchLimitError, SlidelabError, UnsolvableError
+    from ..errors import ClusterError, SearchLimitError, SlidelabError, UnsolvableError
     from ..memory import granted
 
     try:
@@ -130,6 +126,8 @@ def run_job(kind: str, args: dict, report=None) -> tuple:
     except SearchLimitError as exc:
         stats = exc.stats.as_dict() if getattr(exc, "stats", None) is not None else None
         return FAILED, {"error": str(exc), "kind": "limit", "stats": stats}
+    except ClusterError as exc:  # its scheduler or a worker lost: not the input's fault
+        return FAILED, {"error": str(exc), "kind": "cluster"}
     except SlidelabError as exc:
         return FAILED, {"error": str(exc), "kind": "input"}
     except MemoryError:
@@ -143,16 +141,9 @@ def run_job(kind: str, args: dict, report=None) -> tuple:
 
 def _solve(args: dict, report=None) -> dict:
     """The solve of a request read and checked before it was sent: nothing is read again."""
-    from .. import _args
-    from ..puzzle import Puzzle
-    from ..search.options import SearchOptions
-    from ..search.request import Request
     from ..search.solve import solve_request
 
-    request = Request(
-        _args.instance(args.get("puzzle"), "puzzle", Puzzle),
-        _args.instance(args.get("options"), "options", SearchOptions),
-    )
+    request = _request(args)
     last = [0.0]
 
     def progress(info: dict) -> None:
@@ -235,36 +226,38 @@ def _generate(args: dict) -> dict:
     return {"boards": [b.format(args.get("format") or "slash") for b in boards]}
 
 
-def _compare(args: dict, report=None) -> dict:
-    """The methods in turn (:func:`slidelab.search.compare.compare`): before each, the entries
-    so far are reported with the method that runs next."""
-    from ..search.compare import compare
+def _request(args: dict) -> Request:
+    """The job's request, read and checked before it was sent (:func:`solve_job`,
+    :func:`compare_job`, :func:`hint_job`): taken as it is, only its two values' types looked
+    at."""
+    from .. import _args
+    from ..puzzle import Puzzle
+    from ..search.options import SearchOptions
+    from ..search.request import Request
 
-    methods = list(args["methods"])
+    return Request(
+        _args.instance(args.get("puzzle"), "puzzle", Puzzle),
+        _args.instance(args.get("options"), "options", SearchOptions),
+    )
+
+
+def _compare(args: dict, report=None) -> dict:
+    """The methods in turn (:func:`slidelab.search.compare.compare_request`): before each, the
+    entries so far are reported with the method that runs next."""
+    from ..search.compare import compare_request
+
+    methods = tuple(args["methods"])
 
     def each(done: list, coming: str) -> None:
         if report is not None:
             entries = [e.as_dict() for e in done]
             report({"method": coming, "done": len(done), "of": len(methods), "entries": entries})
 
-    return compare(
-        args["start"],
-        args["goal"],
-        methods=methods,
-        heuristic=args.get("heuristic"),
-        metric=args.get("metric", "stm"),
-        time_limit=float(args.get("time_limit", 10.0)),
-        progress=each,
-    ).as_dict()
+    return compare_request(_request(args), methods, progress=each).as_dict()
 
 
 def _hint(args: dict) -> dict:
     """The best next move and the distance (``Hint.as_dict()``)."""
-    from ..search.hint import hint
+    from ..search.hint import hint_request
 
-    return hint(
-        args["start"],
-        args["goal"],
-        metric=args.get("metric", "stm"),
-        time_limit=float(args.get("time_limit", 2.0)),
-    ).as_dict()
+    return hint_request(_request(args)).as_dict()

@@ -73,7 +73,7 @@ import numpy as np
 
 from .. import cluster
 from ..cluster import connect, first_line
-from ..errors import SlidelabError
+from ..errors import ClusterError, SlidelabError
 from ..heuristics import Heuristic, make_heuristic
 from ._ida import EXHAUSTED, FOUND, RUNNING
 from .idastar import SPLIT_BUDGET, Iteration, SubtreeSearch, Tally
@@ -163,7 +163,7 @@ def worker_heuristic(job: SubtreeJob) -> Heuristic:
 
     Raises
     ------
-    SlidelabError
+    ClusterError
         The estimate differs (this machine's tables are not the same).
     """
     puzzle = job.iteration.puzzle
@@ -174,7 +174,7 @@ def worker_heuristic(job: SubtreeJob) -> Heuristic:
             heur = make_heuristic(puzzle, job.heuristic, metric=job.metric, **job.options)
             h = heur.value(puzzle.start_codes)
             if h != job.start_h:
-                raise SlidelabError(
+                raise ClusterError(
                     f"this worker's {job.heuristic} heuristic estimates the start at {h}, not"
                     f" {job.start_h} as the submitting machine's does: its tables differ"
                 )
@@ -348,7 +348,7 @@ class DaskSplit:
         except SlidelabError:
             raise  # a worker's words (its tables differ, or cannot be made there)
         except Exception as exc:  # noqa: BLE001 - a task failed: lost workers, a bug
-            raise SlidelabError(
+            raise ClusterError(
                 f"IDA* on the Dask cluster at {self.address}: a task failed:"
                 f" {type(exc).__name__}: {first_line(exc)}"
             ) from None
@@ -405,8 +405,9 @@ def on_cluster(scheduler, timeout: float | None = None) -> Iterator[DaskSplit]:
     Raises
     ------
     SlidelabError
-        Dask's ``distributed`` is not installed, the scheduler does not answer, or no worker
-        joins it in time.
+        Dask's ``distributed`` is not installed.
+    ClusterError
+        The scheduler does not answer, or no worker joins it in time.
 
     Examples
     --------
@@ -426,7 +427,7 @@ def on_cluster(scheduler, timeout: float | None = None) -> Iterator[DaskSplit]:
             try:
                 client.wait_for_workers(1, timeout=wait)
             except Exception:  # noqa: BLE001 - a time-out, or the scheduler gone
-                raise SlidelabError(
+                raise ClusterError(
                     f"the Dask cluster at {address} has no workers (start some with: dask"
                     f" worker {address})"
                 ) from None

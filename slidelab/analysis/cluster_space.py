@@ -29,7 +29,8 @@ of its ``memory_limit`` is paused or warned about.  A worker whose limit (:data:
 is too small for its partition is refused before anything is allocated.
 
 A worker that dies takes its partition with it: the search cannot go on, and ends with a
-one-line error that names the worker (the client looks for departed workers while it waits).
+one-line error that names the worker (:class:`~slidelab.errors.ClusterError`; the client looks
+for departed workers while it waits).
 Start it again; nothing is kept between runs.
 
 The kernels are compiled (or loaded from numba's cache) on each worker when its actor starts,
@@ -50,7 +51,7 @@ import numpy as np
 
 from ..board import Board
 from ..cluster import connect, first_line
-from ..errors import SlidelabError
+from ..errors import ClusterError, SlidelabError
 from ..tables.index import Space
 from ..tables.layers import Layers, kernel_threads
 from ..tables.partition import BATCH, LISTED, Local, Part, Split, search_partitions
@@ -150,7 +151,7 @@ class PartitionActor:
 
     def _part(self) -> Part:
         if self.part is None:
-            raise SlidelabError("this partition was released")
+            raise ClusterError("this partition was released")
         return self.part
 
     def _send(self, target: int, batch: tuple) -> None:
@@ -171,7 +172,7 @@ class PartitionActor:
                 return
             except TimeoutError:
                 if self.aborted:
-                    raise SlidelabError("the search was stopped") from None
+                    raise ClusterError("the search was stopped") from None
                 if time.monotonic() - began > SEND_TIMEOUT:
                     raise
 
@@ -242,7 +243,7 @@ class Cluster:
             except OSError as exc:  # its connection closed: the worker is gone
                 raise _lost(address, step, exc) from None
             except Exception as exc:
-                raise SlidelabError(
+                raise ClusterError(
                     f"the search failed on worker {address} ({step}): {type(exc).__name__}:"
                     f" {first_line(exc)}"
                 ) from None
@@ -275,9 +276,9 @@ def workers_of(client) -> dict:
     return client.sync(client.scheduler.identity, n_workers=-1)["workers"]
 
 
-def _lost(address: str, step: str, exc: Exception | None = None) -> SlidelabError:
+def _lost(address: str, step: str, exc: Exception | None = None) -> ClusterError:
     why = f" ({first_line(exc)})" if exc is not None else ""
-    return SlidelabError(
+    return ClusterError(
         f"worker {address} left the Dask cluster during the search ({step}){why}: its partition"
         " is lost and the search cannot go on (start it again)"
     )
@@ -305,7 +306,7 @@ def search_cluster(
     try:
         workers = workers_of(client)
         if not workers:
-            raise SlidelabError(f"the Dask cluster at {_address(client)} has no workers")
+            raise ClusterError(f"the Dask cluster at {_address(client)} has no workers")
         split = Split.of(space, len(workers))  # fewer partitions where the space is tiny
         addresses = sorted(workers)[: split.parts]
         _check(split, [workers[a] for a in addresses], max_bytes, max_seconds)
