@@ -22,7 +22,7 @@ KORF_1 = "14 13 15 7 11 12 9 5 6 0 2 1 4 8 10 3"
 @pytest.fixture(scope="module")
 def client(session_cache):
     """A server whose workers warm up from the run's cache (conftest's ``session_cache``: its
-    first tables are built by the first server of the run); no builder of later tables (the
+    first tables are built by the first server of the run); it builds no later tables (the
     15-puzzle's abstraction tables in MTM: minutes, which these tests do not need)."""
     with pytest.MonkeyPatch.context() as patch:
         patch.setenv("SLIDELAB_CACHE", session_cache)
@@ -433,6 +433,29 @@ def test_a_bounded_answer_names_its_remedy_in_the_page_s_words(client):
     remedy = view["result"]["remedy"]
     assert remedy["tables"].startswith("the 6-6-6-6 pattern databases of the 5x5 goal")
     assert remedy["server"] is None and remedy["advice"].startswith(remedy["tables"])
+
+
+def test_status_lists_the_server_s_tables(client):
+    """The server's own tables, each with its state: the first ones ready once it is, the
+    later ones skipped by a server that builds none (this one), unless the cache has them."""
+    from slidelab.search.policy import server_tables
+
+    first, later = server_tables()
+    rows = client.get("/api/status").json()["tables"]
+    while not rows or any(row["state"] == "queued" for row in rows):  # its builder's report
+        time.sleep(0.1)
+        rows = client.get("/api/status").json()["tables"]
+    assert [(row["tables"], row["when"]) for row in rows] == [
+        *((t.describe(), "first") for t in first),
+        *((t.describe(), "later") for t in later),
+    ]
+    assert {row["state"] for row in rows if row["when"] == "first"} == {"ready"}
+    for row in rows[len(first) :]:
+        assert row["state"] == "ready" or (row["state"], row["reason"]) == (
+            "skipped",
+            "this server builds no later tables",
+        ), row
+    assert rows[len(first) - 2]["size"] == "4x4" and rows[len(first) - 2]["bytes"] == 11_534_880
 
 
 def test_a_remedy_says_what_the_server_does_about_its_tables():

@@ -213,9 +213,9 @@ def create_app(
     (``GET /api/status`` says when they are ready); without, each starts on its lane's
     first job.  ``cache_limit``: bytes of tables the table cache keeps at most (the least
     recently used deleted after each job; None: no limit).  The warm-up builds the server's
-    first tables (:func:`slidelab.search.policy.server_tables`); with ``later_tables`` (and
-    ``prestart``), a builder of its own builds the later ones afterwards, at the lowest
-    priority (:meth:`~.lanes.Lanes.start_builder`).
+    first tables (:func:`slidelab.search.policy.server_tables`), and with ``prestart`` a
+    builder of its own reports them all and, with ``later_tables``, builds the later ones
+    afterwards, at the lowest priority (:meth:`~.lanes.Lanes.start_builder`).
     """
     hard = dataclasses.replace(
         hard,
@@ -230,7 +230,8 @@ def create_app(
         if prestart
         else {"cheap": default_warm_up(), "hard": default_warm_up()},
         cache_limit,
-        later_tables=later_tables and prestart,
+        later_tables=later_tables,
+        builder=prestart,
     )
     analyses: dict = {}  # (goal, metric) -> its analysis (each is analysed once)
 

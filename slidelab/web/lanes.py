@@ -163,12 +163,14 @@ class Lanes:
         warm_ups: dict,
         cache_limit: int | None = CACHE_LIMIT,
         later_tables: bool = True,
+        builder: bool = True,
     ):
         self.lanes, self.warm_ups, self.cache_limit = lanes, warm_ups, cache_limit
         #: whether the server's first warm-up is under way (:meth:`warm_up`)
         self.warming = False
-        #: whether :meth:`warm_up` starts the builder of the server's later tables
-        self.later_tables = later_tables
+        #: whether :meth:`warm_up` starts the builder, and whether it builds the later tables
+        #: (else it only reports the server's tables)
+        self.start, self.later_tables = builder, later_tables
         #: the builder's pool and its job, while it is there (:meth:`warm_up`)
         self.builder: WorkerPool | None = None
         self.building = None
@@ -272,12 +274,17 @@ class Lanes:
         ``"later"``): a worker process of its own, which reports the state of every one of the
         server's tables (``GET /api/status``) at once and, once the lanes' warm-up has built
         the first ones, builds the later ones one at a time at the lowest priority
-        (:data:`BUILDER_NICE`), within the table cache's limit; no request waits for it
-        (a set of tables it is building is not ready: ``auto`` searches without it)."""
+        (:data:`BUILDER_NICE`), within the table cache's limit (unless ``later_tables`` is
+        false: a server that builds none); no request waits for it (a set of tables it is
+        building is not ready: ``auto`` searches without it)."""
         self.builder = WorkerPool(1, grace=0.0, warm_up=())
         self.building = self.builder.submit(
             *server_tables_job(
-                "later", cache_limit=self.cache_limit, nice=BUILDER_NICE, wait=WARM_UP_LIMIT
+                "later",
+                cache_limit=self.cache_limit,
+                nice=BUILDER_NICE,
+                wait=WARM_UP_LIMIT,
+                build=self.later_tables,
             ),
             BUILD_LIMIT,
         )
@@ -296,7 +303,7 @@ class Lanes:
         (``GET /api/status``'s ``warm_up``), and stays false afterwards (a worker replaced
         later warms up in a few seconds)."""
         cheap, hard = pools["cheap"], pools["hard"]
-        if self.later_tables and self.builder is None:
+        if self.start and self.builder is None:
             self.start_builder()
 
         async def ready(pool: WorkerPool, count: int | None = None) -> None:

@@ -98,6 +98,7 @@ def server_tables_job(
     cache_limit: int | None = None,
     nice: int = 0,
     wait: float = 0.0,
+    build: bool = True,
 ) -> tuple[str, dict]:
     """The job of a server's own tables (:func:`slidelab.search.policy.server_tables`, rule 4
     of :mod:`slidelab.search.policy`), listed where the job runs (the server process imports
@@ -113,7 +114,8 @@ def server_tables_job(
     ``failed``), waits up to ``wait`` seconds for the first ones (the lanes' warm-up builds
     them), then lowers its priority by ``nice`` and builds the later ones one at a time,
     except those past ``cache_limit`` bytes of tables in all, the first ones' counted (the
-    server's table cache); its result is the last report."""
+    server's table cache), or none without ``build`` (they are ``skipped``); its result is the
+    last report."""
     return "server-tables", {
         "stage": stage,
         "smallest": int(smallest),
@@ -121,6 +123,7 @@ def server_tables_job(
         "cache_limit": cache_limit,
         "nice": int(nice),
         "wait": float(wait),
+        "build": bool(build),
     }
 
 
@@ -410,7 +413,9 @@ def _server_tables(args: dict, report=None) -> dict:
         for tables in sets:
             row = remedy_fields(tables)
             row["when"], row["state"] = when, "ready" if tables.ready() else "queued"
-            if when == "later" and limit is not None and total + row["bytes"] > limit:
+            if when == "later" and row["state"] != "ready" and not args.get("build", True):
+                row["state"], row["reason"] = "skipped", "this server builds no later tables"
+            elif when == "later" and limit is not None and total + row["bytes"] > limit:
                 row["state"] = "skipped"
                 row["reason"] = f"over the server's {format_bytes(limit)} of tables"
             else:
