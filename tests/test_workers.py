@@ -165,6 +165,11 @@ def test_workers_warm_up_then_the_pool_is_ready_at_its_niceness():
         assert len(pids) == 2
         base = os.getpriority(os.PRIO_PROCESS, 0)
         assert [os.getpriority(os.PRIO_PROCESS, pid) for pid in pids] == [min(19, base + 5)] * 2
+        if os.path.isdir(f"/proc/{pids[0]}/task"):  # Linux: each thread has its own niceness
+            for pid in pids:  # the kernels' threads, started by the warm-up, yield too
+                threads = [int(t) for t in os.listdir(f"/proc/{pid}/task")]
+                nices = {os.getpriority(os.PRIO_PROCESS, tid) for tid in threads}
+                assert nices == {min(19, base + 5)}, (pid, nices)
         job = pool.submit(*solve("8 6 7/2 5 4/3 0 1"), 10)
         assert job.future.result(timeout=30).result["length"] == 31
     finally:
@@ -305,3 +310,102 @@ def test_a_process_lets_go_of_pattern_databases_deleted_from_the_cache(cache):
     for path in cache.glob("*.slt"):
         path.unlink()
     assert pdb.pattern_database(puzzle) is not again  # a reuse checks its files too
+
+
+# -- the server's own tables (rule 4 of slidelab.search.policy) ---------------------------------
+
+
+def test_the_server_s_first_tables_are_warm_up_jobs_like_the_solves_of_their_goal():
+    """A warm-up's job of the server's first tables becomes a job for each set, in order, and
+    each is like a solve of its goal in its metric: a solve that comes during the warm-up waits
+    for its goal's tables (before its clock starts), not for the others'."""
+    from slidelab.search.policy import server_tables
+    from slidelab.workers import server_tables_job, tables_job
+    from slidelab.workers.jobs import alike, warm_up_jobs
+
+    first, _ = server_tables()
+    small, large = 9, 10
+    assert warm_up_jobs([server_tables_job("first", largest=small)]) == [
+        tables_job(t) for t in first if t.goal.width * t.goal.height <= small
+    ]
+    jobs = warm_up_jobs([server_tables_job("first", smallest=large), solve("1 2 3/4 5 6/0 7 8")])
+    fours = [t for t in first if t.goal.width * t.goal.height >= large]
+    assert [t.describe() for t in fours] == [
+        "the 6-6-3 pattern databases of the 4x4 goal",
+        "the 6-6-3 pattern databases of the 4x4 goal with the blank first",
+    ]
+    assert jobs == [*(tables_job(t) for t in fours), solve("1 2 3/4 5 6/0 7 8")]
+    blank_last, blank_first = jobs[:2]
+    korf_9 = "3 14 9 11/5 4 8 2/13 12 6 7/10 1 15 0"  # 46 moves to the blank-first goal
+    assert alike(blank_first, solve(korf_9, blank_first=True))
+    assert not alike(blank_last, solve(korf_9, blank_first=True))
+    assert alike(blank_last, solve("1 2 3 4/5 6 7 8/9 10 11 12/13 14 0 15", method="idastar"))
+    assert not alike(blank_last, solve("1 2 3 4/5 6 7 8/9 10 11 12/13 14 0 15", metric="mtm"))
+    assert not alike(blank_last, ("analyze", {"goal": "1 2 3/4 5 6/7 8 0"}))
+
+
+def test_tables_another_process_is_building_are_not_waited_for(cache):
+    """While another process builds a set of tables (it holds their locks), they are not
+    ready: ``auto`` does not count on building them (its rung costs forever), the 8-puzzle's
+    distance table is not its quick answer, and a solve that asks for them by name on a clock
+    is answered at once (a limit, naming them), in a worker of its own."""
+    from slidelab.board import Board
+    from slidelab.cache.locks import acquire, release
+    from slidelab.puzzle import Puzzle
+    from slidelab.search.policy import Rung, distance_table_now
+    from slidelab.tables.family import Tables
+
+    pdb = Tables("pdb", Board.solved(4, 4), "stm", "6-6-3")
+    distance = Tables("distance", Board.solved(3, 3), "stm")
+    locks = [path.with_suffix(".lock") for t in (pdb, distance) for path in t.files()]
+    held = [(acquire(lock), lock) for lock in locks]  # as a builder holds them
+    try:
+        assert pdb.building() and distance.building() and not pdb.ready()
+        assert Rung("pdb", pdb).seconds() == float("inf")
+        assert not distance_table_now(Puzzle("1 2 3/4 5 6/0 7 8"), "stm")
+        pool = WorkerPool(1, grace=60, warm_up=())
+        try:
+            asked = solve(
+                "5 1 2 3/9 6 7 4/13 10 11 8/0 14 15 12",
+                method="idastar",
+                heuristic="pdb",
+                partition="6-6-3",
+                time_limit=30,
+            )
+            job = pool.submit(*asked, 30)
+            assert job.future.result(timeout=120).status == FAILED, job.result
+        finally:
+            pool.close(wait=5)
+        error = job.error
+        assert error["kind"] == "limit" and error["reason"] == (
+            "limit reached: the 6-6-3 pattern databases of the 4x4 goal are being built by"
+            " another process, not ready yet (an answer with a time limit does not wait for a"
+            " build it did not start)"
+        ), error
+        assert error["remedy"]["tables"] == pdb.describe()
+        assert "slidelab tables build 4x4 --partition 6-6-3" in error["error"]  # the CLI's text
+    finally:
+        for fd, lock in held:
+            release(fd, lock)
+    assert not pdb.building() and Rung("pdb", pdb).seconds() < float("inf")
+
+
+def test_the_builder_reports_every_one_of_the_server_s_tables(cache):
+    """The server's builder lists every one of its tables with its state: here no warm-up
+    built the first ones (a fresh cache, no wait), and the later ones do not fit a table cache
+    of 1 MB: nothing is built."""
+    from slidelab.search.policy import server_tables
+    from slidelab.workers import server_tables_job
+
+    first, later = server_tables()
+    reports: list = []
+    status, result = run_job(*server_tables_job("later", cache_limit=2**20), reports.append)
+    assert status == DONE, result
+    rows = result["tables"]
+    assert [row["tables"] for row in rows] == [t.describe() for t in first + later]
+    assert [row["when"] for row in rows] == ["first"] * len(first) + ["later"] * len(later)
+    assert {row["state"] for row in rows[: len(first)]} == {"failed"}
+    assert {row["reason"] for row in rows[: len(first)]} == {"not built by the warm-up"}
+    assert {row["state"] for row in rows[len(first) :]} == {"skipped"}
+    assert reports and reports[0]["tables"][0]["state"] == "queued" and reports[-1] == result
+    assert not list(cache.glob("*.slt"))

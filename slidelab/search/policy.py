@@ -48,6 +48,7 @@ Examples
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 from ..heuristics.registry import HEURISTICS
@@ -173,7 +174,9 @@ def distance_table_now(puzzle: Puzzle, metric: str) -> bool:
     table = Tables("distance", puzzle.goal, metric)
     if table.ready():
         return True
-    return Space(puzzle.goal).states <= SMALL_STATES and table.cost().seconds <= QUICK_SECONDS
+    if Space(puzzle.goal).states > SMALL_STATES or table.building():  # another's build: rule 4
+        return False
+    return table.cost().seconds <= QUICK_SECONDS
 
 
 @dataclass(frozen=True)
@@ -189,8 +192,11 @@ class Rung:
         return self.tables is None or self.tables.ready()
 
     def seconds(self) -> float:
-        """Seconds making its tables ready takes here, now: building and compiling."""
-        return 0.0 if self.tables is None else self.tables.cost().seconds
+        """Seconds making its tables ready takes here, now: building and compiling; infinite
+        while another process builds them (rule 4: not ready, and not waited for)."""
+        if self.tables is None:
+            return 0.0
+        return math.inf if self.tables.building() else self.tables.cost().seconds
 
     def name(self) -> str:
         """What it searches with, for the log."""

@@ -189,6 +189,12 @@ class Tables:
         """What making it ready costs here, now (see :class:`Cost`)."""
         return cost_of(self.parts())
 
+    def building(self) -> bool:
+        """Whether another process is building one of its missing tables now (it holds the
+        table's lock, :mod:`slidelab.cache.locks`): not ready, and not this process's to wait
+        for on an answer's clock (:func:`build_parts`)."""
+        return any(_building(spec) for spec in self.kind.specs(self) if not _cached(spec))
+
     def build(self, progress: Progress | None = None, clock=None) -> None:
         """Build its missing tables, announced first (what, how big, about how long, once);
         with a ``clock``, a build that would not be done in the time left is not started, and
@@ -293,6 +299,19 @@ def _cached(spec: dict) -> bool:
         return False
 
 
+def _building(spec: dict) -> bool:
+    """Whether another process holds the lock of the table of ``spec`` (building it)."""
+    from ..cache import CacheError, table_path
+    from ..cache.locks import unless_busy
+
+    try:
+        path = table_path(spec)
+        with unless_busy(path.parent / (path.stem + ".lock")) as idle:
+            return not idle
+    except (CacheError, OSError):
+        return False
+
+
 def cost_of(parts: list[Part]) -> Cost:
     """The :class:`Cost` of making ``parts`` ready: their missing tables' calibrated seconds
     (:mod:`.calibration`), the compiling of kernels not compiled yet (each set once)."""
@@ -371,6 +390,13 @@ def build_parts(
         return
     cost = cost_of(parts)
     left = None if clock is None else clock.left()
+    if left is not None and any(_building(part.spec) for part in missing):
+        raise SearchLimitError(
+            f"limit reached: {tables.describe()} are being built by another process, not ready"
+            f" yet (an answer with a time limit does not wait for a build it did not start)",
+            Stats(),
+            remedy=tables,
+        )
     if left is not None and cost.build_seconds > max(left, 0.0):
         raise SearchLimitError(
             f"limit reached: {tables.describe()} ({format_bytes(cost.disk_bytes)}) take about"

@@ -27,10 +27,12 @@ the CLI's ``--json``):
 - ``GET /api/methods``: ``{"methods": [{"name", "summary", "aliases", "optimal", "options",
   "metrics"}], "heuristics": [{"name", "summary", "aliases", "admissible"}], "metrics"}``, from
   the registries (the page's menus).
-- ``GET /api/status``: ``{"ready", "warm_up", "version", "lanes"}``: whether the workers have
-  warmed up; ``warm_up`` is ``"compiling, first start"`` while the server's first warm-up lasts
-  (a request meanwhile waits, ``queued`` with the same ``warm_up``, and its time limit starts
-  when its search does), then null.
+- ``GET /api/status``: ``{"ready", "warm_up", "version", "lanes", "tables"}``: whether the
+  workers have warmed up; ``warm_up`` is ``"compiling, first start"`` while the server's first
+  warm-up lasts (a request meanwhile waits, ``queued`` with the same ``warm_up``, for the
+  warm-up jobs like it, its goal's tables among them, and its time limit starts when its
+  search does), then null; ``tables``: the tables the server builds itself, first (during the
+  warm-up) and later (afterwards, at the lowest priority), each with its state.
 
 Goals and sizes are read by :func:`slidelab.puzzle.goal_board` (a board, or a size ``WxH``
 in any spelling), as every front end reads them.
@@ -38,7 +40,9 @@ in any spelling), as every front end reads them.
 Errors (:mod:`.errors`) are ``{"error": "one line"}`` with 400 (bad input), 404 (unknown
 solve), 409 (cancelled), 413 (body too large), 422 (unsolvable, a limit reached, or a body
 that does not match the schema) or 429 (a lane full, or a client's share of it taken; with
-``Retry-After``).
+``Retry-After``).  A limit reached, and a solution that is not what stronger tables would have
+made it, carry a ``remedy`` in the page's words (which tables, how big, how long, and what the
+server does about them), never the command that builds them.
 
 Every solve, analysis and generation runs in a worker process in one of two lanes
 (:mod:`.lanes`, with all the limits).  Checking a board runs on the event loop: it reads at
@@ -66,7 +70,15 @@ from ..workers import DONE, WARMING_UP, analyze_job, default_warm_up, generate_j
 from ..workers.jobs import compare_job, hint_job
 from . import errors
 from .bodylimit import BodyLimit
-from .errors import ApiError, input_error, job_error, one_line
+from .errors import (
+    ApiError,
+    input_error,
+    job_error,
+    one_line,
+    page_error,
+    page_remedy,
+    without_commands,
+)
 from .lanes import (
     CACHE_LIMIT,
     CHEAP,
@@ -190,6 +202,7 @@ def create_app(
     cheap: Lane = CHEAP,
     hard: Lane = HARD,
     cache_limit: int | None = CACHE_LIMIT,
+    later_tables: bool = True,
 ) -> FastAPI:
     """The application.
 
@@ -198,7 +211,10 @@ def create_app(
     ``prestart``, the workers start and warm up in the background at start-up
     (``GET /api/status`` says when they are ready); without, each starts on its lane's
     first job.  ``cache_limit``: bytes of tables the table cache keeps at most (the least
-    recently used deleted after each job; None: no limit).
+    recently used deleted after each job; None: no limit).  The warm-up builds the server's
+    first tables (:func:`slidelab.search.policy.server_tables`), and with ``prestart`` a
+    builder of its own reports them all and, with ``later_tables``, builds the later ones
+    afterwards, at the lowest priority (:meth:`~.lanes.Lanes.start_builder`).
     """
     hard = dataclasses.replace(
         hard,
@@ -213,6 +229,8 @@ def create_app(
         if prestart
         else {"cheap": default_warm_up(), "hard": default_warm_up()},
         cache_limit,
+        later_tables=later_tables,
+        builder=prestart,
     )
     analyses: dict = {}  # (goal, metric) -> its analysis (each is analysed once)
 
@@ -241,12 +259,36 @@ def create_app(
     app.add_middleware(BodyLimit, limit=max_body)
     errors.install(app)
 
+    def _for_page(result):
+        """A job's result as the page gets it: a remedy in the page's words (no command)."""
+        if isinstance(result, dict) and result.get("remedy"):
+            return {
+                **result,
+                "remedy": page_remedy(result["remedy"], lanes.tables(), hard.time_limit),
+            }
+        return result
+
+    def _view(job) -> dict:
+        """A job's view (``GET /api/solve/{id}``) as the page gets it: its result and error
+        with their remedy in the page's words, its notices without commands."""
+        view = job.view()
+        if "result" in view:
+            view["result"] = _for_page(view["result"])
+        if job.error is not None:
+            view["error"], remedy = page_error(job.error, lanes.tables(), hard.time_limit)
+            if remedy is not None:
+                view["remedy"] = remedy
+        progress = view.get("progress") or {}
+        if isinstance(progress.get("notice"), str):
+            view["progress"] = {**progress, "notice": without_commands(progress["notice"])}
+        return view
+
     async def _result(job, request: Request, pool, lane: str):
         """A submitted job's result once it is done, or its error."""
         await lanes.wait(job, request, pool, lane)
         if job.status != DONE:
-            raise job_error(job)
-        return job.result
+            raise job_error(job, lanes.tables(), hard.time_limit)
+        return _for_page(job.result)
 
     async def _answer(job, request: Request, pool, lane: str, wait: bool):
         """A submitted job's answer: at once ``202 {"id", "status"}`` unless ``wait``; else,
@@ -281,6 +323,7 @@ def create_app(
             "warm_up": WARMING_UP if lanes.warming else None,
             "version": __version__,
             "lanes": out,
+            "tables": lanes.tables(),
         }
 
     @app.get("/api/methods", response_model=MethodsOut)
@@ -365,7 +408,7 @@ def create_app(
     )
     async def solve_status(solve_id: str, request: Request):
         """A solve's status (queued, running, done, failed, cancelled), progress and result."""
-        return lanes.find(request, solve_id)[1].view()
+        return _view(lanes.find(request, solve_id)[1])
 
     @app.delete(
         "/api/solve/{solve_id}",
@@ -375,7 +418,9 @@ def create_app(
     )
     async def solve_cancel(solve_id: str, request: Request):
         """Cancel a solve: its worker process is stopped.  Answers with the solve's status."""
-        return await _cancel(*lanes.find(request, solve_id))
+        pool, job = lanes.find(request, solve_id)
+        await _cancel(pool, job)
+        return _view(job)
 
     @app.post("/api/hint", response_model=HintOut, responses=error_responses(*JOB_ERRORS))
     async def hint_endpoint(body: HintIn, request: Request):

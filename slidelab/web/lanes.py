@@ -23,7 +23,15 @@ from ..search.options import SearchOptions
 from ..search.registry import METHODS
 from ..search.request import check_request, read_options, read_puzzle, read_request
 from ..tables.distance import SMALL_STATES
-from ..workers import QUEUED, WARM_UP_LIMIT, WorkerPool, analyze_job, generate_job, solve_job
+from ..workers import (
+    QUEUED,
+    WARM_UP_LIMIT,
+    WorkerPool,
+    analyze_job,
+    generate_job,
+    server_tables_job,
+    solve_job,
+)
 from .errors import ApiError
 
 
@@ -115,12 +123,24 @@ CHEAP_WARM_UP = (
     analyze_job(goal_board("1 2/3 0")),
     generate_job(goal_board(_SMALL), n=1, moves=10, seed=0),
 )
-#: the hard lane's: the 15-puzzle's tables (built once, then loaded from the cache), then the same
-#: (a job that comes meanwhile is served after the warm-up jobs like it)
+#: the hard lane's: the server's first tables (:func:`slidelab.search.policy.server_tables`),
+#: the larger boards' first (the 15-puzzle's first pattern databases for both goals: built
+#: once, then loaded from the cache; a 15-puzzle solve that comes meanwhile waits for its
+#: goal's, not on its clock), a 15-puzzle solve with them (IDA*'s kernels with pattern
+#: databases), the small boards' (the 8-puzzle's distance tables: a cheap solve meanwhile does
+#: not wait for them, it searches without: on a first start their kernels take minutes to
+#: compile), then the same as the cheap lane's
 HARD_WARM_UP = (
+    server_tables_job("first", smallest=CHEAP_MAX_CELLS + 1),
     solve_job(read_request("1 2 3 4/5 6 7 8/9 10 11 12/13 14 0 15")),
+    server_tables_job("first", largest=CHEAP_MAX_CELLS),
     *CHEAP_WARM_UP,
 )
+#: the priority the server's builder of later tables lowers itself by once it builds them (it
+#: yields the CPU to everything else: the lanes, and any other work of the machine)
+BUILDER_NICE = 19
+#: seconds the builder of later tables may take in all before it is stopped
+BUILD_LIMIT = 6 * 3600.0
 
 
 async def _client_gone(request: Request) -> None:
@@ -140,10 +160,23 @@ class Lanes:
     ``cache_limit`` the bytes of tables the table cache keeps (None: no limit).
     """
 
-    def __init__(self, lanes: dict, warm_ups: dict, cache_limit: int | None = CACHE_LIMIT):
+    def __init__(
+        self,
+        lanes: dict,
+        warm_ups: dict,
+        cache_limit: int | None = CACHE_LIMIT,
+        later_tables: bool = True,
+        builder: bool = True,
+    ):
         self.lanes, self.warm_ups, self.cache_limit = lanes, warm_ups, cache_limit
         #: whether the server's first warm-up is under way (:meth:`warm_up`)
         self.warming = False
+        #: whether :meth:`warm_up` starts the builder, and whether it builds the later tables
+        #: (else it only reports the server's tables)
+        self.start, self.later_tables = builder, later_tables
+        #: the builder's pool and its job, while it is there (:meth:`warm_up`)
+        self.builder: WorkerPool | None = None
+        self.building = None
 
     def __getitem__(self, name: str) -> Lane:
         return self.lanes[name]
@@ -230,16 +263,51 @@ class Lanes:
             }
         return out
 
+    def tables(self) -> list:
+        """The server's own tables and their states, as its builder last reported them
+        (``GET /api/status``'s ``tables``; empty before its first report, or without one)."""
+        job = self.building
+        if job is None:
+            return []
+        found = job.result if isinstance(job.result, dict) else job.progress
+        return list((found or {}).get("tables") or [])
+
+    def start_builder(self) -> None:
+        """Start the builder of the server's tables (:func:`~slidelab.workers.server_tables_job`
+        ``"later"``): a worker process of its own, which reports the state of every one of the
+        server's tables (``GET /api/status``) at once and, once the lanes' warm-up has built
+        the first ones, builds the later ones one at a time at the lowest priority
+        (:data:`BUILDER_NICE`), within the table cache's limit (unless ``later_tables`` is
+        false: a server that builds none); no request waits for it (a set of tables it is
+        building is not ready: ``auto`` searches without it)."""
+        self.builder = WorkerPool(1, grace=0.0, warm_up=())
+        self.building = self.builder.submit(
+            *server_tables_job(
+                "later",
+                cache_limit=self.cache_limit,
+                nice=BUILDER_NICE,
+                wait=WARM_UP_LIMIT,
+                build=self.later_tables,
+            ),
+            BUILD_LIMIT,
+        )
+
     async def warm_up(self, pools: dict) -> None:
-        """Start the workers and let them warm up, one at a time at first: a first worker
-        of the cheap lane (a page's first requests are cheap), then the cheap lane's others
-        and a first of the hard lane, then the hard lane's others.  The first ones compile
-        the kernels on a first start and cache them (tens of seconds each); the later ones
-        load them from numba's cache instead of compiling them too, on the same cores.
-        ``self.warming`` is true until they are all warm (``GET /api/status``'s
-        ``warm_up``), and stays false afterwards (a worker replaced later warms up in a
-        few seconds)."""
+        """Start the workers and let them warm up, one a lane at first: a first worker of
+        each lane (the cheap lane's for a page's first requests, which are cheap; the hard
+        lane's builds the server's first tables of the larger boards meanwhile, the longest
+        part of the warm-up), then each lane's others once its first is warm.  The first ones
+        compile the kernels on a first start and cache them (tens of seconds each; mostly
+        different ones: the 8-puzzle's methods, the pattern databases' builds); the later
+        ones load them from numba's cache instead of compiling them too, on the same cores.  The
+        warm-up builds the server's first tables (:data:`CHEAP_WARM_UP`, :data:`HARD_WARM_UP`);
+        the builder (:meth:`start_builder`), started first, the later ones, and is let go
+        when it is done.  ``self.warming`` is true until the workers are all warm
+        (``GET /api/status``'s ``warm_up``), and stays false afterwards (a worker replaced
+        later warms up in a few seconds)."""
         cheap, hard = pools["cheap"], pools["hard"]
+        if self.start and self.builder is None:
+            self.start_builder()
 
         async def ready(pool: WorkerPool, count: int | None = None) -> None:
             for _ in range(int(WARM_UP_LIMIT * 10)):
@@ -249,16 +317,21 @@ class Lanes:
 
         try:
             cheap.prestart(1)
+            hard.prestart(1)
             await ready(cheap, 1)
             cheap.prestart()
-            hard.prestart(1)
             await ready(hard, 1)
             hard.prestart()
             await ready(cheap)
             await ready(hard)
         finally:
             self.warming = False
+        if self.building is not None and self.builder is not None:
+            await asyncio.wrap_future(self.building.future)
+            await asyncio.to_thread(self.builder.close)
 
-    @staticmethod
-    async def close(pools: dict) -> None:
-        await asyncio.gather(*(asyncio.to_thread(pool.close) for pool in pools.values()))
+    async def close(self, pools: dict) -> None:
+        builder = [self.builder] if self.builder is not None else []
+        await asyncio.gather(
+            *(asyncio.to_thread(pool.close) for pool in [*pools.values(), *builder])
+        )

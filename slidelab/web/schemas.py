@@ -166,6 +166,25 @@ class Stats(BaseModel):
     )
 
 
+class Remedy(BaseModel):
+    """The tables that would have helped an answer (not built: they did not fit its time), in
+    the page's words: never a command, which a page cannot run."""
+
+    tables: str = Field(description="What they are: 'the 6-6-3 pattern databases of the 4x4 goal'.")
+    size: str | None = Field(None, description="The board size of their goal (WxH).")
+    goal: str | None = Field(None, description="Their goal.")
+    metric: str | None = Field(None, description="The metric their distances count.")
+    bytes: int = Field(description="Their size, on disk and loaded.")
+    seconds: float = Field(description="About how long building them takes here (once).")
+    server: Literal["ready", "building", "queued"] | None = Field(
+        None,
+        description="They are the server's own tables: ready now, being built now, or built"
+        " once it has warmed up; null: not the server's (a solve with a long enough time limit"
+        " builds them).",
+    )
+    advice: str = Field(description="All that in one line.")
+
+
 class ErrorOut(BaseModel):
     """Every error the API answers (a 4xx or 5xx): one line, and what it concerns."""
 
@@ -178,6 +197,9 @@ class ErrorOut(BaseModel):
     id: str | None = Field(None, description="The solve the error belongs to.")
     lane: str | None = Field(None, description="The lane that is full (429): cheap or hard.")
     stats: Stats | None = Field(None, description="A search stopped by its limit: what it did.")
+    remedy: Remedy | None = Field(
+        None, description="A limit reached: the tables that would have helped (in the error too)."
+    )
 
 
 #: what each error status means (the routes declare theirs with :func:`error_responses`)
@@ -216,6 +238,11 @@ class SolveRecord(BaseModel):
     optimal: bool
     method: str
     stats: Stats
+    remedy: Remedy | None = Field(
+        None,
+        description="The tables that would have made it better (optimal, or sooner) but did"
+        " not fit its time limit.",
+    )
 
 
 class SolveOut(SolveRecord):
@@ -237,10 +264,14 @@ class SolveView(BaseModel):
     result: SolveRecord | None = None
     error: str | None = None
     error_kind: str | None = None
+    remedy: Remedy | None = Field(
+        None, description="A limit reached: the tables that would have helped (in the error too)."
+    )
     warm_up: str | None = Field(
         None,
         description="While the solve waits (queued) for its worker to warm up: what it does"
-        " (compiling, first start); its time limit starts when its search does.",
+        " (compiling, first start; the server's first tables); its time limit starts when its"
+        " search does.",
     )
 
 
@@ -342,6 +373,24 @@ class LaneStatus(BaseModel):
     time_limit: float
 
 
+class ServerTables(BaseModel):
+    """One set of the tables a server builds itself (:func:`slidelab.search.policy.server_tables`)."""
+
+    tables: str = Field(description="What they are: 'the 6-6-3 pattern databases of the 4x4 goal'.")
+    size: str
+    goal: str
+    metric: str
+    bytes: int
+    seconds: float = Field(description="About how long building them takes here (once).")
+    when: Literal["first", "later"] = Field(
+        description="first: built while the server warms up, before it says it is ready;"
+        " later: built afterwards, at the lowest priority (no request waits for them)."
+    )
+    state: Literal["ready", "building", "queued", "skipped", "failed"]
+    progress: float | None = Field(None, description="While being built: how far, 0 to 1.")
+    reason: str | None = Field(None, description="Why skipped or failed.")
+
+
 class StatusOut(BaseModel):
     ready: bool = Field(description="Whether the workers have started and warmed up.")
     warm_up: str | None = Field(
@@ -350,6 +399,11 @@ class StatusOut(BaseModel):
     )
     version: str
     lanes: dict[str, LaneStatus]
+    tables: list[ServerTables] = Field(
+        default_factory=list,
+        description="The tables the server builds itself, and their states (empty until its"
+        " builder's first report, a second or two after start-up).",
+    )
 
 
 class MethodInfo(BaseModel):

@@ -75,10 +75,90 @@ def hint_job(request: Request) -> tuple[str, dict]:
     return "hint", {"puzzle": request.puzzle, "options": request.options}
 
 
+def tables_job(tables) -> tuple[str, dict]:
+    """The job that makes one set of tables ready (a :class:`~slidelab.tables.family.Tables`):
+    built, announced, or loaded where another process built them meanwhile (it waits for that
+    process: no clock); its result is ``{"tables": what they are, "ready": bool}``."""
+    return "tables", {"tables": tables}
+
+
+def server_tables_job(
+    stage: str = "first",
+    smallest: int = 0,
+    largest: int | None = None,
+    cache_limit: int | None = None,
+    nice: int = 0,
+    wait: float = 0.0,
+    build: bool = True,
+) -> tuple[str, dict]:
+    """The job of a server's own tables (:func:`slidelab.search.policy.server_tables`, rule 4
+    of :mod:`slidelab.search.policy`), listed where the job runs (the server process imports
+    no numba).
+
+    ``stage="first"``: the tables it builds before it says it is ready, those of boards of
+    ``smallest`` to ``largest`` cells; in a worker's warm-up, one :func:`tables_job` each
+    (:func:`warm_up_jobs`), so that a job that comes meanwhile waits only for those of its
+    own goal (:func:`alike`).
+
+    ``stage="later"``: the server's builder.  It reports every one of the server's tables and
+    its state (``{"tables": [...]}``: ``ready``, ``building``, ``queued``, ``skipped``,
+    ``failed``), waits up to ``wait`` seconds for the first ones (the lanes' warm-up builds
+    them), then lowers its priority by ``nice`` and builds the later ones one at a time,
+    except those past ``cache_limit`` bytes of tables in all, the first ones' counted (the
+    server's table cache), or none without ``build`` (they are ``skipped``); its result is the
+    last report."""
+    return "server-tables", {
+        "stage": stage,
+        "smallest": int(smallest),
+        "largest": None if largest is None else int(largest),
+        "cache_limit": cache_limit,
+        "nice": int(nice),
+        "wait": float(wait),
+        "build": bool(build),
+    }
+
+
+def warm_up_jobs(jobs) -> list:
+    """The warm-up ``jobs`` as a worker runs them: a job of the server's first tables
+    (:func:`server_tables_job`) becomes a :func:`tables_job` for each set of them, in order
+    (none where they cannot be listed: the rest of the warm-up goes on)."""
+    out: list = []
+    for job in jobs:
+        if job[0] == "server-tables" and job[1].get("stage") == "first":
+            try:
+                out.extend(tables_job(tables) for tables in _first_tables(job[1]))
+            except Exception:  # noqa: BLE001 - a warm-up never fails; a solve builds on its clock
+                pass
+        else:
+            out.append(job)
+    return out
+
+
+def _first_tables(args: dict) -> list:
+    """The server's first tables (:func:`~slidelab.search.policy.server_tables`) for boards of
+    ``args["smallest"]`` to ``args["largest"]`` cells."""
+    from ..search.policy import server_tables
+
+    smallest, largest = args.get("smallest") or 0, args.get("largest")
+    return [
+        tables
+        for tables in server_tables()[0]
+        if smallest <= tables.goal.width * tables.goal.height
+        and (largest is None or tables.goal.width * tables.goal.height <= largest)
+    ]
+
+
 def alike(warm_up: tuple, job: tuple) -> bool:
     """Whether the warm-up job ``warm_up`` loads what ``job`` needs: the same kind and, for
     a solve, the same method and heuristic (any heuristic of the method when ``job``
-    names none)."""
+    names none); a set of tables (:func:`tables_job`) is like a solve of its goal in its
+    metric (the tables ``auto`` searches it with: the server's one-time work, done before the
+    solve's clock starts)."""
+    if warm_up[0] == "tables":
+        if job[0] != "solve":
+            return False
+        tables, puzzle = warm_up[1]["tables"], job[1]["puzzle"]
+        return tables.goal == puzzle.goal and tables.metric == job[1]["options"].metric
     if warm_up[0] != job[0]:
         return False
     if job[0] != "solve":
@@ -98,10 +178,14 @@ def run_job(kind: str, args: dict, report=None) -> tuple:
     everything (a worker process of :mod:`.pool` ignores Ctrl-C: its server stops it).
 
     ``kind`` and ``args`` as :func:`solve_job`, :func:`analyze_job`, :func:`generate_job`,
-    :func:`compare_job` and :func:`hint_job` make them.  A failure's ``kind``: ``input``,
-    ``unsolvable``, ``limit`` (with the search's ``stats``), ``cluster`` (a Dask cluster that
-    could not answer: :class:`~slidelab.errors.ClusterError`) or ``internal``.  ``report``,
-    if given, is called with progress dicts now and then.
+    :func:`compare_job`, :func:`hint_job`, :func:`tables_job` and :func:`server_tables_job`
+    make them.  A failure's ``kind``: ``input``, ``unsolvable``, ``limit`` (with the search's
+    ``stats``), ``cluster`` (a Dask cluster that could not answer:
+    :class:`~slidelab.errors.ClusterError`) or ``internal``.  A limit reached that names the
+    tables that would have helped says why without them (``reason``) and what they are
+    (``remedy``: :func:`remedy_fields`) besides the message (``error``, which names the command
+    that builds them ahead of time).  ``report``, if given, is called with progress dicts now
+    and then.
     """
     from ..errors import ClusterError, SearchLimitError, SlidelabError, UnsolvableError
     from ..memory import granted
@@ -120,12 +204,19 @@ def run_job(kind: str, args: dict, report=None) -> tuple:
         if kind == "hint":
             with granted(1):
                 return DONE, _hint(args)
+        if kind == "tables":
+            return DONE, _tables(args, report)
+        if kind == "server-tables":
+            return DONE, _server_tables(args, report)
         raise SlidelabError(f"unknown job kind {kind!r}")
     except UnsolvableError as exc:
         return FAILED, {"error": str(exc), "kind": "unsolvable"}
     except SearchLimitError as exc:
         stats = exc.stats.as_dict() if getattr(exc, "stats", None) is not None else None
-        return FAILED, {"error": str(exc), "kind": "limit", "stats": stats}
+        failed = {"error": str(exc), "kind": "limit", "stats": stats}
+        if getattr(exc, "remedy", None) is not None:  # for a front end with no shell
+            failed["reason"], failed["remedy"] = exc.reason, remedy_fields(exc.remedy)
+        return FAILED, failed
     except ClusterError as exc:  # its scheduler or a worker lost: not the input's fault
         return FAILED, {"error": str(exc), "kind": "cluster"}
     except SlidelabError as exc:
@@ -261,3 +352,122 @@ def _hint(args: dict) -> dict:
     from ..search.hint import hint_request
 
     return hint_request(_request(args)).as_dict()
+
+
+def remedy_fields(tables) -> dict:
+    """A remedy's fields for a front end without a shell (the web page): what the tables
+    are, their size, their goal and metric, and the seconds building them takes here
+    (compiling included), without the command that builds them."""
+    cost = tables.cost()
+    return {
+        "tables": tables.describe(),
+        "size": tables.goal.size,
+        "goal": tables.goal.format(),
+        "metric": tables.metric,
+        "bytes": cost.disk_bytes,
+        "seconds": round(cost.seconds, 1),
+    }
+
+
+def _tables(args: dict, report=None) -> dict:
+    """One set of tables made ready (built, announced, or loaded), its progress reported."""
+    from .. import _args
+    from ..tables.family import Tables
+
+    tables = _args.instance(args.get("tables"), "tables", Tables)
+    last = [0.0]
+
+    def progress(fraction: float, message: str) -> None:
+        now = time.monotonic()
+        if report is not None and now - last[0] >= PROGRESS_EVERY:
+            last[0] = now
+            report({"tables": round(float(fraction), 4), "message": str(message)})
+
+    tables.build(progress)
+    return {"tables": tables.describe(), "ready": tables.ready()}
+
+
+#: seconds between two looks of the server's builder at the first tables, while it waits
+WATCH_EVERY = 0.5
+
+
+def _server_tables(args: dict, report=None) -> dict:
+    """The server's tables (see :func:`server_tables_job`)."""
+    from ..search.policy import server_tables
+    from ..units import format_bytes
+    from .priority import lower_priority
+
+    if args.get("stage") != "later":
+        for tables in _first_tables(args):
+            tables.build()
+        return {"tables": [t.describe() for t in _first_tables(args)]}
+    first, later = server_tables()
+    limit, total, rows = args.get("cache_limit"), 0, []
+    for when, sets in (("first", first), ("later", later)):
+        for tables in sets:
+            row = remedy_fields(tables)
+            row["when"], row["state"] = when, "ready" if tables.ready() else "queued"
+            if when == "later" and row["state"] != "ready" and not args.get("build", True):
+                row["state"], row["reason"] = "skipped", "this server builds no later tables"
+            elif when == "later" and limit is not None and total + row["bytes"] > limit:
+                row["state"] = "skipped"
+                row["reason"] = f"over the server's {format_bytes(limit)} of tables"
+            else:
+                total += row["bytes"]
+            rows.append((tables, row))
+    said: list = [None]
+
+    def say(force: bool = True) -> dict:
+        now = {"tables": [dict(row) for _, row in rows]}
+        if report is not None and (force or now != said[0]):
+            said[0] = now
+            report(now)
+        return now
+
+    # the first tables: the lanes' warm-up builds them; their state is watched meanwhile
+    # (building from when a process is first seen holding one of their locks), for ``wait``
+    # seconds, and for as long as one of them is being built
+    deadline = time.monotonic() + float(args.get("wait") or 0.0)
+    while True:
+        waiting = building = False
+        for tables, row in rows:
+            if row["when"] == "first" and row["state"] != "ready":
+                if tables.ready():
+                    row["state"] = "ready"
+                    row.pop("reason", None)
+                else:
+                    waiting = True
+                    if tables.building():
+                        row["state"], building = "building", True
+        say(force=False)
+        if not waiting or (time.monotonic() >= deadline and not building):
+            break
+        time.sleep(WATCH_EVERY)
+    for tables, row in rows:
+        if row["when"] == "first" and not tables.ready():
+            row["state"], row["reason"] = "failed", "not built by the warm-up"
+    # the later ones: built here, one at a time, yielding the CPU to everything else
+    lower_priority(int(args.get("nice") or 0))
+    for tables, row in rows:
+        if row["when"] != "later" or row["state"] != "queued":
+            continue
+        row["state"] = "building"
+        say()
+        last = [0.0]
+
+        def progress(fraction: float, message: str, row=row, last=last) -> None:
+            now = time.monotonic()
+            if now - last[0] >= PROGRESS_EVERY:
+                last[0] = now
+                row["progress"] = round(float(fraction), 4)
+                say()
+
+        try:
+            tables.build(progress)
+        except MemoryError:
+            row["reason"] = "out of memory"
+        except Exception as exc:  # noqa: BLE001 - the next set is built all the same
+            row["reason"] = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+        row.pop("progress", None)
+        row["state"] = "ready" if tables.ready() else "failed"
+    return say()

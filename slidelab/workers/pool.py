@@ -19,8 +19,10 @@ Cancelling a job kills its worker too (a compiled kernel cannot be interrupted
 from outside); a fresh worker is started at once in its place and warms up
 while it waits for the next job.
 
-A pool can run its workers at a lower priority (``nice``: the web server's
-lane of long solves yields the CPU to its lane of quick ones) and tells
+A pool can run its workers at a lower priority once they have warmed up
+(``nice``: the web server's lane of long solves yields the CPU to its lane of
+quick ones; the warm-up is the server's one-time work, which the requests that
+come meanwhile wait for, at the server's priority) and tells
 whether they have all warmed up (:meth:`WorkerPool.ready`); each job may name
 an ``owner`` (the web server's client) so that the jobs of one owner can be
 counted (:meth:`WorkerPool.active`).
@@ -44,7 +46,8 @@ from concurrent.futures import Future
 from dataclasses import dataclass, field
 from typing import Any
 
-from .jobs import DONE, FAILED, alike, run_job, solve_job
+from .jobs import DONE, FAILED, alike, run_job, solve_job, warm_up_jobs
+from .priority import lower_priority
 
 #: seconds a job may run past its search time limit before its worker is killed
 GRACE = 20.0
@@ -75,22 +78,19 @@ def _worker_main(
 ) -> None:  # pragma: no cover - runs in a child
     """Serve jobs from ``conn`` until it closes: ``(kind, args)`` in, messages out.
 
-    First lower the process's priority by ``nice``; then run the ``warm_up`` jobs
-    (their results are dropped: a failure shows on the first real job instead),
-    serving any job that comes meanwhile before the next of them, and say
-    ``("ready", None)`` when they are all done.  Each job is answered with
-    ``("start", None)``, progress messages and its result.
+    First run the ``warm_up`` jobs (:func:`~.jobs.warm_up_jobs`: the server's first tables one
+    set at a time; their results are dropped: a failure shows on the first real job instead)
+    at the server's priority, serving any job that comes meanwhile before the next of them
+    (after the warm-up jobs like it: its tables, its kernels); then lower the process's
+    priority by ``nice`` (every thread's: :func:`~.priority.lower_priority`) and say
+    ``("ready", None)``.  Each job is answered with ``("start", None)``, progress messages
+    and its result.
     """
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C reaches the server, which stops us
     if cache_dir:
         os.environ["SLIDELAB_CACHE"] = cache_dir
-    if nice:
-        try:
-            os.nice(nice)  # before any thread starts: the kernels' threads inherit it
-        except (AttributeError, OSError):
-            pass
 
-    warm = list(warm_up)
+    warm = warm_up_jobs(warm_up)
 
     def serve() -> bool:
         """Serve the next job; False when we are to stop (or the parent is gone)."""
@@ -121,6 +121,7 @@ def _worker_main(
         else:
             kind, args = warm.pop(0)
             run_job(kind, args)
+    lower_priority(nice)  # the warm-up was the server's one-time work; now the lane's share
     try:
         conn.send(("ready", None))
     except (BrokenPipeError, EOFError, OSError):

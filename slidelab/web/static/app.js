@@ -19,6 +19,7 @@ const S = {
   solveId: null,
   pollTimer: null,
   solveMsg: ["", ""], // what the status line says of the last solve when no solution is shown: [text, kind]
+  building: "", // the tables the server's warm-up builds now, for the status lines (buildingText)
   note: null,      // {text, key}: a solve that failed or was cancelled while a solution is shown
   lastMoved: -1,   // tile id that moved last (highlighted during replay)
   sizeError: false, // the board's last check failed for want of a size: the size menus give it
@@ -812,7 +813,7 @@ function pollSolve(from, began) {
     }
     if (S.solveId !== id) return;
     if (data.status === "queued" || data.status === "running") {
-      const waiting = data.warm_up ? `waiting: ${data.warm_up} (its time starts after)...`
+      const waiting = data.warm_up ? `waiting: ${data.warm_up}${S.building || ""} (its time starts after)...`
         : "waiting for a worker...";
       setSolveStatus(data.status === "queued" ? waiting : describeProgress(data.progress), "");
       pollSolve(from, began);
@@ -871,7 +872,7 @@ function showSolution(result, from, wall) {
   const m = result.metric || "stm";
   S.solution = { moves, text: result.solution, start: from.slice(), length: result.length,
     metric: m, optimal: result.optimal, method: result.method, stats: result.stats, wall,
-    status: `solved: ${lengthText(result.length, m)}` };
+    remedy: result.remedy || null, status: `solved: ${lengthText(result.length, m)}` };
   S.step = 0;
   S.detour = [];
   S.history = [];
@@ -895,8 +896,10 @@ function showResult() {
   const stm = sol.moves.length, mtm = mtmCount(sol.moves);
   const other = sol.metric === "mtm" ? `${stm} STM` : `${mtm} MTM`;
   const verdict = sol.optimal === true ? "optimal" : sol.optimal === false ? "not proven optimal" : "not checked";
+  // the tables that would have made it better, in the server's words (what the server does
+  // about them, or what time limit builds them: a page has no shell to run a command in)
   $("solution-info").textContent = `${lengthText(sol.length, sol.metric)} (${other}), ${verdict}`
-    + (sol.method ? `, method ${sol.method}` : "");
+    + (sol.method ? `, method ${sol.method}` : "") + (sol.remedy ? `; ${sol.remedy.advice}` : "");
   const st = sol.stats;
   const parts = [];
   if (st) {
@@ -1500,6 +1503,14 @@ function updateHeuristicMenu() {
 
 // ---------------------------------------------------------------------------------------- server
 
+/** "; building the 6-6-3 pattern databases of the 4x4 goal": the tables the server's warm-up
+ * builds now (GET /api/status: tables), which the solves of their boards wait for (not on their
+ * clock); "" when none. */
+function buildingText(status) {
+  const building = status ? (status.tables || []).filter((t) => t.when === "first" && t.state === "building") : [];
+  return building.length ? `; building ${building.map((t) => t.tables).join(", ")}` : "";
+}
+
 /** Say "warming up" while the server's first warm-up lasts (GET /api/status: warm_up), and
  * say when it is over. */
 async function watchServer(warming = false) {
@@ -1507,6 +1518,7 @@ async function watchServer(warming = false) {
   let status = null;
   try { status = await api("GET", "/api/status"); } catch (err) { status = null; }
   if (status && !status.warm_up) {
+    S.building = "";
     if (!warming) { e.hidden = true; return; }
     e.textContent = "warmed up: ready";         // said once, then the line goes
     e.className = "status ok";
@@ -1515,7 +1527,8 @@ async function watchServer(warming = false) {
   }
   e.hidden = false;
   e.className = "status warn";
-  e.textContent = status ? `warming up: ${status.warm_up}; solves wait for it...`
+  S.building = buildingText(status);
+  e.textContent = status ? `warming up: ${status.warm_up}${S.building}; solves wait for it...`
     : "server unreachable";
   setTimeout(() => watchServer(warming || !!status), 500);
 }
