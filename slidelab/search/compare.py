@@ -69,7 +69,7 @@ class Entry:
     solution : Solution or None
         Its answer; None when it stopped (``error`` says why).
     error : str or None
-        Why it stopped without an answer.
+        Why it stopped without an answer (without the remedy).
     stats : Stats
         What its search did (of the answer, or up to where it stopped).
     memory_bytes : int or None
@@ -82,6 +82,9 @@ class Entry:
     setup_seconds : float
         Before it: the method answering a position one move from the goal, its kernels compiled
         or loaded and its tables built or loaded.
+    remedy : slidelab.tables.family.Tables or None
+        The tables that would have let it answer, where its limit names them (the command line
+        says how to build them; ``as_dict`` gives what they are, their size and time).
     """
 
     method: str
@@ -93,6 +96,7 @@ class Entry:
     memory_bytes: int | None = None
     total_seconds: float = 0.0
     setup_seconds: float = 0.0
+    remedy: object = field(default=None, compare=False, repr=False)
 
     @property
     def length(self) -> int | None:
@@ -128,6 +132,7 @@ class Entry:
             "solution": None if s is None else s.format(),
             "error": self.error,
             "phases": [asdict(p) for p in self.stats.phases],
+            **({} if self.remedy is None else {"remedy": _remedy(self.remedy)}),
         }
 
 
@@ -195,7 +200,8 @@ class Comparison:
         for e, row in zip(self.entries, rows, strict=True):
             out.append(line(row))
             if e.error:
-                out.append(f"    stopped: {e.error}")
+                advice = "" if e.remedy is None else f"; {e.remedy.advice(e.error)}"
+                out.append(f"    stopped: {e.error}{advice}")
             if phases and e.stats.phases:
                 out.extend(_phase_lines(e.stats))
         out += [
@@ -357,9 +363,9 @@ def _one(request: Request, method: str) -> Entry:
         began = time.perf_counter()
         floor = _resident_peak(reset=True)
         solution = solve_request(Request(puzzle, options), plan=plan)
-        stats, error = solution.stats, None
+        stats, error, remedy = solution.stats, None, solution.remedy
     except SearchLimitError as exc:
-        solution, error = None, str(exc)
+        solution, error, remedy = None, exc.reason, exc.remedy
         stats = exc.stats if exc.stats is not None else Stats()
     except SlidelabError as exc:
         return Entry(method, used, metric, None, str(exc), Stats(), None, 0.0, setup)
@@ -368,7 +374,18 @@ def _one(request: Request, method: str) -> Entry:
     memory = None if floor is None or peak is None else max(0, peak - floor)
     if solution is not None and total <= TRACE_SECONDS:
         memory = _traced_peak(lambda: solve_request(Request(puzzle, options), plan=plan))
-    return Entry(method, used, metric, solution, error, stats, memory, total, setup)
+    return Entry(method, used, metric, solution, error, stats, memory, total, setup, remedy)
+
+
+def _remedy(tables) -> dict:
+    """A remedy's fields for JSON (the web page's lab): what the tables are, their bytes and
+    seconds to build here (compiling included); the command is the command line's to say."""
+    cost = tables.cost()
+    return {
+        "tables": tables.describe(),
+        "bytes": cost.disk_bytes,
+        "seconds": round(cost.seconds, 1),
+    }
 
 
 def _traced_peak(answer) -> int:
