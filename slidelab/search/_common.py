@@ -23,10 +23,11 @@ _searching = threading.local()
 def _kernels(method: str, arguments: dict):
     """The search's kernels as a set (:func:`slidelab._jit.kernel_set`: the compile notice
     names it, the ledger records it), for a registered method searching with its heuristic in
-    its metric; a search inside another (a method calling another) is the outer one's."""
+    its metric; a search inside another (a method calling another) is the outer one's.  A
+    method with no kernels (``compile_seconds`` 0: the table's lookup) stays off numba."""
     from .registry import METHODS
 
-    if getattr(_searching, "on", False) or method not in METHODS:
+    if getattr(_searching, "on", False) or not getattr(METHODS.get(method), "compile_seconds", 0):
         yield
         return
     from .._jit import kernel_set
