@@ -29,9 +29,20 @@ from __future__ import annotations
 import math
 import numbers
 from collections.abc import Iterable, Iterator
-from typing import Any, Literal, overload
+from typing import TYPE_CHECKING, Any, Literal, overload
 
 from .errors import ArgumentError, SlidelabError
+
+if TYPE_CHECKING:
+    from typing_extensions import TypedDict, Unpack
+
+    class _Limits(TypedDict, total=False):
+        """The bounds :func:`integer` takes, declared once for its two signatures."""
+
+        minimum: int | None
+        maximum: int | None
+        positive: bool
+        why: str
 
 
 def show(value: Any, limit: int = 40) -> str:
@@ -67,26 +78,10 @@ def is_integer(value) -> bool:
 
 @overload
 def integer(
-    value,
-    name: str,
-    *,
-    minimum: int | None = None,
-    maximum: int | None = None,
-    positive: bool = False,
-    optional: Literal[False] = False,
-    why: str = "",
+    value, name: str, *, optional: Literal[False] = False, **limits: Unpack[_Limits]
 ) -> int: ...
 @overload
-def integer(
-    value,
-    name: str,
-    *,
-    minimum: int | None = None,
-    maximum: int | None = None,
-    positive: bool = False,
-    optional: bool,
-    why: str = "",
-) -> int | None: ...
+def integer(value, name: str, *, optional: bool, **limits: Unpack[_Limits]) -> int | None: ...
 def integer(
     value,
     name: str,

@@ -112,9 +112,9 @@ class SearchInterrupted(KeyboardInterrupt):
     Attributes
     ----------
     stats : slidelab.Stats or None
-        What the search had done when it stopped.
+        What the search had done when it stopped, as :class:`SearchLimitError`'s.
     lower_bound : float or None
-        IDA*'s bound when it stopped: no solution is shorter.
+        IDA*'s bound when it stopped, as :class:`SearchLimitError`'s.
     """
 
     def __init__(self, message: str = "interrupted", stats=None, lower_bound=None):

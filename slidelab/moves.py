@@ -315,6 +315,15 @@ def metric_name(metric, name: str = "metric") -> str:
     return key
 
 
+def metric_keyword(metric: str) -> str:
+    """A repr's last argument, the metric, named only where it is not the default ``stm``.
+
+    >>> metric_keyword("mtm"), metric_keyword("stm")
+    (", metric='mtm'", '')
+    """
+    return "" if metric == "stm" else f", metric={metric!r}"
+
+
 def reach(metric: str, width: int, height: int) -> int:
     """The most tiles one move slides in ``metric``: 1 in STM; in MTM, a whole line but the
     blank (``max(width, height) - 1``).  Search kernels try amounts ``1 .. reach``.

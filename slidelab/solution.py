@@ -13,6 +13,7 @@ from .moves import (
     expand,
     format_moves,
     from_blank_path,
+    metric_keyword,
     metric_name,
     mtm,
     stm,
@@ -137,9 +138,7 @@ class Solution:
     def __repr__(self):
         return (
             f"Solution({self.start!r}, {self.goal!r}, {self.notation!r}, {self.optimal!r},"
-            f" {self.method!r}, {self.stats!r}"
-            + ("" if self.metric == "stm" else f", metric={self.metric!r}")
-            + ")"
+            f" {self.method!r}, {self.stats!r}{metric_keyword(self.metric)})"
         )
 
     @property

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from ..board import Board
 from ..cluster import check_scheduler
 from ..errors import SlidelabError
-from ..moves import metric_name
+from ..moves import metric_keyword, metric_name
 from ..tables.budget import check_budget
 from ..tables.index import Space, space_of
 from ..tables.layers import search_layers
@@ -70,9 +70,7 @@ class SpaceStats:
         return (
             f"SpaceStats(goal={self.goal!r}, states={self.states}, diameter={self.diameter}, "
             f"mean={round(self.mean, 4)!r}, n_hardest={self.n_hardest}, "
-            f"seconds={round(self.seconds, 3)!r}"
-            + ("" if self.metric == "stm" else f", metric={self.metric!r}")
-            + ")"
+            f"seconds={round(self.seconds, 3)!r}{metric_keyword(self.metric)})"
         )
 
     def as_dict(self) -> dict:

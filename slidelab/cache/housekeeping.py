@@ -2,6 +2,33 @@
 (:func:`clear_tables`) or the least recently used deleted down to a size (:func:`trim_tables`).
 
 A table being built (its lock held, :mod:`.locks`) is left to its builder.
+
+Examples
+--------
+A cache of its own: three tables of kind ``demo`` (the first used again last, so the second is
+the least recently used), one of kind ``pdb``, and a file that is not a table; listed, trimmed
+down to room for all but one of them, then cleared by kind and of all that is left:
+
+>>> import os, tempfile
+>>> from unittest import mock
+>>> import numpy as np
+>>> from slidelab.cache import load_or_build
+>>> with tempfile.TemporaryDirectory() as tmp, mock.patch.dict(os.environ, SLIDELAB_CACHE=tmp):
+...     for n in (1, 2, 3):
+...         _ = load_or_build({"kind": "demo", "n": n}, lambda p: np.zeros(1000, np.uint8))
+...     _ = load_or_build({"kind": "pdb", "board": "3x3"}, lambda p: np.ones(100, np.uint16))
+...     _ = load_or_build({"kind": "demo", "n": 1}, lambda p: None)  # used again: the newest
+...     _ = (cache_dir() / "junk.slt").write_bytes(b"not a table")
+...     for t in list_tables():
+...         print(t["key"], t["spec"], t["bytes"], t["valid"], t["reason"])
+...     gone = trim_tables(sum(t["bytes"] for t in list_tables()) - 1)
+...     print([p.stem for p in gone], clear_tables("demo"), clear_tables())
+demo-0265804830c316e3 {'kind': 'demo', 'n': 2} 1256 True ok
+demo-24a8127ad1e2f134 {'kind': 'demo', 'n': 3} 1256 True ok
+demo-f8ec461fdfbb1b32 {'kind': 'demo', 'n': 1} 1256 True ok
+junk None 11 False not a slidelab table (bad magic line)
+pdb-3x3-4b1bf1cc30ba0248 {'board': '3x3', 'kind': 'pdb'} 456 True ok
+['demo-0265804830c316e3'] 2 2
 """
 
 from __future__ import annotations
@@ -55,20 +82,7 @@ def list_tables() -> list[dict]:
         "spec": dict or None (None when the header cannot be read), "bytes": int
         (the file's size), "valid": bool, "reason": str}``.
 
-    Examples
-    --------
-    >>> import os, tempfile
-    >>> from unittest import mock
-    >>> import numpy as np
-    >>> from slidelab.cache import load_or_build
-    >>> with tempfile.TemporaryDirectory() as tmp, mock.patch.dict(os.environ, SLIDELAB_CACHE=tmp):
-    ...     _ = load_or_build({"kind": "demo", "board": "3x3"}, lambda p: np.ones(100, np.uint16))
-    ...     (cache_dir() / "junk.slt").write_bytes(b"not a table")
-    ...     for t in list_tables():
-    ...         print(t["key"], t["spec"], t["bytes"], t["valid"], t["reason"])
-    11
-    demo-3x3-23b0b1452eab2b2e {'board': '3x3', 'kind': 'demo'} 456 True ok
-    junk None 11 False not a slidelab table (bad magic line)
+    The module's example (:mod:`slidelab.cache.housekeeping`) shows it on a cache of its own.
     """
     tables = []
     for path in sorted(cache_dir().glob("*" + SUFFIX)):
@@ -130,18 +144,7 @@ def clear_tables(
     int
         How many table files were deleted.
 
-    Examples
-    --------
-    >>> import os, tempfile
-    >>> from unittest import mock
-    >>> import numpy as np
-    >>> from slidelab.cache import load_or_build
-    >>> with tempfile.TemporaryDirectory() as tmp, mock.patch.dict(os.environ, SLIDELAB_CACHE=tmp):
-    ...     for n in (3, 4, 5):
-    ...         _ = load_or_build({"kind": "pdb", "n": n}, lambda p: np.zeros(n, np.uint8))
-    ...     _ = load_or_build({"kind": "distances"}, lambda p: np.zeros(9, np.uint8))
-    ...     print(clear_tables("pdb"), [t["key"][:9] for t in list_tables()], clear_tables())
-    3 ['distances'] 1
+    The module's example (:mod:`slidelab.cache.housekeeping`) shows it on a cache of its own.
     """
     directory = cache_dir()
     tables, temps, locks = {}, {}, {}
@@ -205,20 +208,7 @@ def trim_tables(limit: int, directory=None) -> list[Path]:
     list of pathlib.Path
         The files deleted, oldest use first.
 
-    Examples
-    --------
-    >>> import os, tempfile
-    >>> from unittest import mock
-    >>> import numpy as np
-    >>> from slidelab.cache import load_or_build
-    >>> with tempfile.TemporaryDirectory() as tmp, mock.patch.dict(os.environ, SLIDELAB_CACHE=tmp):
-    ...     for n in (1, 2, 3):
-    ...         _ = load_or_build({"kind": "demo", "n": n}, lambda p: np.zeros(1000, np.uint8))
-    ...     _ = load_or_build({"kind": "demo", "n": 1}, lambda p: None)  # used again: the newest
-    ...     sizes = [t["bytes"] for t in list_tables()]
-    ...     gone = trim_tables(2 * sizes[0])                    # room for two of the three
-    ...     print(sizes, len(gone), sorted(t["spec"]["n"] for t in list_tables()))
-    [1256, 1256, 1256] 1 [1, 3]
+    The module's example (:mod:`slidelab.cache.housekeeping`) shows it on a cache of its own.
     """
     directory = Path(directory) if directory is not None else cache_dir()
     files = []

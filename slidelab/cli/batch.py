@@ -66,18 +66,11 @@ def batch_command(
     goal,
     blank_first,
     size,
-    metric,
-    method,
-    heuristic,
-    partition,
-    weight,
-    time_limit,
-    max_states,
-    max_memory,
     workers,
     scheduler,
     redo_failed,
     progress,
+    **_search,  # search_options': read_search_options reads them, with the goal's, once
 ):
     """Solve every instance of INPUT (a file, or - for standard input), one per line.
 

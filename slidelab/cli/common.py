@@ -178,7 +178,8 @@ def scheduler_option(what: str):
 
 
 def search_options(f):
-    """The options that choose and limit a search (``solve`` and ``batch``)."""
+    """The options that choose and limit a search (``solve`` and ``batch``): the command's
+    function takes them as ``**_search`` and reads them with :func:`read_search_options`."""
     options = [
         metric_option(
             "What a move is: one tile (stm), or a slide of one or more tiles in a line (mtm);"

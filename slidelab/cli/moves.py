@@ -44,6 +44,26 @@ def _moves_action(action):
         fail(str(exc))
 
 
+def _rewrite_options(board_help: str):
+    """MOVES, ``--notation``, ``--to`` and ``--board``: the options of every command that
+    writes MOVES out again (``board_help`` says what ``--board`` is for)."""
+
+    def decorate(f):
+        f = click.option("--board", default=None, help=board_help)(f)
+        return click.argument("moves")(_notation_option(_to_option(f)))
+
+    return decorate
+
+
+def _echo_rewritten(change, moves, notation, to, board, sep=" "):
+    """Print MOVES after ``change`` (a function of the parsed moves), written as ``--to`` says."""
+    from ..moves import format_moves, parse_moves
+
+    _moves_action(
+        lambda: click.echo(format_moves(change(parse_moves(moves, notation)), to, sep, board=board))
+    )
+
+
 @moves_group.command("apply")
 @click.argument("board")
 @click.argument("moves")
@@ -63,31 +83,21 @@ def moves_apply(board, moves, notation, size, style):
 
 
 @moves_group.command("invert")
-@click.argument("moves")
-@_notation_option
-@_to_option
-@click.option("--board", default=None, help="Start board (for --to numbers: the inverse's start).")
+@_rewrite_options("Start board (for --to numbers: the inverse's start).")
 def moves_invert(moves, notation, to, board):
     """Print the moves that undo MOVES."""
-    from ..moves import format_moves, invert, parse_moves
+    from ..moves import invert
 
-    _moves_action(
-        lambda: click.echo(format_moves(invert(parse_moves(moves, notation)), to, board=board))
-    )
+    _echo_rewritten(invert, moves, notation, to, board)
 
 
 @moves_group.command("simplify")
-@click.argument("moves")
-@_notation_option
-@_to_option
-@click.option("--board", default=None, help="Start board (for --to numbers).")
+@_rewrite_options("Start board (for --to numbers).")
 def moves_simplify(moves, notation, to, board):
     """Merge runs (R R = R2) and cancel moves that undo each other (R L)."""
-    from ..moves import format_moves, parse_moves, simplify
+    from ..moves import simplify
 
-    _moves_action(
-        lambda: click.echo(format_moves(simplify(parse_moves(moves, notation)), to, board=board))
-    )
+    _echo_rewritten(simplify, moves, notation, to, board)
 
 
 @moves_group.command("length")
@@ -105,10 +115,7 @@ def moves_length(moves, notation):
 
 
 @moves_group.command("convert")
-@click.argument("moves")
-@_notation_option
-@_to_option
-@click.option("--board", default=None, help="Start board (needed for --to numbers).")
+@_rewrite_options("Start board (needed for --to numbers).")
 @click.option(
     "--expand", "single", is_flag=True, help="Write every single-tile move: R3 becomes R R R."
 )
@@ -123,13 +130,9 @@ def moves_convert(moves, notation, to, board, single, compact, sep):
     slidelab moves convert "RRRU" --compact --sep ""  R3U
     slidelab moves convert "R3 U" --to blank        l3 d
     """
-    from ..moves import expand, format_moves, parse_moves, runs
+    from ..moves import expand, runs
 
-    def run():
-        if single and compact:
-            raise SlidelabError("--expand and --compact exclude each other")
-        parsed = parse_moves(moves, notation)
-        parsed = expand(parsed) if single else runs(parsed) if compact else parsed
-        click.echo(format_moves(parsed, to, sep, board=board))
-
-    _moves_action(run)
+    if single and compact:
+        fail("--expand and --compact exclude each other")
+    change = expand if single else runs if compact else (lambda parsed: parsed)
+    _echo_rewritten(change, moves, notation, to, board, sep)

@@ -56,20 +56,13 @@ def solve_command(
     goal,
     blank_first,
     size,
-    metric,
-    method,
-    heuristic,
-    partition,
     all_solutions,
     limit,
     progress,
-    weight,
-    time_limit,
-    max_states,
-    max_memory,
     notation,
     as_json,
     scheduler,
+    **_search,  # search_options': read_search_options reads them, with the goal's, once
 ):
     """Find a solution of BOARD (shortest, unless a weight is given)."""
     from ..errors import SearchInterrupted

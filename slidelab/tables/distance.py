@@ -32,6 +32,7 @@ import numpy as np
 
 from ..board import Board
 from ..errors import UnsolvableError
+from ..moves import metric_keyword
 from ..puzzle import Puzzle
 from ..solution import Solution, Stats, make_solution
 from .budget import check_budget, check_limits
@@ -196,9 +197,7 @@ class DistanceTable:
     def __repr__(self):
         return (
             f"DistanceTable({self.goal.format()!r}, states={self.states}, "
-            f"encoding={self.encoding!r}, nbytes={self.nbytes}"
-            + ("" if self.metric == "stm" else f", metric={self.metric!r}")
-            + ")"
+            f"encoding={self.encoding!r}, nbytes={self.nbytes}{metric_keyword(self.metric)})"
         )
 
     @property

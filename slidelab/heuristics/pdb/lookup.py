@@ -174,40 +174,12 @@ class PatternDatabase:
         L = self.layout
         vals = np.zeros((max_depth + 2, 2 * G), dtype=np.int64)
         seen, earlier, combo = L.scratch()
-        for g in range(G):
-            vals[0, g] = self.tables[g][
-                group_index(
-                    codes,
-                    self.ident,
-                    self.ident_sigma,
-                    g,
-                    L.gof,
-                    L.gpos,
-                    L.gm,
-                    L.binom,
-                    L.mult,
-                    seen,
-                    earlier,
-                    combo,
-                )
-            ]
-            if self.reflected:
-                vals[0, G + g] = self.tables[g][
-                    group_index(
-                        codes,
-                        self.refl,
-                        self.sigma,
-                        g,
-                        L.gof,
-                        L.gpos,
-                        L.gm,
-                        L.binom,
-                        L.mult,
-                        seen,
-                        earlier,
-                        combo,
-                    )
-                ]
+        arrays = (L.gof, L.gpos, L.gm, L.binom, L.mult, seen, earlier, combo)
+        sides = ((self.ident, self.ident_sigma), (self.refl, self.sigma))
+        for side, (view, sig) in enumerate(sides[: 2 if self.reflected else 1]):
+            for g in range(G):
+                index = group_index(codes, view, sig, g, *arrays)
+                vals[0, side * G + g] = self.tables[g][index]
         flags = np.array([1 if self.reflected else 0], dtype=np.int64)
         data = (
             self.tables,
