@@ -47,7 +47,7 @@ import numba
 import numpy as np
 from numba import prange
 
-from ..._bits import atomic_or, lowest_bit, pdep, pext, popcount, prefetch
+from ..._bits import HAS_BMI2, atomic_or, lowest_bit, pdep, pext, popcount, prefetch
 from ..._bits import with_code as _with_code
 from ..._jit import njit
 from ..._layers import SPREAD, breadth_first, spread_block, spread_per
@@ -83,6 +83,50 @@ def _flood(cell, free, w, not_first, not_last):
         r = g
 
 
+#: boards of at most this many cells look their regions up (:func:`_region_labels`)
+LABELLED_CELLS = 16
+#: bit 0 of each of 16 nibbles
+NIBBLES = 0x1111111111111111
+
+
+@njit(cache=True)
+def _region_labels(n, w, not_first, not_last):
+    """For each set of empty cells of a board of ``n <= 16`` cells (a bit mask), the region of
+    each cell as a nibble: regions numbered from 0, 15 on the other cells (:func:`_region`)."""
+    labels = np.zeros(1 << n, np.int64)
+    for free in range(1 << n):
+        word = np.int64(0)
+        left = np.int64(free)
+        count = 0
+        for c in range(n):
+            if (left >> c) & 1:
+                region = _flood(c, np.int64(free), w, not_first, not_last)
+                left &= ~region
+                r = region
+                while r != 0:
+                    word |= np.int64(count) << (4 * lowest_bit(r))
+                    r &= r - 1
+                count += 1
+            elif not (free >> c) & 1:
+                word |= np.int64(15) << (4 * c)
+        labels[free] = word
+    return labels
+
+
+@njit(cache=True, inline="always")
+def _region(cell, free, geometry):
+    """The connected region of ``free`` cells containing ``cell``: looked up where the board
+    has a table of them (16 cells or fewer: one load, no loop), else flooded."""
+    w, not_first, not_last, labels = geometry[3], geometry[4], geometry[5], geometry[16]
+    if labels.shape[0] == 0:
+        return _flood(cell, free, w, not_first, not_last)
+    word = labels[free]
+    x = word ^ (((word >> (4 * cell)) & 15) * NIBBLES)  # 0 in the nibbles of the cell's region
+    x |= x >> 1
+    x |= x >> 2
+    return pext(~x & NIBBLES, NIBBLES)
+
+
 @njit(cache=True, inline="always")
 def _grow(r, w, not_first, not_last):
     """The cells next to the cells of ``r`` (and ``r``'s own), within ``w`` columns."""
@@ -103,13 +147,18 @@ def _moved(p, j, t, to, w, tile_at, mult):
         return p - mult[j]
     lo = min(t, to)
     hi = max(t, to)
+    # Without branches (which tile stands there is anyone's guess), and a load from the same
+    # table whatever it is: the later tiles' multipliers summed as mult[max(i, j)], less
+    # mult[j] for each cell that holds none.
+    later = np.int64(0)
+    earlier = np.int64(0)
     q = np.int64(0)
-    step = np.int64(w)
-    for c in range(lo + 1, hi):  # without branches: which tile stands there is anyone's guess
+    for c in range(lo + 1, hi):
         i = tile_at[c]
-        step -= (i >= 0) & (i < j)
-        q += mult[max(i, 0)] * (i > j)
-    q += step * mult[j]
+        q += mult[max(i, j)]
+        later += i > j
+        earlier += (i >= 0) & (i < j)
+    q += (1 + later - earlier) * mult[j]  # (w - earlier) steps, less (w - 1 - later) extra
     return p + q if to > t else p - q
 
 
@@ -181,7 +230,7 @@ def _start_block(blk, k, n, pos, tile_at, scell, stile, spos, tile_at_m, sym):
     The placements of a block share the cells of tiles ``0 .. k-3`` and are
     numbered by the cells of the last two (``pos[k-2]``, then ``pos[k-1]``, in
     board order among the free cells): the block's ``(n - k + 2) (n - k + 1)``
-    placements are consecutive indices, and :func:`_place_last_two` puts the
+    placements are consecutive indices, and :func:`_put_last_two` puts the
     last two tiles on the cells of one of them without ranking or unranking.
     """
     occ0 = _prefix_cells(blk, k, n, pos, tile_at)
@@ -200,28 +249,43 @@ def _start_block(blk, k, n, pos, tile_at, scell, stile, spos, tile_at_m, sym):
 
 
 @njit(cache=True, inline="always")
-def _place_last_two(off, e1, free0, k, pos, tile_at):
-    """Put tiles ``k-2`` and ``k-1`` on their cells for placement ``off`` of a block (see
-    :func:`_start_block`), clearing their old cells in ``tile_at``; returns the empty cells."""
-    if pos[k - 2] >= 0:
-        tile_at[pos[k - 2]] = -1
-        tile_at[pos[k - 1]] = -1
-    a = _select(free0, off // e1)
-    rest = free0 & ~(np.int64(1) << a)
-    b = _select(rest, off % e1)
-    pos[k - 2] = a
-    pos[k - 1] = b
-    tile_at[a] = k - 2
-    tile_at[b] = k - 1
-    return rest & ~(np.int64(1) << b)
+def _mirror_base(k, n, mult, stile, spos, mtab):
+    """The index of a placement's mirror image, summed up for a block (after
+    :func:`_start_block`): returns the part of the tiles whose images stay put in the block
+    (all but ``stile[k-2]`` and ``stile[k-1]``, the images of the last two), and fills
+    ``mtab[c]`` (``mtab[n + c]``) with what tile ``stile[k-2]`` (``stile[k-1]``) on cell ``c``
+    adds: its own digit, less the tiles before it below ``c``, and one less in the digit of
+    each later tile above ``c`` (:func:`_place_mirror` adds them up)."""
+    ta = stile[k - 2]
+    tb = stile[k - 1]
+    base = np.int64(0)
+    seen = np.int64(0)
+    for i in range(k):
+        if i != ta and i != tb:
+            c = spos[i]
+            base += (c - popcount(seen & ((np.int64(1) << c) - 1))) * mult[i]
+            seen |= np.int64(1) << c
+    for h in range(2):
+        t = ta if h == 0 else tb
+        before = np.int64(0)  # the cells of the staying tiles before t
+        for i in range(t):
+            if i != ta and i != tb:
+                before |= np.int64(1) << spos[i]
+        for c in range(n):
+            v = (c - popcount(before & ((np.int64(1) << c) - 1))) * mult[t]
+            for i in range(t + 1, k):
+                if i != ta and i != tb and c < spos[i]:
+                    v -= mult[i]
+            mtab[h * n + c] = v
+    return base
 
 
 @njit(cache=True, inline="always")
-def _place_mirror(pos, k, n, mult, scell, stile, spos, tile_at_m, occ_m):
-    """After :func:`_place_last_two`, the mirror images of the last two tiles in ``spos`` and
+def _place_mirror(pos, k, n, mult, scell, stile, spos, tile_at_m, occ_m, mbase, mtab):
+    """After :func:`_put_last_two`, the mirror images of the last two tiles in ``spos`` and
     ``tile_at_m``; returns the mirrored placement's index (each move's mirror image is then one
     :func:`_moved` from it) and its empty cells (``occ_m``: the other tiles' images, from
-    :func:`_start_block`)."""
+    :func:`_start_block`; ``mbase`` and ``mtab``: the block's sums, :func:`_mirror_base`)."""
     ta = stile[k - 2]
     tb = stile[k - 1]
     if spos[ta] >= 0:
@@ -234,7 +298,12 @@ def _place_mirror(pos, k, n, mult, scell, stile, spos, tile_at_m, occ_m):
     tile_at_m[ma] = ta
     tile_at_m[mb] = tb
     free_m = ((np.int64(1) << n) - 1) & ~(occ_m | (np.int64(1) << ma) | (np.int64(1) << mb))
-    return _index(spos, k, mult), free_m
+    ps = mbase + mtab[ma] + mtab[n + mb]
+    if ta < tb:  # the later of the two is one lower where the earlier is below it
+        ps -= mult[tb] * (ma < mb)
+    else:
+        ps -= mult[ta] * (mb < ma)
+    return ps, free_m
 
 
 @njit(cache=True, inline="always")
@@ -243,12 +312,6 @@ def _md(pos, k, md):
     for j in range(k):
         total += md[j, pos[j]]
     return total
-
-
-@njit(cache=True, inline="always")
-def _md_placed(md0, pos, k, md):
-    """The group's Manhattan distance: ``md0`` for tiles ``0 .. k-3`` (a block's) and the last two."""
-    return md0 + md[k - 2, pos[k - 2]] + md[k - 1, pos[k - 1]]
 
 
 @njit(cache=True, inline="always")
@@ -262,13 +325,15 @@ def _set_nibble(nib, p, value):
 
 @njit(cache=True, inline="always")
 def _scratch(k, n):
-    """A thread's ``(pos, spos, tile_at, tile_at_m)``: the cells of the group's tiles and the
-    tile on each cell (-1: empty), of a placement and of its mirror image."""
+    """A thread's ``(pos, spos, tile_at, tile_at_m, mtab)``: the cells of the group's tiles
+    and the tile on each cell (-1: empty), of a placement and of its mirror image, and the
+    block's table of mirror indices (:func:`_mirror_base`)."""
     return (
         np.zeros(k, np.int64),
         np.zeros(k, np.int64),
         np.full(n, -1, np.int64),
         np.full(n, -1, np.int64),
+        np.zeros(2 * n, np.int64),
     )
 
 
@@ -302,7 +367,8 @@ def _successor(p, ps, j, t, to, free, free_m, pos, tile_at, tile_at_m, geometry,
     ranking both: tile 0's cell is the index's first digit, and the mirror image's is the image
     of tile 1's cell; only where the two are equal are both ranked.
     """
-    w, mult, scell, stile, paired = geometry[3], geometry[7], geometry[10], geometry[11], geometry[13]
+    w, mult, paired = geometry[3], geometry[7], geometry[13]
+    scell, stile = geometry[10], geometry[11]
     empty = (free | (np.int64(1) << t)) & ~(np.int64(1) << to)
     if not SYM:
         return _moved(p, j, t, to, w, tile_at, mult), t, empty, False
@@ -335,10 +401,10 @@ def _claim(words, nib, d, flags_next, q, cell2, free2, both, gap, geometry):
     Threads write anywhere, so a region is claimed with an atomic OR: bits only
     ever go from 0 to the next layer's code, and the old value tells who was first.
     """
-    w, not_first, not_last, scell = geometry[3], geometry[4], geometry[5], geometry[10]
+    scell = geometry[10]
     div_mul, div_shift = geometry[14], geometry[15]
     nxt = 2 - (d & 1)
-    region2 = _flood(cell2, free2, w, not_first, not_last)
+    region2 = _region(cell2, free2, geometry)
     if both:  # a symmetric placement: a region and its mirror at once
         region2 |= _mirror_mask(region2, scell)
     old = np.int64(atomic_or(words, q, _slots(region2, free2) * nxt))
@@ -353,8 +419,8 @@ def _claim(words, nib, d, flags_next, q, cell2, free2, both, gap, geometry):
 
 @njit(cache=True, inline="always")
 def _tile_moves(
-    words, d, t, region, p, ps, free, free_m, md_p, pos, tile_at, tile_at_m, geometry, moves, m,
-    PULL, SYM,
+    words, nib, d, t, region, p, ps, free, free_m, md_p, pos, tile_at, tile_at_m, geometry, moves,
+    m, PULL, SYM,
 ):  # fmt: skip
     """The moves of the group tile on cell ``t`` into ``region`` of placement ``p`` (a move's
     successor is a neighbour either way: reached from ``p``, or a state from which ``p`` is
@@ -362,7 +428,7 @@ def _tile_moves(
     (prefetch: the list's reads then overlap their waits for memory), returning the list's new
     length.  Pull: returns 1 at the first successor in the open layer, else 0."""
     nbmask, md = geometry[6], geometry[8]
-    mq, mfree, mrest = moves
+    mq, mfree, mrest = moves[0], moves[1], moves[2]
     cur = 1 + (d & 1)
     j = tile_at[t]
     adj = nbmask[t] & region
@@ -377,6 +443,7 @@ def _tile_moves(
                 return 1
         else:
             prefetch(words, q)
+            prefetch(nib, q >> 1)  # for a new placement's answer: an atomic OR waits for it
             mq[m] = q
             mfree[m] = free2
             gap = d + 1 - (md_p - md[j, t] + md[j, to])  # the depth less the successor's md
@@ -386,15 +453,15 @@ def _tile_moves(
 
 
 @njit(cache=True, inline="always")
-def _claim_all(words, nib, d, flags_next, geometry, moves, m):
-    """Push: the successors in ``moves[:m]`` (:func:`_tile_moves`) still unreached join the
+def _claim_all(words, nib, d, flags_next, geometry, moves, lo, hi):
+    """Push: the successors in ``moves[lo:hi]`` (:func:`_tile_moves`) still unreached join the
     next layer (:func:`_claim`); returns ``(regions, cells, placements, overflow)`` reached."""
-    mq, mfree, mrest = moves
+    mq, mfree, mrest = moves[0], moves[1], moves[2]
     regions = 0
     cells = 0
     new = 0
     over = 0
-    for i in range(m):
+    for i in range(lo, hi):
         q = mq[i]
         free2 = mfree[i]
         rest = mrest[i]
@@ -413,7 +480,8 @@ def _claim_all(words, nib, d, flags_next, geometry, moves, m):
 
 @njit(cache=True, inline="always")
 def _walk_block(
-    words, nib, d, flags_next, done, blk, free0, occ_m, md0, places, moves, geometry, PULL, SYM
+    words, nib, d, flags_next, done, blk, free0, occ_m, mbase, md0, places, moves, geometry, PULL,
+    SYM,
 ):  # fmt: skip
     """Layer ``d`` in block ``blk``; returns ``(regions, cells, placements, overflow)`` reached.
 
@@ -431,8 +499,10 @@ def _walk_block(
     long before, or expanded again by a push that finds nothing new.
     """
     block, k, n, w, not_first, not_last = geometry[:6]
-    md, low, scell, stile, paired = geometry[8], geometry[9], geometry[10], geometry[11], geometry[13]
-    pos, spos, tile_at, tile_at_m = places
+    md, low, paired = geometry[8], geometry[9], geometry[13]
+    scell, stile = geometry[10], geometry[11]
+    pos, spos, tile_at, tile_at_m, mtab = places
+    pipe = moves[3]
     mult = geometry[7]
     cur = 1 + (d & 1)
     full = (np.int64(1) << n) - 1
@@ -464,15 +534,18 @@ def _walk_block(
             ps = np.int64(0)
             free_m = np.int64(0)
             if SYM:
-                ps, free_m = _place_mirror(pos, k, n, mult, scell, stile, spos, tile_at_m, occ_m)
+                ps, free_m = _place_mirror(
+                    pos, k, n, mult, scell, stile, spos, tile_at_m, occ_m, mbase, mtab
+                )
                 if PULL and mixed and ps < p:
                     words[p] = low * 3  # not stored: its mirror is; closed from now on
                     continue
             expand = todo
             reached = np.int64(0)
-            m = 0
+            half = pipe[0]  # push: the half of the list for this placement's moves
+            m = half * 4 * n
             while todo != 0:
-                region = _flood(_select(free, lowest_bit(todo) >> 1), free, w, not_first, not_last)
+                region = _region(_select(free, lowest_bit(todo) >> 1), free, geometry)
                 rs = _slots(region, free)
                 todo &= ~rs
                 border = _grow(region, w, not_first, not_last) & ~free & full
@@ -481,8 +554,8 @@ def _walk_block(
                     t = lowest_bit(border)
                     border &= border - 1
                     r = _tile_moves(
-                        words, d, t, region, p, ps, free, free_m, md_p, pos, tile_at, tile_at_m,
-                        geometry, moves, m, PULL, SYM,
+                        words, nib, d, t, region, p, ps, free, free_m, md_p, pos, tile_at,
+                        tile_at_m, geometry, moves, m, PULL, SYM,
                     )  # fmt: skip
                     if PULL:
                         if r != 0:
@@ -499,7 +572,13 @@ def _walk_block(
                         left = True
             if not PULL:
                 words[p] = x | expand * 3  # expanded: closed
-                r, c, n2, o = _claim_all(words, nib, d, flags_next, geometry, moves, m)
+                # the moves of the placement before, whose words had this one's time to come
+                lo = (1 - half) * 4 * n
+                r, c, n2, o = _claim_all(
+                    words, nib, d, flags_next, geometry, moves, lo, lo + pipe[1]
+                )
+                pipe[0] = 1 - half
+                pipe[1] = m - half * 4 * n
                 regions += r
                 cells += c
                 new += n2
@@ -527,7 +606,8 @@ def _walk_chunk(a, PULL, SYM):
     k, n, md = geometry[1], geometry[2], geometry[8]
     scell, stile = geometry[10], geometry[11]
     nblocks = marks.shape[0]
-    pos, spos, tile_at, tile_at_m = places
+    pos, spos, tile_at, tile_at_m, mtab = places
+    mult = geometry[7]
     regions = 0
     cells = 0
     new = 0
@@ -539,10 +619,20 @@ def _walk_chunk(a, PULL, SYM):
             continue
         free0, occ_m = _start_block(blk, k, n, pos, tile_at, scell, stile, spos, tile_at_m, SYM)
         md0 = _md(pos, k - 2, md)
+        mbase = _mirror_base(k, n, mult, stile, spos, mtab) if SYM else np.int64(0)
         r, c, p, o = _walk_block(
-            words, nib, d, flags_next, marks, blk, free0, occ_m, md0, places, moves, geometry,
-            PULL, SYM,
+            words, nib, d, flags_next, marks, blk, free0, occ_m, mbase, md0, places, moves,
+            geometry, PULL, SYM,
         )  # fmt: skip
+        regions += r
+        cells += c
+        new += p
+        over = max(over, o)
+    pipe = moves[3]
+    if not PULL and pipe[1] != 0:  # the last placement's moves
+        lo = (1 - pipe[0]) * 4 * n
+        r, c, p, o = _claim_all(words, nib, d, flags_next, geometry, moves, lo, lo + pipe[1])
+        pipe[1] = 0
         regions += r
         cells += c
         new += p
@@ -568,11 +658,17 @@ def _walk_kind(words, nib, d, marks, flags_next, geometry, ch, chunks, places, m
 
 @njit(cache=True, inline="always")
 def _move_list(n):
-    """A thread's list of one placement's moves (at most four a cell), three numbers each:
+    """A thread's lists of moves (at most four a cell) of two placements, three numbers each:
     the successor's index, its empty cells, and a cell of its blank's region, whether it is its
-    own mirror image and its depth less Manhattan distance, packed (:func:`_tile_moves`)."""
-    m = 4 * n
-    return np.zeros(m, np.int64), np.zeros(m, np.int64), np.zeros(m, np.int64)
+    own mirror image and its depth less Manhattan distance, packed (:func:`_tile_moves`); and
+    which half is filled next and how many moves wait in the other (:func:`_walk_block`)."""
+    m = 8 * n
+    return (
+        np.zeros(m, np.int64),
+        np.zeros(m, np.int64),
+        np.zeros(m, np.int64),
+        np.zeros(2, np.int64),
+    )
 
 
 @njit(cache=True, parallel=True)
@@ -603,7 +699,7 @@ def _widen(nib, table, geometry, order, chunks):
     the table's tile ``order[i]``: :func:`_build_order`), the last two tiles the table's, so a
     block of the search is a block of the table, its placements in the same order."""
     block, k, n, mult, md = geometry[0], geometry[1], geometry[2], geometry[7], geometry[8]
-    scell, stile, sym = geometry[10], geometry[11], geometry[12]
+    scell, stile, sym, paired = geometry[10], geometry[11], geometry[12], geometry[13]
     nblocks = table.shape[0] // block
     e1 = n - k + 1
     # the table's index: tile order[i] most significant first, each digit its cell less the
@@ -614,7 +710,7 @@ def _widen(nib, table, geometry, order, chunks):
         tmult[j] = size
         size *= n - j
     for ch in prange(chunks):
-        pos, spos, tile_at, tile_at_m = _scratch(k, n)
+        pos, spos, tile_at, tile_at_m, mtab = _scratch(k, n)
         tpos = np.zeros(k, np.int64)
         per = spread_per(nblocks, chunks)  # blocks a range
         for i in range(per * SPREAD):
@@ -626,16 +722,26 @@ def _widen(nib, table, geometry, order, chunks):
             for j in range(k - 2):
                 tpos[order[j]] = pos[j]
             out = _index(tpos, k - 2, tmult)  # the table's block, times the block's size
+            # paired: tiles 0 and 1 tell which member of each pair the block stores (_successor)
+            side = pos[0] - scell[pos[1]] if paired else 0
+            mirrored = sym and side >= 0
+            mbase = _mirror_base(k, n, mult, stile, spos, mtab) if mirrored else np.int64(0)
             base = blk * block
-            for off in range(block):
-                p = base + off
-                _place_last_two(off, e1, free0, k, pos, tile_at)
-                src = p
-                if sym:
-                    ps, _ = _place_mirror(pos, k, n, mult, scell, stile, spos, tile_at_m, occ_m)
-                    src = min(p, ps)
-                v = (nib[src >> 1] >> (4 * (src & 1))) & 0x0F
-                table[out + off] = _md_placed(md0, pos, k, md) + 2 * v
+            for ia in range(e1 + 1):
+                a = _select(free0, ia)
+                rest = free0 & ~(np.int64(1) << a)
+                for ib in range(e1):
+                    b = _select(rest, ib)
+                    off = ia * e1 + ib
+                    src = base + off
+                    if mirrored:
+                        _put_last_two(a, b, rest, k, pos, tile_at)
+                        ps, _ = _place_mirror(
+                            pos, k, n, mult, scell, stile, spos, tile_at_m, occ_m, mbase, mtab
+                        )
+                        src = ps if side > 0 else min(src, ps)
+                    v = (nib[src >> 1] >> (4 * (src & 1))) & 0x0F
+                    table[out + off] = md0 + md[k - 2, a] + md[k - 1, b] + 2 * v
 
 
 # ----------------------------------------------------------------------------------------
@@ -837,6 +943,7 @@ def build_distinct_table(
         paired,
         div_mul,
         div_shift,
+        _labels(n, w, s["not_first"], s["not_last"]),
     )
 
     # Untouched pages cost no memory: a paired build never touches the ranges that hold only
@@ -860,6 +967,14 @@ def build_distinct_table(
     finally:
         numba.set_parallel_chunksize(previous_chunksize)
     return table
+
+
+def _labels(n: int, w: int, not_first: int, not_last: int) -> np.ndarray:
+    """The board's table of regions (:func:`_region_labels`), or an empty one: more than
+    :data:`LABELLED_CELLS` cells, or no BMI2 (the lookup's ``pext`` would be a loop)."""
+    if n > LABELLED_CELLS or not HAS_BMI2:
+        return np.zeros(0, np.int64)
+    return _region_labels(n, w, not_first, not_last)
 
 
 def _layers(words, nib, start, geometry, stored, progress, log):
