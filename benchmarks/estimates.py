@@ -26,6 +26,7 @@ import argparse
 import json
 import os
 import platform
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -126,11 +127,14 @@ def main() -> None:
             env["SLIDELAB_CACHE"] = tempfile.mkdtemp()
             got = child(BUILDS[name], env)
             estimate, measured = got["build_estimate"], got["build"]
+            shutil.rmtree(warm["SLIDELAB_CACHE"])
         else:
             env["SLIDELAB_CACHE"] = tempfile.mkdtemp()
             env["NUMBA_CACHE_DIR"] = tempfile.mkdtemp()
             got = child(COMPILES[name], env)
             estimate, measured = got["compile_estimate"], got["compile"]
+            shutil.rmtree(env["NUMBA_CACHE_DIR"])
+        shutil.rmtree(env["SLIDELAB_CACHE"])  # (a 7-8 build leaves 550 MiB)
         print(
             f"| {name} | {got['describe']} | {got['busy']:.1f} | {estimate:.1f} | {measured:.1f}"
             f" | {within(estimate, measured)} |",
