@@ -109,8 +109,9 @@ class _Nodes:
         """Key, two of (g, parent, direction, h, stack depth), flags, 2 hash slots."""
         return 8 * packing.words + 2 * (4 + 4 + 1 + 4 + 4) + 1 + 2 * 4
 
-    def bytes_for(self, packing: Packing, cap: int, heap_caps) -> int:
-        return cap * self.node_bytes(packing) + 16 * sum(heap_caps)
+    @staticmethod
+    def bytes_for(packing: Packing, cap: int, heap_caps) -> int:
+        return cap * _Nodes.node_bytes(packing) + 16 * sum(heap_caps)
 
     def grow_nodes(self, n: int) -> None:
         cap = 2 * self.cap
@@ -174,13 +175,13 @@ def _run(puzzle: Puzzle, forward: Heuristic, backward: Heuristic, limits: Limits
     packing = Packing(puzzle)
     allowed = limits.bytes_allowed
     size0 = INITIAL_NODES
-    need = size0 * _Nodes.node_bytes(packing) + 2 * 16 * size0
-    if need > allowed:
-        limits.need_bytes(need, "its first node arrays", METHOD)
-    try:
-        nodes = _Nodes(packing, size0, size0)
-    except MemoryError:
-        raise out_of_memory(METHOD, "its first node arrays", stats) from None
+    nodes = limits.allocate(
+        lambda: _Nodes(packing, size0, size0),
+        _Nodes.bytes_for(packing, size0, (size0, size0)),
+        "its first node arrays",
+        METHOD,
+        stats,
+    )
     roots = [np.array(puzzle.start_codes, dtype=np.int16), np.array(puzzle.goal_codes, np.int16)]
     stacks = _Stacks((forward, backward), roots, INITIAL_DEPTH)
     boards = [r.copy() for r in roots]
