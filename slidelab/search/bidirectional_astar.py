@@ -104,6 +104,20 @@ class _Nodes:
     def cap(self) -> int:
         return self.keys.shape[0]
 
+    @property
+    def arrays(self) -> tuple:
+        """The node arrays and the hash table as the kernel takes them (its ``nodes``)."""
+        return (
+            self.keys,
+            self.gs,
+            self.parent,
+            self.pdir,
+            self.hs,
+            self.flags,
+            self.onstack,
+            self.table,
+        )
+
     @staticmethod
     def node_bytes(packing: Packing) -> int:
         """Key, two of (g, parent, direction, h, stack depth), flags, 2 hash slots."""
@@ -216,14 +230,7 @@ def _run(puzzle: Puzzle, forward: Heuristic, backward: Heuristic, limits: Limits
             stacks.hdata[1],
             packing.word_of,
             packing.shift_of,
-            nodes.keys,
-            nodes.gs,
-            nodes.parent,
-            nodes.pdir,
-            nodes.hs,
-            nodes.flags,
-            nodes.onstack,
-            nodes.table,
+            nodes.arrays,
             nodes.heaps[0],
             nodes.heaps[1],
             gcnt,
