@@ -35,27 +35,20 @@ def _index(board, v, views, ranking, want_md):
     labels = classes[v]
     sm = smaller[r]
     rx = radix[r]
-    if want_md:
-        mr = md[r]
-        for c in range(n):
-            x = labels[board[cells[c]]]
-            if x < 0:
-                b = c
-                continue
-            t += sm[code, x]
-            code -= rx[x]
+    mr = md[r]
+    for c in range(n):  # one loop for both: want_md is the same on every cell (no slower)
+        x = labels[board[cells[c]]]
+        if x < 0:
+            b = c
+            continue
+        t += sm[code, x]
+        code -= rx[x]
+        if want_md:
             h += mr[x, c]
+    if want_md:
         bd = abs(b // width - goal_blank // width) + abs(b % width - goal_blank % width)
         if (h - bd) & 1:
             h -= 1
-    else:
-        for c in range(n):
-            x = labels[board[cells[c]]]
-            if x < 0:
-                b = c
-                continue
-            t += sm[code, x]
-            code -= rx[x]
     if args[r, 5]:  # distinct tiles: the rank is halved (:mod:`slidelab.tables.index`)
         t >>= 1
     return args[r, 6] + b * H + t, h

@@ -142,13 +142,13 @@ def run_kernel(
     """
     allowed = limits.bytes_allowed
     size0 = INITIAL_NODES
-    need = _Nodes.bytes_for(packing, size0, size0)
-    if need > allowed:
-        limits.need_bytes(need, "its first node arrays", method)
-    try:
-        nodes = _Nodes(packing, size0, size0)
-    except MemoryError:
-        raise out_of_memory(method, "its first node arrays", stats) from None
+    nodes = limits.allocate(
+        lambda: _Nodes(packing, size0, size0),
+        _Nodes.bytes_for(packing, size0, size0),
+        "its first node arrays",
+        method,
+        stats,
+    )
     stack = _Stack(heur, start, INITIAL_DEPTH, reach)
     bound = float(shorter_than) if shorter_than is not None else np.inf
     est0 = heur.estimate(stack.h0)

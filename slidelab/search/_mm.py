@@ -136,14 +136,7 @@ def _expand(
     nbr,
     word_of,
     shift_of,
-    keys,
-    gs,
-    parent,
-    pdir,
-    hs,
-    flags,
-    onstack,
-    table,
+    nodes,
     gcnt,
     fcnt,
     ckey,
@@ -151,6 +144,7 @@ def _expand(
 ):
     """Expand the top node of side ``s``'s heap (its top is not stale); False when the path
     stack is too shallow to reach it (nothing changed)."""
+    keys, gs, parent, pdir, hs, flags, onstack, table = nodes
     words = keys.shape[1]
     maxd = snode.shape[0] - 1
     seen = 1 if s == 0 else 4
@@ -269,14 +263,7 @@ def mm_run(
     hdata_b,
     word_of,
     shift_of,
-    keys,
-    gs,
-    parent,
-    pdir,
-    hs,
-    flags,
-    onstack,
-    table,
+    nodes,
     hp_f,
     hp_b,
     gcnt,
@@ -294,10 +281,12 @@ def mm_run(
 ):
     """Run one slice of MM; a status (``RUNNING``, ``FOUND``, ...).
 
-    ``snode``, ``sdir`` and ``sh`` hold both sides' path stacks (row 0 the
-    forward side's, row 1 the backward side's), ``board_f`` and ``board_b`` the
-    boards at their tops; ``st`` the counters (``S_*``).
+    ``nodes`` holds the node arrays and the hash table, ``(keys, gs, parent, pdir, hs,
+    flags, onstack, table)`` (see the module's notes); ``snode``, ``sdir`` and ``sh``
+    both sides' path stacks (row 0 the forward side's, row 1 the backward side's),
+    ``board_f`` and ``board_b`` the boards at their tops; ``st`` the counters (``S_*``).
     """
+    keys, gs, _, _, _, flags, _, _ = nodes
     cap = keys.shape[0]
     work = 0
     status = RUNNING
@@ -331,13 +320,13 @@ def mm_run(
             s = 0
             ok = _expand(
                 0, hdata_f, hp_f, board_f, snode[0], sdir[0], sh[0], chain, nbr, word_of,
-                shift_of, keys, gs, parent, pdir, hs, flags, onstack, table, gcnt, fcnt, ckey, st,
+                shift_of, nodes, gcnt, fcnt, ckey, st,
             )  # fmt: skip
         else:
             s = 1
             ok = _expand(
                 1, hdata_b, hp_b, board_b, snode[1], sdir[1], sh[1], chain, nbr, word_of,
-                shift_of, keys, gs, parent, pdir, hs, flags, onstack, table, gcnt, fcnt, ckey, st,
+                shift_of, nodes, gcnt, fcnt, ckey, st,
             )  # fmt: skip
         if not ok:
             st[S_DEEP_SIDE] = s

@@ -26,7 +26,7 @@ from ..puzzle import Puzzle
 from ..ranking import arrangement_rank, arrangement_unrank
 from ..solution import Phase, Solution, Stats, make_solution
 from ._common import search_entry
-from .limits import Limits, out_of_memory
+from .limits import Limits
 
 UNSEEN = 255
 SIDE_START, SIDE_GOAL = 0, 8
@@ -131,11 +131,12 @@ class Space:
         self.counts = puzzle.label_counts
         self.nbr = puzzle.neighbours
         self.state = np.empty(puzzle.width * puzzle.height, np.int16)
-        limits.need_bytes(self.total, f"a visited table of {self.total:,} states", method)
-        try:
-            self.via = np.full(self.total, UNSEEN, dtype=np.uint8)
-        except MemoryError:
-            raise out_of_memory(method, f"a visited table of {self.total:,} states") from None
+        self.via = limits.allocate(
+            lambda: np.full(self.total, UNSEEN, dtype=np.uint8),
+            self.total,
+            f"a visited table of {self.total:,} states",
+            method,
+        )
         self._load_kernels(limits)
 
     def _load_kernels(self, limits: Limits) -> None:

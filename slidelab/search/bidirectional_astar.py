@@ -104,13 +104,28 @@ class _Nodes:
     def cap(self) -> int:
         return self.keys.shape[0]
 
+    @property
+    def arrays(self) -> tuple:
+        """The node arrays and the hash table as the kernel takes them (its ``nodes``)."""
+        return (
+            self.keys,
+            self.gs,
+            self.parent,
+            self.pdir,
+            self.hs,
+            self.flags,
+            self.onstack,
+            self.table,
+        )
+
     @staticmethod
     def node_bytes(packing: Packing) -> int:
         """Key, two of (g, parent, direction, h, stack depth), flags, 2 hash slots."""
         return 8 * packing.words + 2 * (4 + 4 + 1 + 4 + 4) + 1 + 2 * 4
 
-    def bytes_for(self, packing: Packing, cap: int, heap_caps) -> int:
-        return cap * self.node_bytes(packing) + 16 * sum(heap_caps)
+    @staticmethod
+    def bytes_for(packing: Packing, cap: int, heap_caps) -> int:
+        return cap * _Nodes.node_bytes(packing) + 16 * sum(heap_caps)
 
     def grow_nodes(self, n: int) -> None:
         cap = 2 * self.cap
@@ -174,13 +189,13 @@ def _run(puzzle: Puzzle, forward: Heuristic, backward: Heuristic, limits: Limits
     packing = Packing(puzzle)
     allowed = limits.bytes_allowed
     size0 = INITIAL_NODES
-    need = size0 * _Nodes.node_bytes(packing) + 2 * 16 * size0
-    if need > allowed:
-        limits.need_bytes(need, "its first node arrays", METHOD)
-    try:
-        nodes = _Nodes(packing, size0, size0)
-    except MemoryError:
-        raise out_of_memory(METHOD, "its first node arrays", stats) from None
+    nodes = limits.allocate(
+        lambda: _Nodes(packing, size0, size0),
+        _Nodes.bytes_for(packing, size0, (size0, size0)),
+        "its first node arrays",
+        METHOD,
+        stats,
+    )
     roots = [np.array(puzzle.start_codes, dtype=np.int16), np.array(puzzle.goal_codes, np.int16)]
     stacks = _Stacks((forward, backward), roots, INITIAL_DEPTH)
     boards = [r.copy() for r in roots]
@@ -215,14 +230,7 @@ def _run(puzzle: Puzzle, forward: Heuristic, backward: Heuristic, limits: Limits
             stacks.hdata[1],
             packing.word_of,
             packing.shift_of,
-            nodes.keys,
-            nodes.gs,
-            nodes.parent,
-            nodes.pdir,
-            nodes.hs,
-            nodes.flags,
-            nodes.onstack,
-            nodes.table,
+            nodes.arrays,
             nodes.heaps[0],
             nodes.heaps[1],
             gcnt,

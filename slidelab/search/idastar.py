@@ -75,7 +75,12 @@ class _Search:
         self.reach = reach
         self.divisor = heur.divisor
         self.came = came
-        self.path, self.amount, self.steps, self.tried, self.hs = _path_arrays(size)
+        # the kernel's per-depth arrays
+        self.path = np.zeros(size, np.int8)
+        self.amount = np.ones(size, np.int8)
+        self.steps = np.zeros(size, np.int64)
+        self.tried = np.zeros(size, np.int8)
+        self.hs = np.zeros(size, np.int64)
         self.st = np.zeros(5, np.int64)
         self.next_bound = np.array([np.inf])
         self.blank = int(np.flatnonzero(root == 0)[0])
@@ -238,17 +243,6 @@ def _iterate(
             stats,
             bound,
         ) from None
-
-
-def _path_arrays(size: int):
-    """The kernel's per-depth arrays: ``path, amount, steps, tried, hs``."""
-    return (
-        np.zeros(size, np.int8),
-        np.ones(size, np.int8),
-        np.zeros(size, np.int64),
-        np.zeros(size, np.int8),
-        np.zeros(size, np.int64),
-    )
 
 
 def _frontier(board, nbr, goal, weight, bound, heur, want, reach):

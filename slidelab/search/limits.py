@@ -10,6 +10,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import TypeVar
 
 from .. import _args
 from .._clock import Clock
@@ -17,6 +18,8 @@ from ..errors import SearchLimitError, SearchTooLong
 from ..memory import default_max_bytes
 from ..solution import Stats
 from ..units import format_bytes, format_duration
+
+T = TypeVar("T")
 
 
 def out_of_memory(method: str, what: str, stats: Stats | None = None) -> SearchLimitError:
@@ -167,3 +170,20 @@ class Limits:
                 f" over the memory limit of {format_bytes(self.bytes_allowed)}",
                 Stats(),
             )
+
+    def allocate(
+        self,
+        make: Callable[[], T],
+        amount: int,
+        what: str,
+        method: str,
+        stats: Stats | None = None,
+    ) -> T:
+        """``make()``, which allocates ``amount`` bytes for ``what``: refused up front over the
+        memory limit (:meth:`need_bytes`), and a ``MemoryError`` answered by
+        :func:`out_of_memory` with the search's ``stats``."""
+        self.need_bytes(amount, what, method)
+        try:
+            return make()
+        except MemoryError:
+            raise out_of_memory(method, what, stats) from None

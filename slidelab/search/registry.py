@@ -92,6 +92,14 @@ class Method:
         return load(self.function)
 
 
+def _guided(name: str, summary: str, function: str, optimal: bool, **declared) -> Method:
+    """A method guided by a heuristic, as A* and IDA* are: it takes every shaping option, and
+    its heuristic is built before its clock starts."""
+    return Method(
+        name, summary, function, optimal, options=SHAPING_OPTIONS, tables="heuristic", **declared
+    )
+
+
 #: every method, by canonical name, in the order help and menus list them
 METHODS: dict[str, Method] = {
     m.name: m
@@ -123,14 +131,12 @@ METHODS: dict[str, Method] = {
             stores=True,
             compile_seconds=3.0,
         ),
-        Method(
+        _guided(
             "astar",
             "A* (optimal with an admissible heuristic; with --weight, weighted A*)",
             "slidelab.search.astar:astar",
             True,
             aliases=("a*",),
-            options=SHAPING_OPTIONS,
-            tables="heuristic",
             stores=True,
             compile_seconds=8.0,
         ),
@@ -147,25 +153,21 @@ METHODS: dict[str, Method] = {
             metrics=("stm",),
             compile_seconds=10.0,
         ),
-        Method(
+        _guided(
             "weighted-astar",
             "weighted A* (at most --weight times optimal; default 1.5)",
             "slidelab.search.astar:weighted_astar",
             False,
             aliases=("wastar", "weighted-a*"),
-            options=SHAPING_OPTIONS,
-            tables="heuristic",
             stores=True,
             compile_seconds=8.0,
         ),
-        Method(
+        _guided(
             "idastar",
             "IDA* (optimal; with --weight > 1, bounded suboptimal)",
             "slidelab.search.idastar:idastar",
             True,
             aliases=("ida*", "ida"),
-            options=SHAPING_OPTIONS,
-            tables="heuristic",
             cluster=True,
             compile_seconds=4.0,
         ),

@@ -118,6 +118,16 @@ from .schemas import (
 
 STATIC = resources.files("slidelab.web") / "static"
 
+#: The answers of a route that starts a job (``/api/solve``, ``/api/compare``): with ``wait``
+#: its result, without it ``202 {"id", "status"}`` at once, or a job's errors.
+STARTED_RESPONSES = {
+    202: {"model": SolveStarted, "description": "Started (wait: false)"},
+    **error_responses(*JOB_ERRORS),
+}
+#: The options of a started job's own routes (``GET`` its view, ``DELETE`` to cancel it): the
+#: view's unset fields left out, an unknown id 404.
+JOB_ROUTE = {"response_model_exclude_unset": True, "responses": error_responses(404, 422)}
+
 
 # ------------------------------------------------------------------------------------------
 # reading boards and goals: the shared readers (slidelab.search.request), and the server's cell cap
@@ -336,11 +346,7 @@ def create_app(
         """Whether the board can reach the goal, and why (``check --json``), and the boards read."""
         from ..solvability import check
 
-        with _read():
-            puzzle = read_puzzle(
-                body.board, body.goal, blank_first=body.blank_first, size=body.size
-            )
-        _capped(puzzle.start)
+        puzzle = _puzzle(body)
         verdict = check(puzzle)
         return {
             "solvable": verdict.solvable,
@@ -371,14 +377,7 @@ def create_app(
         )
         return await _result(job, request, pool, name)
 
-    @app.post(
-        "/api/solve",
-        response_model=SolveOut,
-        responses={
-            202: {"model": SolveStarted, "description": "Started (wait: false)"},
-            **error_responses(*JOB_ERRORS),
-        },
-    )
+    @app.post("/api/solve", response_model=SolveOut, responses=STARTED_RESPONSES)
     async def solve_endpoint(body: SolveIn, request: Request):
         """Solve a position in a worker process, within ``time_limit`` seconds."""
         if body.time_limit > hard.time_limit:
@@ -400,22 +399,12 @@ def create_app(
         job = pool.submit(*solve_job(checked), time_limit, owner=client)
         return await _answer(job, request, pool, name, body.wait)
 
-    @app.get(
-        "/api/solve/{solve_id}",
-        response_model=SolveView,
-        response_model_exclude_unset=True,
-        responses=error_responses(404, 422),
-    )
+    @app.get("/api/solve/{solve_id}", response_model=SolveView, **JOB_ROUTE)
     async def solve_status(solve_id: str, request: Request):
         """A solve's status (queued, running, done, failed, cancelled), progress and result."""
         return _view(lanes.find(request, solve_id)[1])
 
-    @app.delete(
-        "/api/solve/{solve_id}",
-        response_model=SolveView,
-        response_model_exclude_unset=True,
-        responses=error_responses(404, 422),
-    )
+    @app.delete("/api/solve/{solve_id}", response_model=SolveView, **JOB_ROUTE)
     async def solve_cancel(solve_id: str, request: Request):
         """Cancel a solve: its worker process is stopped.  Answers with the solve's status."""
         pool, job = lanes.find(request, solve_id)
@@ -440,10 +429,7 @@ def create_app(
         "/api/compare",
         response_model=CompareOut,
         response_model_exclude_none=False,
-        responses={
-            202: {"model": SolveStarted, "description": "Started (wait: false)"},
-            **error_responses(*JOB_ERRORS),
-        },
+        responses=STARTED_RESPONSES,
     )
     async def compare_endpoint(body: CompareIn, request: Request):
         """Run several methods on one position, each within ``time_limit`` seconds, in a worker
@@ -466,22 +452,12 @@ def create_app(
         )
         return await _answer(job, request, pool, "hard", body.wait)
 
-    @app.get(
-        "/api/compare/{compare_id}",
-        response_model=CompareView,
-        response_model_exclude_unset=True,
-        responses=error_responses(404, 422),
-    )
+    @app.get("/api/compare/{compare_id}", response_model=CompareView, **JOB_ROUTE)
     async def compare_status(compare_id: str, request: Request):
         """A comparison's status, the entries finished so far (``progress``) and its result."""
         return lanes.find(request, compare_id, "compare")[1].view()
 
-    @app.delete(
-        "/api/compare/{compare_id}",
-        response_model=CompareView,
-        response_model_exclude_unset=True,
-        responses=error_responses(404, 422),
-    )
+    @app.delete("/api/compare/{compare_id}", response_model=CompareView, **JOB_ROUTE)
     async def compare_cancel(compare_id: str, request: Request):
         """Cancel a comparison: its worker process is stopped."""
         return await _cancel(*lanes.find(request, compare_id, "compare"))
