@@ -90,42 +90,6 @@ def test_moved_index_matches_a_full_rank(data):
 
 
 @njit
-def _mirror_index(p, k, n, mult, scell, stile):
-    """The mirror image's index of placement ``p`` by the builder's block tables."""
-    pos, spos, tile_at, tile_at_m, mtab = pdb_build._scratch(k, n)
-    block = (n - k + 2) * (n - k + 1)
-    free0, occ_m = pdb_build._start_block(
-        p // block, k, n, pos, tile_at, scell, stile, spos, tile_at_m, True
-    )
-    mbase = pdb_build._mirror_base(k, n, mult, stile, spos, mtab)
-    off = p % block
-    a = pdb_build._select(free0, off // (n - k + 1))
-    rest = free0 & ~(1 << a)
-    b = pdb_build._select(rest, off % (n - k + 1))
-    pdb_build._put_last_two(a, b, rest, k, pos, tile_at)
-    return pdb_build._place_mirror(
-        pos, k, n, mult, scell, stile, spos, tile_at_m, occ_m, mbase, mtab
-    )[0]
-
-
-@given(st.data())
-def test_mirror_index_from_block_tables_matches_a_full_rank(data):
-    """:func:`_place_mirror`'s index of a placement's image (the block's sums plus the last two
-    tiles' entries) against ranking the image, for any map of cells and of tiles."""
-    n = data.draw(st.sampled_from([9, 12, 16]))
-    k = data.draw(st.integers(3, min(8, n - 2)))
-    cells = data.draw(st.permutations(range(n)))
-    scell = np.array(data.draw(st.permutations(range(n))), dtype=np.int64)
-    stile = np.array(data.draw(st.permutations(range(k))), dtype=np.int64)
-    pos = np.array(cells[:k], dtype=np.int64)
-    mult = np.array([math.perm(n - j - 1, k - j - 1) for j in range(k)], dtype=np.int64)
-    image = np.zeros(k, dtype=np.int64)
-    image[stile] = scell[pos]  # tile stile[j] on the image of tile j's cell
-    p = pdb_build._index(pos, k, mult)
-    assert _mirror_index(p, k, n, mult, scell, stile) == pdb_build._index(image, k, mult)
-
-
-@njit
 def _pext_pdep(x, mask):
     return _bits.pext(x, mask), _bits.pdep(x, mask)
 

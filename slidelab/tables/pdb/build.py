@@ -44,8 +44,7 @@ def _farthest(puzzle: Puzzle, code: int) -> int:
 def build_bytes(puzzle: Puzzle, codes: Sequence[int]) -> int:
     """Memory a group's build holds at its peak (bytes)."""
     if distinct.suitable(puzzle, codes):
-        n = puzzle.width * puzzle.height
-        return distinct.build_bytes(n, len(codes), distinct.stored_share(puzzle, codes))
+        return distinct.build_bytes(puzzle.width * puzzle.height, len(codes))
     return build_states(puzzle, codes)
 
 
