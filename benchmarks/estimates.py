@@ -1,7 +1,7 @@
 """Estimates against measured times: every family's builds, and the compiling of their kernels.
 
 Every build slidelab announces says about how long it takes (``building the 7-8 pattern
-databases of the 4x4 goal: 2 tables, 550 MiB, about 58 s``): the family's model, scaled by
+databases of the 4x4 goal: 2 tables, 550 MiB, about 2 min``): the family's model, scaled by
 this machine's past builds and its load now (:mod:`slidelab.calibration`).  This script puts
 each estimate beside the time measured, in a process of its own, with an empty table cache:
 
@@ -9,7 +9,8 @@ each estimate beside the time measured, in a process of its own, with an empty t
   the build (the kernels compiled already: a warm-up build of the same family in another
   folder comes first), and the build's seconds;
 - **compile rows**: the kernels of each set compiled from nothing (an empty kernel cache of the
-  row's own): the compile estimate against the seconds numba spent compiling.
+  row's own): the compile estimate against the seconds numba spent compiling; the builds' sets,
+  then the searches' (a solve with each method: the estimate its compile notice prints).
 
 A row is within bounds when the measured time is within ±35 % of the estimate.  The machine's
 load at each row is printed (the estimates take it into account).  By default the timings of
@@ -53,6 +54,42 @@ COMPILES = {
     "pdb repeated labels": ("pdb", "ABA/B0A/BBA", "stm", None),
 }
 
+#: name -> (method, heuristic, board): a search's own kernels compiled from nothing
+SEARCHES = {
+    "search bfs": ("bfs", None, "8 6 7/2 5 4/3 0 1"),
+    "search bidirectional": ("bidirectional", None, "8 6 7/2 5 4/3 0 1"),
+    "search astar manhattan": ("astar", "manhattan", "8 6 7/2 5 4/3 0 1"),
+    "search bidirectional-astar manhattan": ("bidirectional-astar", "manhattan", "3x3"),
+    "search idastar linear-conflict": (
+        "idastar",
+        "linear-conflict",
+        "1 2 3 4/5 6 7 8/9 10 0 12/13 14 11 15",
+    ),
+    "search weighted-astar linear-conflict": ("weighted-astar", "linear-conflict", "4x4"),
+    "search constructive": ("constructive", None, "6x6"),
+}
+
+#: the search's child: the compile notice's estimate, then the seconds compiling took
+SEARCH_CHILD = r"""
+import json, sys
+from slidelab import random_board, solve
+from slidelab._jit import compile_estimate, compiling_seconds
+from slidelab.calibration import busy_cores
+from slidelab.search.registry import METHODS
+method, heuristic, board = json.loads(sys.argv[1])
+if "/" not in board:
+    board = random_board(board, seed=1)
+key = "-".join(part for part in (method, heuristic, "stm") if part)
+busy = busy_cores()
+estimate = compile_estimate(key, METHODS[method].compile_seconds)
+began = compiling_seconds()
+solve(board, method=method, **({"heuristic": heuristic} if heuristic else {}))
+print(json.dumps({
+    "describe": f"the {method} search" + (f" with {heuristic}" if heuristic else ""),
+    "busy": busy, "compile_estimate": estimate, "compile": compiling_seconds() - began,
+}))
+"""
+
 #: the child: the estimate, then the build, each printed as JSON
 CHILD = r"""
 import json, sys, time
@@ -78,9 +115,9 @@ print(json.dumps({
 """
 
 
-def child(args: tuple, env: dict) -> dict:
+def child(args: tuple, env: dict, code: str = CHILD) -> dict:
     done = subprocess.run(
-        [sys.executable, "-c", CHILD, json.dumps(args)],
+        [sys.executable, "-c", code, json.dumps(args)],
         capture_output=True,
         text=True,
         env=env,
@@ -107,9 +144,9 @@ def main() -> None:
     parser.add_argument("--calibrated", action="store_true", help="keep one record of timings")
     args = parser.parse_args()
     if args.list:
-        print("\n".join([*BUILDS, *COMPILES]))
+        print("\n".join([*BUILDS, *COMPILES, *SEARCHES]))
         return
-    rows = args.rows.split(",") if args.rows else [*DEFAULT_BUILDS, *COMPILES]
+    rows = args.rows.split(",") if args.rows else [*DEFAULT_BUILDS, *COMPILES, *SEARCHES]
     base = dict(os.environ)
     base["SLIDELAB_TIMINGS"] = os.path.join(tempfile.mkdtemp(), "timings.json")
     print(f"{platform.node()}, {os.cpu_count()} cores, Python {platform.python_version()}\n")
@@ -123,6 +160,8 @@ def main() -> None:
             family, goal, metric, which = BUILDS[name]
             warm = dict(env, SLIDELAB_CACHE=tempfile.mkdtemp())  # its kernels compiled first
             small = {"distance": "2x3", "pdb": "3x3", "abstraction": "2x3"}[family]
+            if family == "pdb" and any(c.isalpha() for c in goal):  # the scan's kernels
+                small = "ABA/B0A/BBA"
             child((family, small, metric, None), warm)
             env["SLIDELAB_CACHE"] = tempfile.mkdtemp()
             got = child(BUILDS[name], env)
@@ -131,7 +170,10 @@ def main() -> None:
         else:
             env["SLIDELAB_CACHE"] = tempfile.mkdtemp()
             env["NUMBA_CACHE_DIR"] = tempfile.mkdtemp()
-            got = child(COMPILES[name], env)
+            if name in SEARCHES:
+                got = child(SEARCHES[name], env, SEARCH_CHILD)
+            else:
+                got = child(COMPILES[name], env)
             estimate, measured = got["compile_estimate"], got["compile"]
             shutil.rmtree(env["NUMBA_CACHE_DIR"])
         shutil.rmtree(env["SLIDELAB_CACHE"])  # (a 7-8 build leaves 550 MiB)

@@ -36,8 +36,17 @@ def build(partition: str) -> dict:
         began = time.time()
         start = time.perf_counter()
         child = subprocess.Popen(
-            [sys.executable, "-m", "slidelab", "tables", "build", "4x4", "--blank-first",
-             "--partition", partition],  # fmt: skip
+            [
+                sys.executable,
+                "-m",
+                "slidelab",
+                "tables",
+                "build",
+                "4x4",
+                "--blank-first",
+                "--partition",
+                partition,
+            ],  # fmt: skip
             stdin=subprocess.DEVNULL,
             stdout=subprocess.DEVNULL,
             stderr=subprocess.PIPE,

@@ -22,6 +22,26 @@ def usable_cores() -> int:
         return os.cpu_count() or 1
 
 
+#: the last-level cache assumed where the system does not say (bytes)
+CACHE_BYTES = 32 << 20
+
+
+def cache_bytes() -> int:
+    """Bytes of this machine's last-level cache (Linux's ``/sys``), else :data:`CACHE_BYTES`."""
+    folder = "/sys/devices/system/cpu/cpu0/cache"
+    try:
+        sizes = []
+        for entry in os.listdir(folder):
+            if entry.startswith("index"):
+                with open(os.path.join(folder, entry, "size")) as f:
+                    text = f.read().strip().upper()
+                scale = {"K": 1 << 10, "M": 1 << 20, "G": 1 << 30}.get(text[-1:], 1)
+                sizes.append(int(text.rstrip("KMG")) * scale)
+        return max(sizes) if sizes else CACHE_BYTES
+    except (OSError, ValueError):
+        return CACHE_BYTES
+
+
 _GRANTED = threading.local()
 
 

@@ -120,7 +120,7 @@ METHODS: dict[str, Method] = {
             True,
             aliases=("breadth-first",),
             stores=True,
-            compile_seconds=3.0,
+            compile_seconds=1.85,
         ),
         Method(
             "bidirectional",
@@ -129,7 +129,7 @@ METHODS: dict[str, Method] = {
             True,
             aliases=("bibfs", "bidirectional-bfs", "bi-bfs"),
             stores=True,
-            compile_seconds=3.0,
+            compile_seconds=1.9,
         ),
         _guided(
             "astar",
@@ -138,7 +138,7 @@ METHODS: dict[str, Method] = {
             True,
             aliases=("a*",),
             stores=True,
-            compile_seconds=8.0,
+            compile_seconds=6.0,
         ),
         Method(
             "bidirectional-astar",
@@ -151,7 +151,7 @@ METHODS: dict[str, Method] = {
             tables="heuristic",
             stores=True,
             metrics=("stm",),
-            compile_seconds=10.0,
+            compile_seconds=8.5,
         ),
         _guided(
             "weighted-astar",
@@ -160,7 +160,7 @@ METHODS: dict[str, Method] = {
             False,
             aliases=("wastar", "weighted-a*"),
             stores=True,
-            compile_seconds=8.0,
+            compile_seconds=7.2,
         ),
         _guided(
             "idastar",
@@ -169,14 +169,14 @@ METHODS: dict[str, Method] = {
             True,
             aliases=("ida*", "ida"),
             cluster=True,
-            compile_seconds=4.0,
+            compile_seconds=2.9,
         ),
         Method(
             "constructive",
             "row-by-row reduction, exact finish (fast, any size, not optimal)",
             "slidelab.search.constructive:constructive",
             False,
-            compile_seconds=6.0,
+            compile_seconds=1.5,
         ),
         Method(
             "table",

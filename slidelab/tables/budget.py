@@ -25,15 +25,18 @@ from ..errors import SpaceTooLargeError
 from ..units import format_bytes, format_duration
 from .index import MAX_TILES, SUFFIX, Space, space_of
 
-#: nanoseconds of one core per state (search), measured on the 2-core development machine
-NS_PER_STATE = 135.0
-#: the same where the kernels walk suffix blocks (distinct tiles, at least ``SUFFIX`` of them)
-NS_PER_STATE_BLOCKS = 45.0
-#: extra nanoseconds of one core per state when a distance table is kept and packed
-NS_PER_TABLE_STATE = 40.0
+#: nanoseconds of one core per state (search), on the 2-core development machine: the line
+#: puzzle's STM space (252,252,000 positions) in 28 s on both cores
+NS_PER_STATE = 220.0
+#: the same where the kernels walk suffix blocks (distinct tiles, at least ``SUFFIX`` of them):
+#: 3x4 (239,500,800) in 7.9 s
+NS_PER_STATE_BLOCKS = 70.0
+#: extra nanoseconds of one core per state when a distance table is kept and packed: 3x4's
+#: table in 17-20 s, the line puzzle's MTM table in 32-42 s (``benchmarks/estimates.py``)
+NS_PER_TABLE_STATE = 85.0
 #: MTM (a move slides up to ``reach`` tiles: about twice the neighbours, a slide's rank changed
-#: tile after tile): nanoseconds of one core per state, state by state
-NS_PER_STATE_MTM = 400.0
+#: tile after tile): nanoseconds of one core per state, the line puzzle's space in 26-34 s
+NS_PER_STATE_MTM = 210.0
 #: refuse a search estimated to take longer than this, unless told otherwise (seconds)
 DEFAULT_MAX_SECONDS = 3600.0
 

@@ -87,7 +87,7 @@ class Cost:
         return self.build_seconds + self.compile_seconds
 
     def time_text(self) -> str:
-        """``about 58 s``, and ``(and about 20 s compiling its kernels, once)`` where they are
+        """``about 2 min``, and ``(and about 20 s compiling its kernels, once)`` where they are
         not compiled."""
         text = f"about {format_duration(self.build_seconds)}"
         if self.compile_seconds >= 0.5:
@@ -224,7 +224,7 @@ class Tables:
 
     def advice(self, said: str = "") -> str:
         """What they would do and how to build them, for a message: ``the 7-8 pattern
-        databases of the 4x4 goal would help (577 MB, about 58 s to build, once): slidelab
+        databases of the 4x4 goal would help (577 MB, about 2 min to build, once): slidelab
         tables build 4x4 --partition 7-8``; only ``build them once with: ...`` after a message
         (``said``) that names them already."""
         if self.describe() in said:

@@ -20,13 +20,31 @@ from ..family import Family, Part, Tables, goal_argument, goal_words
 #: order is part of the key (version 1 loaded a group's table for its tiles in any order)
 PDB_FORMAT = 2
 
-#: seconds of one core per byte a group's build holds at its peak (its states: each placement
-#: with each blank cell, a byte or two bits each), and seconds per table whatever its size
-#: (writing it, checking it, starting the kernels), measured on the 2-core development machine:
-#: the 15-puzzle's 7-8 tables (1.56 GB of build) in 2 min 25 s, its 6-6-3 (52 MB) in 3.3 s,
-#: a 32x32 board's single-tile tables (1 MB of build each) in about 0.5 s each
-BUILD_SECONDS_PER_BYTE = 0.15e-6
-BUILD_SECONDS_PER_TABLE = 0.3
+
+#: nanoseconds of one core per state of a build (a placement of the group with the blank on
+#: one of the other cells, :func:`~.layout.build_states`), on the 2-core development machine:
+#: the two-bit builder of distinct tiles where its words fit in the last-level cache (the
+#: 15-puzzle's 6-tile groups) and where they do not (its 7- and 8-tile groups, the 24-puzzle's
+#: 6-tile groups), and the byte scan of groups with repeated labels
+NS_PER_STATE = {"cached": 45.0, "memory": 55.0, "scan": 950.0}
+#: seconds per table whatever its size (writing it, checking it, starting the kernels)
+SECONDS_PER_TABLE = 0.1
+
+
+def model_seconds(puzzle: Puzzle, codes, cores: int) -> float:
+    """Seconds a group's build takes on ``cores`` cores of an idle development machine (the
+    model :mod:`slidelab.calibration` scales to this machine and its load)."""
+    from ...memory import cache_bytes
+    from . import distinct
+    from .build import build_bytes
+    from .layout import build_states
+
+    states = build_states(puzzle, codes)
+    if not distinct.suitable(puzzle, codes):
+        kind = "scan"
+    else:
+        kind = "cached" if build_bytes(puzzle, codes) <= cache_bytes() else "memory"
+    return states * NS_PER_STATE[kind] * 1e-9 / max(1, cores) + SECONDS_PER_TABLE
 
 
 def spec(puzzle: Puzzle, codes) -> dict:
@@ -88,7 +106,7 @@ def _part(puzzle: Puzzle, codes: list[int]) -> Part:
         f"the table of tiles {' '.join(str(names[c]) for c in codes)}",
         size,
         peak,
-        peak * BUILD_SECONDS_PER_BYTE / cores + BUILD_SECONDS_PER_TABLE,
+        model_seconds(puzzle, codes, cores),
         kernels,
         COMPILE_SECONDS[kernels],
         lambda progress: build_group_table(puzzle, codes, progress),
@@ -155,8 +173,6 @@ class PatternDatabaseFamily(Family):
 FAMILY = PatternDatabaseFamily()
 
 __all__ = [
-    "BUILD_SECONDS_PER_BYTE",
-    "BUILD_SECONDS_PER_TABLE",
     "FAMILY",
     "PDB_FORMAT",
     "PatternDatabaseFamily",
