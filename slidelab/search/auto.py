@@ -85,7 +85,8 @@ def _without_tables(puzzle, options, clock, progress, table_progress, rung, aske
     if estimate > policy.PROBE_MAX_ESTIMATE and not small(puzzle):
         stopped = SearchLimitError(
             f"at least {estimate:,} moves from its goal ({rung.heuristic}): too far for an"
-            " optimal search without tables"
+            f" optimal search without tables, and no tables of a {puzzle.size} board here make"
+            " one feasible"
         )
         return _bounded_or_raise(puzzle, options, clock, progress, heur, stopped, None)
     return _optimal_or_bounded(

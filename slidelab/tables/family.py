@@ -86,13 +86,15 @@ class Cost:
         """Everything a person would wait for: building and compiling."""
         return self.build_seconds + self.compile_seconds
 
-    def time_text(self) -> str:
-        """``about 2 min``, and ``(and about 20 s compiling its kernels, once)`` where they are
-        not compiled."""
-        text = f"about {format_duration(self.build_seconds)}"
+    def time_text(self, doing: str = "") -> str:
+        """``about 2 min``, and ``, plus about 20 s compiling its kernels the first time`` where
+        they are not compiled; ``doing`` goes after the build's time (``about 2 min to build
+        once, plus ...``)."""
+        text = f"about {format_duration(self.build_seconds)}{doing}"
         if self.compile_seconds >= 0.5:
             text += (
-                f" (and about {format_duration(self.compile_seconds)} compiling its kernels, once)"
+                f", plus about {format_duration(self.compile_seconds)} compiling its kernels"
+                " the first time"
             )
         return text
 
@@ -224,15 +226,15 @@ class Tables:
 
     def advice(self, said: str = "") -> str:
         """What they would do and how to build them, for a message: ``the 7-8 pattern
-        databases of the 4x4 goal would help (577 MB, about 2 min to build, once): slidelab
+        databases of the 4x4 goal would help (577 MB, about 2 min to build once): slidelab
         tables build 4x4 --partition 7-8``; only ``build them once with: ...`` after a message
         (``said``) that names them already."""
         if self.describe() in said:
             return f"build them once with: {self.command()}"
         cost = self.cost()
         return (
-            f"{self.describe()} would help ({format_bytes(cost.disk_bytes)}, {cost.time_text()}"
-            f" to build, once): {self.command()}"
+            f"{self.describe()} would help ({format_bytes(cost.disk_bytes)},"
+            f" {cost.time_text(' to build once')}): {self.command()}"
         )
 
     def options(self) -> dict:

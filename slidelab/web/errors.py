@@ -117,7 +117,7 @@ def _advice(remedy: dict, time_limit: float) -> str:
     seconds = float(remedy.get("seconds") or 0.0)
     what = (
         f"{remedy.get('tables', 'tables')} would help ({format_bytes(int(remedy.get('bytes') or 0))},"
-        f" about {format_duration(seconds)} to build, once)"
+        f" about {format_duration(seconds)} to build once)"
     )
     state = remedy.get("server")
     if state == "ready":
