@@ -471,7 +471,7 @@ def test_a_remedy_says_what_the_server_does_about_its_tables():
     said = page_remedy(remedy, states, 60)
     assert "command" not in said and said["server"] == "building"
     assert said["advice"] == (
-        "the 6-6-3 pattern databases of the 4x4 goal would help (11 MiB, about 7.7 s to build,"
+        "the 6-6-3 pattern databases of the 4x4 goal would help (11 MiB, about 7.7 s to build"
         " once): the server is building them now; solve again once they are ready"
     )
     assert page_remedy(remedy, [{**states[0], "state": "queued"}], 60)["advice"].endswith(
@@ -490,7 +490,7 @@ def test_a_remedy_says_what_the_server_does_about_its_tables():
     notice = (
         "no proven optimum within 5 s of search; solving by the constructive method (fast, not"
         " optimal); the 6-6-6-6 pattern databases of the 5x5 goal would help (486 MiB, about 33"
-        " min (and about 20 s compiling its kernels, once) to build, once): slidelab tables build"
+        " min to build once, plus about 20 s compiling its kernels the first time): slidelab tables build"
         ' "1 2 3 4 5/6 7 8 9 10/11 12 13 14 15/16 17 18 19 20/21 22 23 0 24" --partition 6-6-6-6'
     )
     assert without_commands(notice) == (
