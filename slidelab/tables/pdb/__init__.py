@@ -21,11 +21,6 @@ from ..family import Family, Part, Tables, goal_argument, goal_words
 PDB_FORMAT = 2
 
 
-#: seconds of one core compiling a build's kernels from nothing, on the development machine:
-#: the two-bit builder of distinct tiles, and the byte scan of groups with repeated labels
-#: (declared here, not beside the kernels: a change to a kernel source recompiles them all)
-COMPILE_SECONDS = {"pdb-distinct": 36.0, "pdb-scan": 2.8}
-
 #: nanoseconds of one core per state of a build (a placement of the group with the blank on
 #: one of the other cells, :func:`~.layout.build_states`), on the 2-core development machine:
 #: the two-bit builder of distinct tiles where its words fit in the last-level cache (the
@@ -97,7 +92,7 @@ def partition_name(puzzle: Puzzle, partition) -> str:
 def _part(puzzle: Puzzle, codes: list[int]) -> Part:
     from ...memory import read_into_memory, usable_cores
     from . import distinct
-    from .build import build_bytes, build_group_table, check_build_size
+    from .build import COMPILE_SECONDS, build_bytes, build_group_table, check_build_size
     from .layout import placements
 
     check_build_size(puzzle, codes)  # an oversized group refused before any table is built
