@@ -54,6 +54,21 @@ def _program_start() -> None:
     _show_notices()
     signal.signal(signal.SIGINT, interrupt_handler)
     signal.signal(signal.SIGTERM, interrupt_handler)
+    sys.unraisablehook = _quiet_interruption(sys.unraisablehook)
+
+
+def _quiet_interruption(hook):
+    """``sys.unraisablehook`` that says nothing of the interruption where Ctrl-C landed in a
+    callback from compiled code (llvmlite's kernel cache, while numba compiles), which cannot
+    pass it on: the program stops by what follows it (see :class:`ProgramGroup`), and the
+    one line it prints is ``interrupted``, not a traceback."""
+
+    def quiet(unraisable):
+        if _interrupt_seen and isinstance(unraisable.exc_value, KeyboardInterrupt):
+            return
+        hook(unraisable)
+
+    return quiet
 
 
 def end_startup(freeze: bool = True) -> None:
