@@ -76,14 +76,20 @@ def backward_heuristic(puzzle: Puzzle, heuristic: Heuristic) -> Heuristic:
 
 
 def _backward_tables(puzzle: Puzzle, heuristic: Heuristic, limits: Limits) -> None:
-    """The backward heuristic's tables (the start as goal) built first, announced, on the
-    answer's clock: a build that would outlast the time limit is refused up front."""
+    """The backward heuristic's tables (the start as goal), before :func:`backward_heuristic`
+    builds them uncached: announced, and refused up front where their build would outlast the
+    time limit (:func:`slidelab.tables.family.refuse_past`)."""
+    from ..tables.family import announce, cost_of, refuse_past
     from .policy import tables_for
 
     reverse = Puzzle(puzzle.goal, puzzle.start)
     tables = tables_for(reverse, heuristic.name, heuristic.metric, heuristic.options)
-    if tables is not None:
-        tables.build(None, limits.clock if limits.left() is not None else None)
+    if tables is None:
+        return
+    parts = tables.parts()
+    cost = cost_of(parts)
+    refuse_past(tables, cost, parts, limits.clock if limits.left() is not None else None)
+    announce(tables, cost)
 
 
 class _Nodes:

@@ -391,6 +391,20 @@ def build_parts(
     if not missing:
         return
     cost = cost_of(parts)
+    refuse_past(tables, cost, missing, clock)
+    announce(tables, cost)
+    for i, part in enumerate(missing):
+        report = _on_clock(tables, progress, clock, i, len(missing))
+        load = load_factor(part.threads)
+        began, compiling = time.perf_counter(), compile_seconds()
+        _load(part, report)
+        seconds = time.perf_counter() - began - (compile_seconds() - compiling)
+        record(part.kernels, part.model_seconds, load, seconds)
+
+
+def refuse_past(tables: Tables, cost: Cost, missing: list[Part], clock) -> None:
+    """Refuse, before it starts, a build of ``missing`` parts that another process has in hand
+    or that would outlast ``clock`` (None: no limit): a :class:`SearchLimitError` naming them."""
     left = None if clock is None else clock.left()
     if left is not None and any(_building(part.spec) for part in missing):
         raise SearchLimitError(
@@ -407,14 +421,6 @@ def build_parts(
             Stats(),
             remedy=tables,
         )
-    announce(tables, cost)
-    for i, part in enumerate(missing):
-        report = _on_clock(tables, progress, clock, i, len(missing))
-        load = load_factor(part.threads)
-        began, compiling = time.perf_counter(), compile_seconds()
-        _load(part, report)
-        seconds = time.perf_counter() - began - (compile_seconds() - compiling)
-        record(part.kernels, part.model_seconds, load, seconds)
 
 
 def _on_clock(tables: Tables, progress, clock, i: int, count: int):
