@@ -126,7 +126,7 @@ def test_6x2_matches_oeis_a090167():
 @pytest.mark.parametrize("goal", ["3x3", "5x2", "2x5", "3 1 2/4 0 5/6 7 8"])
 def test_suffix_block_walk_agrees_with_stepping(goal, monkeypatch):
     # distinct tiles from 8 on: the kernels walk suffix blocks, placing a state's last 8 tiles
-    # from tables (layers._walk_blocks); the older ones step from state to state.  Same depth
+    # from tables (layers._walk with by_suffix); the older ones step from state to state.  Same depth
     # for every state, on one thread and on all, pushing and pulling.
     from slidelab.tables import layers
 
@@ -235,7 +235,7 @@ def test_moving_on_from_a_state_equals_unranking_the_target():
 
 
 def test_a_suffix_block_and_the_tables_give_the_unranked_state():
-    # the suffix-block walk (layers._walk_blocks) places a block's first tiles once and each
+    # the suffix-block walk (layers._walk, by_suffix) places a block's first tiles once and each
     # state's last 8 from tables: the same tiles and Lehmer digits as unranking the state
     from slidelab.tables.index_kernels import load, suffix_block
     from slidelab.tables.layers import _fill_suffix

