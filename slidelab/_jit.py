@@ -71,6 +71,7 @@ from numba import njit
 from numba.core import caching, config, event
 from numba.core.errors import NumbaIRAssumptionWarning
 
+from . import _compile_lock
 from ._clock import compiling_ended, compiling_started
 
 __all__ = [
@@ -112,6 +113,7 @@ def _fallback_dir() -> Path:
 KERNEL_SOURCES = (
     "_bits.py",
     "_jit.py",
+    "_compile_lock.py",
     "tables/driver.py",
     "heuristics/abstraction_kernels.py",
     "tables/index_kernels.py",
@@ -277,6 +279,8 @@ class _KernelClock(event.Listener):
 
 
 event.register("numba:compile", _FirstCompile())
+
+_compile_lock.install(KernelLocator)  # one process compiles a kernel, the others load it
 event.register("numba:compiler_lock", _KernelClock())
 
 

@@ -25,8 +25,18 @@ def pytest_addoption(parser):
     )
 
 
+#: the files whose first test starts a server or a cluster that warms up (minutes of compiling on
+#: a first run, in processes of their own): run first, so that with several test processes
+#: (pytest-xdist) the others' tests share the cores with that warm-up, not wait behind it
+FIRST = ("test_web_api.py", "test_web_e2e.py", "test_distributed_search.py")
+
+
 def pytest_collection_modifyitems(config, items):
-    """Tests marked ``slow`` (over about 20 s on 2 cores) run with ``--runslow`` only."""
+    """The files of :data:`FIRST` first (in their order, the others as collected); tests marked
+    ``slow`` (over about 20 s on 2 cores) run with ``--runslow`` only."""
+    items.sort(
+        key=lambda item: FIRST.index(item.path.name) if item.path.name in FIRST else len(FIRST)
+    )
     if config.getoption("--runslow"):
         return
     skip = pytest.mark.skip(reason="slow: run with --runslow")
@@ -73,6 +83,16 @@ def _small_tables_compiled():
 
     for metric in ("stm", "mtm"):
         DistanceTable.build("3x3", cache=False, metric=metric)
+
+
+@pytest.fixture(scope="session")
+def dask_cluster():
+    """One real Dask cluster for the run (:func:`dask_cluster.local_cluster`: two worker
+    processes, a thread each); a worker a test kills is restarted by its nanny."""
+    from dask_cluster import local_cluster
+
+    with local_cluster() as local:
+        yield local
 
 
 @pytest.fixture

@@ -45,6 +45,7 @@ PACKAGE = "slidelab"
 #: the model layer's modules (below the package)
 MODEL = (
     "_jit",
+    "_compile_lock",
     "_clock",
     "_bits",
     "_args",

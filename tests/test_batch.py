@@ -393,23 +393,18 @@ def test_options_that_cannot_make_tables_fail_each_instance_once():
 
 
 @pytest.mark.slow  # 6 s: a real Dask cluster
-def test_dask_cluster_gives_the_results_of_local_processes(tmp_path):
-    distributed = pytest.importorskip("distributed")
+def test_dask_cluster_gives_the_results_of_local_processes(tmp_path, dask_cluster):
     lines = [b.format() for b in random_boards(10, "3x3", seed=12)]
     lines += [f"{KORF_1} 57", "3 1 2/4 5 6/7 8 0", "1 2 3/4 5 6/8 7 0"]
     source = tmp_path / "in.txt"
     source.write_text("\n".join(lines) + "\n")
     batch = read_instances(lines)
     local = list(solve_batch(batch, blank_first=True, workers=2))
-    with distributed.LocalCluster(
-        n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None
-    ) as cluster:
-        assert len(cluster.workers) == 2
-        remote = list(solve_batch(batch, blank_first=True, scheduler=cluster.scheduler_address))
-        out = tmp_path / "out.jsonl"
-        done = batch_cli(
-            source, "--blank-first", "-o", out, "--scheduler", cluster.scheduler_address
-        )
+    remote = list(solve_batch(batch, blank_first=True, scheduler=dask_cluster.scheduler_address))
+    out = tmp_path / "out.jsonl"
+    done = batch_cli(
+        source, "--blank-first", "-o", out, "--scheduler", dask_cluster.scheduler_address
+    )
     assert by_line(remote) == by_line(local)
     assert done.returncode == 1, done.stderr  # one unsolvable line
     assert by_line(records_of(out)) == by_line(local)

@@ -16,6 +16,7 @@ import threading
 import numpy as np
 import pytest
 
+from dask_cluster import local_cluster
 from slidelab.analysis import analyze
 from slidelab.errors import ClusterError, SlidelabError
 from slidelab.tables.index import space_of
@@ -70,6 +71,8 @@ def test_batches_are_offsets_or_bitmaps_and_unpack_to_the_slots():
     assert pack(np.array([0, 10**6]), 1)[0][2] == "offsets"
 
 
+# the partitioned walk's kernels (and the one-thread walk's): minutes to compile on a first run
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "goal, metric",
     [
@@ -95,6 +98,8 @@ def test_partitions_in_one_process_give_the_in_memory_layers(goal, metric, parts
     assert layers.modes == whole.modes and "pull" in layers.modes
 
 
+# the partitioned walk's kernels (and the one-thread walk's): minutes to compile on a first run
+@pytest.mark.slow
 def test_a_piece_that_lists_more_than_there_is_room_for_is_walked_again_in_halves(monkeypatch):
     from slidelab.tables import partition
 
@@ -116,6 +121,8 @@ def test_a_piece_that_lists_more_than_there_is_room_for_is_walked_again_in_halve
     assert any(end - first < 16 for first, end in walks)  # some pieces were halved
 
 
+# the partitioned walk's kernels (and the one-thread walk's): minutes to compile on a first run
+@pytest.mark.slow
 @pytest.mark.parametrize("goal", ["3x3", "AAB/BCC/DD_"])
 def test_partitions_on_every_core_give_the_same_layers(goal):
     space = space_of(goal)
@@ -127,28 +134,6 @@ def test_partitions_on_every_core_give_the_same_layers(goal):
 
 
 # ------------------------------------------------------------------------- a real Dask cluster
-
-
-@pytest.fixture(scope="module")
-def cluster():
-    """Two worker processes (a thread each) and a scheduler on this machine, as a real cluster
-    would have, with Dask's spilling and pausing off (the codes are not Dask data)."""
-    distributed = pytest.importorskip("distributed")
-    import dask
-
-    with (
-        dask.config.set(
-            {
-                "distributed.worker.memory.target": False,
-                "distributed.worker.memory.spill": False,
-                "distributed.worker.memory.pause": False,
-            }
-        ),
-        distributed.LocalCluster(
-            n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None
-        ) as local,
-    ):
-        yield local
 
 
 def same_stats(a, b):
@@ -164,25 +149,25 @@ def same_stats(a, b):
 
 @pytest.mark.slow  # a Dask cluster and its workers' kernels: 20-40 s on the busy 2-core machine
 @pytest.mark.parametrize("metric", ["stm", "mtm"])
-def test_small_boards_on_two_workers_equal_the_in_memory_search(cluster, metric):
+def test_small_boards_on_two_workers_equal_the_in_memory_search(dask_cluster, metric):
     for goal in ["3x3", "2x4", "AAB/BCC/DD_", LETTERED]:
-        remote = analyze(goal, metric=metric, scheduler=cluster.scheduler_address, hardest=50)
+        remote = analyze(goal, metric=metric, scheduler=dask_cluster.scheduler_address, hardest=50)
         same_stats(remote, analyze(goal, metric=metric, hardest=50))
 
 
 @pytest.mark.slow
-def test_the_line_puzzle_on_two_workers_equals_the_in_memory_search(cluster):
-    remote = analyze(LINE_PUZZLE, scheduler=cluster.scheduler_address)
+def test_the_line_puzzle_on_two_workers_equals_the_in_memory_search(dask_cluster):
+    remote = analyze(LINE_PUZZLE, scheduler=dask_cluster.scheduler_address)
     local = analyze(LINE_PUZZLE)
     same_stats(remote, local)
     assert (remote.states, remote.diameter) == (252_252_000, 52)
 
 
 @pytest.mark.slow
-def test_analyze_4x3_on_two_workers_from_the_command_line(cluster):
+def test_analyze_4x3_on_two_workers_from_the_command_line(dask_cluster):
     done = subprocess.run(
         [sys.executable, "-m", "slidelab", "analyze", "4x3", "--json"]
-        + ["--scheduler", cluster.scheduler_address],
+        + ["--scheduler", dask_cluster.scheduler_address],
         capture_output=True,
         text=True,
         timeout=1800,
@@ -197,9 +182,9 @@ def test_analyze_4x3_on_two_workers_from_the_command_line(cluster):
 
 
 @pytest.mark.slow
-def test_a_space_smaller_than_the_cluster_takes_fewer_workers(cluster):
+def test_a_space_smaller_than_the_cluster_takes_fewer_workers(dask_cluster):
     # AA/A_: 4 positions, one arrangement of the tiles: one partition, on one of the two workers
-    remote = analyze("AA/A_", scheduler=cluster.scheduler_address)
+    remote = analyze("AA/A_", scheduler=dask_cluster.scheduler_address)
     same_stats(remote, analyze("AA/A_"))
 
 
@@ -225,11 +210,7 @@ def test_bad_arguments_with_a_scheduler_are_one_line(cli):
 
 @pytest.mark.slow
 def test_a_partition_too_large_for_its_worker_is_refused_before_it_starts():
-    distributed = pytest.importorskip("distributed")
-    with distributed.LocalCluster(
-        n_workers=1, threads_per_worker=1, processes=True, dashboard_address=None,
-        memory_limit="300MB",
-    ) as small:  # fmt: skip
+    with local_cluster(1, memory_limit="300MB") as small:
         with pytest.raises(SlidelabError, match="has a memory limit of .*add workers"):
             analyze("4x3", scheduler=small.scheduler_address)
 
@@ -237,7 +218,6 @@ def test_a_partition_too_large_for_its_worker_is_refused_before_it_starts():
 @pytest.mark.slow
 def test_a_worker_lost_mid_search_is_a_one_line_error_not_a_hang():
     # a worker killed while the 4x3 is searched: its partition is gone, the search stops
-    distributed = pytest.importorskip("distributed")
     deep = threading.Event()
     failure = {}
 
@@ -245,9 +225,7 @@ def test_a_worker_lost_mid_search_is_a_one_line_error_not_a_hang():
         if info["depth"] >= 25:
             deep.set()
 
-    with distributed.LocalCluster(
-        n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None
-    ) as local:
+    with local_cluster() as local:  # its own: a worker is killed
 
         def search():
             try:

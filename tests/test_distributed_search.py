@@ -2,10 +2,11 @@
 tests start them): the published optimal lengths, the same solutions as on one machine, a worker
 killed mid-iteration loses nothing, limits and Ctrl-C stop the tasks, bad input is one line.
 
-The 15-puzzle's 7-8 pattern databases solve Korf's instances in milliseconds, so most tests
-give every iteration after the first to the cluster (``CLUSTER_AFTER`` of 0, in this process:
-the client decides) to make it do the work; the tables come from the user's cache, built once
-(minutes) by whichever test needs them first, as the other Korf tests do.
+The 15-puzzle's 6-6-3 pattern databases (seconds to build) solve Korf's instances here in
+about a second at most, so most tests give every iteration after the first to the cluster
+(``CLUSTER_AFTER`` of 0, in this process: the client decides) to make it do the work; the
+tables come from the user's cache, built once by whichever test needs them first.  No test here
+needs the 7-8 tables (two minutes to build on a fresh install).
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ import time
 
 import pytest
 
+from dask_cluster import local_cluster
 from korf import korf15, korf24
 from slidelab import Puzzle, solve
 from slidelab.errors import SearchInterrupted, SearchLimitError, SlidelabError
@@ -32,17 +34,8 @@ def ida(puzzle: Puzzle, partition: str, **more):
 
 
 @pytest.fixture(scope="module")
-def cluster():
-    """Two single-threaded worker processes (each with a nanny that restarts it)."""
-    with distributed.LocalCluster(
-        n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None
-    ) as local:
-        yield local
-
-
-@pytest.fixture(scope="module")
-def client(cluster):
-    with distributed.Client(cluster) as c:
+def client(dask_cluster):
+    with distributed.Client(dask_cluster) as c:
         yield c
 
 
@@ -71,12 +64,12 @@ def cluster_is_free(client, wait: float = 10.0) -> bool:
 
 
 @pytest.mark.parametrize("number,by", [(1, "address"), (60, "client")])  # 57, 66 moves
-def test_korf_instances_give_the_local_solution(number, by, cluster, client, every_iteration):
+def test_korf_instances_give_the_local_solution(number, by, dask_cluster, client, every_iteration):
     puzzle, known = korf15(number)
-    local = ida(puzzle, "7-8")
+    local = ida(puzzle, "6-6-3")
     reports: list = []
-    scheduler = cluster.scheduler_address if by == "address" else client
-    remote = ida(puzzle, "7-8", scheduler=scheduler, progress=reports.append)
+    scheduler = dask_cluster.scheduler_address if by == "address" else client
+    remote = ida(puzzle, "6-6-3", scheduler=scheduler, progress=reports.append)
     assert remote.length == local.length == known and remote.optimal
     assert remote.notation == local.notation  # the same path, not only as long
     seen = on_cluster_reports(reports)
@@ -84,19 +77,19 @@ def test_korf_instances_give_the_local_solution(number, by, cluster, client, eve
     assert remote.stats.generated > 0 and len(remote.stats.phases) == len(local.stats.phases)
 
 
-def test_auto_searches_on_the_cluster_and_solves_small_boards_here(cluster, every_iteration):
+def test_auto_searches_on_the_cluster_and_solves_small_boards_here(dask_cluster, every_iteration):
     puzzle, known = korf15(88)
     reports: list = []
-    s = solve(puzzle, scheduler=cluster.scheduler_address, progress=reports.append)
+    s = solve(puzzle, scheduler=dask_cluster.scheduler_address, progress=reports.append)
     assert s.method == "idastar" and s.length == known and on_cluster_reports(reports)
     # a 3x3 is solved from its distance table, here: no cluster needed
-    assert solve("8 6 7/2 5 4/3 0 1", scheduler=cluster.scheduler_address).length == 31
+    assert solve("8 6 7/2 5 4/3 0 1", scheduler=dask_cluster.scheduler_address).length == 31
 
 
-def test_weighted_idastar_on_the_cluster(cluster, every_iteration):
+def test_weighted_idastar_on_the_cluster(dask_cluster, every_iteration):
     puzzle, known = korf15(60)
     local = ida(puzzle, "6-6-3", weight=1.5)
-    remote = ida(puzzle, "6-6-3", weight=1.5, scheduler=cluster.scheduler_address)
+    remote = ida(puzzle, "6-6-3", weight=1.5, scheduler=dask_cluster.scheduler_address)
     assert remote.notation == local.notation and known <= remote.length <= 1.5 * known
 
 
@@ -104,7 +97,7 @@ def test_weighted_idastar_on_the_cluster(cluster, every_iteration):
 
 
 @pytest.mark.slow  # 10 to 30 s on the shared 2-core machine: two workers, 6-6-3 searches
-def test_a_worker_killed_mid_iteration_loses_nothing(cluster, client, every_iteration):
+def test_a_worker_killed_mid_iteration_loses_nothing(dask_cluster, client, every_iteration):
     """SIGKILL to a worker process while an iteration's tasks run: its nanny starts a new one,
     Dask runs the lost tasks again, and the solution is the one of a run with no death."""
     puzzle, known = korf15(60)  # 6-6-3: its last iterations take seconds on two workers
@@ -118,7 +111,7 @@ def test_a_worker_killed_mid_iteration_loses_nothing(cluster, client, every_iter
             os.kill(victim, signal.SIGKILL)
             killed.append(victim)
 
-    remote = ida(puzzle, "6-6-3", scheduler=cluster.scheduler_address, progress=kill_once)
+    remote = ida(puzzle, "6-6-3", scheduler=dask_cluster.scheduler_address, progress=kill_once)
     assert killed, "no iteration was running on the cluster to kill a worker in"
     assert remote.notation == local.notation and remote.length == known
     client.wait_for_workers(2, timeout=60)  # the nanny started another
@@ -131,7 +124,7 @@ def test_a_task_stopped_while_still_needed_runs_again(monkeypatch, every_iterati
     nothing stopped.  Worker threads in this process (``processes=False``), so that the look at
     the stop variable can be made to answer "stop" once for every task."""
     puzzle, known = korf15(1)
-    local = ida(puzzle, "7-8")
+    local = ida(puzzle, "6-6-3")
     monkeypatch.setattr(dist, "SPLIT_BUDGET", 1 << 10)  # a look after a thousand nodes
     told = dist._told_to_stop
     stopped: set = set()
@@ -143,10 +136,8 @@ def test_a_task_stopped_while_still_needed_runs_again(monkeypatch, every_iterati
         return told(job, index)
 
     monkeypatch.setattr(dist, "_told_to_stop", silent_once)
-    with distributed.LocalCluster(
-        n_workers=2, threads_per_worker=1, processes=False, dashboard_address=None
-    ) as local_cluster:
-        remote = ida(puzzle, "7-8", scheduler=local_cluster.scheduler_address)
+    with local_cluster(processes=False) as in_process:  # the patch reaches its workers
+        remote = ida(puzzle, "6-6-3", scheduler=in_process.scheduler_address)
     assert stopped, "no task searched long enough to look at the stop variable"
     assert remote.notation == local.notation and remote.length == known and remote.optimal
 
@@ -154,7 +145,7 @@ def test_a_task_stopped_while_still_needed_runs_again(monkeypatch, every_iterati
 # ------------------------------------------------------------------------- stopping
 
 
-def test_a_time_limit_stops_the_tasks(cluster, client, every_iteration):
+def test_a_time_limit_stops_the_tasks(dask_cluster, client, every_iteration):
     hard = Puzzle("14 7 8 2/13 11 10 4/9 12 5 0/3 6 1 15", blank_first=True)  # Korf's #3
     with pytest.raises(SearchLimitError, match="time limit") as caught:
         solve(
@@ -162,13 +153,13 @@ def test_a_time_limit_stops_the_tasks(cluster, client, every_iteration):
             method="idastar",
             heuristic="manhattan",
             time_limit=4,
-            scheduler=cluster.scheduler_address,
+            scheduler=dask_cluster.scheduler_address,
         )
     assert caught.value.lower_bound is not None and caught.value.stats.generated > 0
     assert cluster_is_free(client)
 
 
-def test_ctrl_c_stops_the_tasks(cluster, client, every_iteration):
+def test_ctrl_c_stops_the_tasks(dask_cluster, client, every_iteration):
     hard = Puzzle("14 7 8 2/13 11 10 4/9 12 5 0/3 6 1 15", blank_first=True)
 
     def interrupt(info: dict) -> None:
@@ -180,7 +171,7 @@ def test_ctrl_c_stops_the_tasks(cluster, client, every_iteration):
             hard,
             method="idastar",
             heuristic="manhattan",
-            scheduler=cluster.scheduler_address,
+            scheduler=dask_cluster.scheduler_address,
             progress=interrupt,
         )
     assert cluster_is_free(client)
@@ -189,17 +180,17 @@ def test_ctrl_c_stops_the_tasks(cluster, client, every_iteration):
 # ------------------------------------------------------------------------- the command line
 
 
-def test_solve_command_on_the_cluster(cli, cluster, every_iteration, caplog):
+def test_solve_command_on_the_cluster(cli, dask_cluster, every_iteration, caplog):
     puzzle, known = korf15(88)
     board = puzzle.start.format()
     with caplog.at_level(logging.INFO, logger="slidelab"):  # the program shows it on stderr
         done = cli(
-            "solve", board, "--blank-first", "--partition", "7-8", "--progress",
-            "--scheduler", cluster.scheduler_address,
+            "solve", board, "--blank-first", "--partition", "6-6-3", "--progress",
+            "--scheduler", dask_cluster.scheduler_address,
         )  # fmt: skip
     assert done.exit_code == 0, done.output
     assert f"solution: {known} moves" in done.stdout
-    said = f"IDA* on the Dask cluster at {cluster.scheduler_address}: 2 workers, 2 threads"
+    said = f"IDA* on the Dask cluster at {dask_cluster.scheduler_address}: 2 workers, 2 threads"
     assert said in caplog.text
     assert "2 workers busy" in done.stderr  # the progress line: 0/2, 1/2 or 2/2
 
@@ -270,13 +261,13 @@ def test_batch_scheduler_is_not_a_search_option(cli, tmp_path, monkeypatch):
 
 
 @pytest.mark.slow  # 9 to 17 s on the cluster here (5 to 11 s on this machine's threads)
-def test_korf24_instance_40_on_the_cluster(cluster):
+def test_korf24_instance_40_on_the_cluster(dask_cluster):
     """Korf and Felner's #40 (82 moves), with the 6-6-6-6 pattern databases (built once:
     slidelab tables build 5x5 --blank-first; about 7 minutes here), its long iterations on the
     cluster (the default: once one takes a second here)."""
     puzzle, known = korf24(40)
     assert known == 82
     reports: list = []
-    s = ida(puzzle, "6-6-6-6", scheduler=cluster.scheduler_address, progress=reports.append)
+    s = ida(puzzle, "6-6-6-6", scheduler=dask_cluster.scheduler_address, progress=reports.append)
     assert s.length == known and s.optimal
     assert on_cluster_reports(reports)

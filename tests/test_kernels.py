@@ -81,6 +81,28 @@ def _slidelab(env, *args, timeout=300):
     )
 
 
+def test_two_processes_compile_a_kernel_once(tmp_path):
+    """Two processes that need the same kernels from an empty cache: one compiles them, the
+    other says it waits, then loads what the first saved (each kernel saved once, not twice)."""
+    env = {**_fresh_env(tmp_path), "NUMBA_DEBUG_CACHE": "1"}
+    args = [sys.executable, "-m", "slidelab", "solve", "8 6 7/2 5 4/3 0 1", "--method", "bfs"]
+    first = subprocess.Popen(args, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    lines = []
+    for line in iter(first.stdout.readline, b""):  # until it starts compiling
+        lines.append(line.decode())
+        if line.startswith(b"compiling"):
+            break
+    second = subprocess.run(args, env=env, capture_output=True, text=True, timeout=300)
+    rest, _ = first.communicate(timeout=300)
+    out = "".join(lines) + rest.decode()
+    assert first.returncode == 0 and second.returncode == 0, out + second.stdout + second.stderr
+    both = out + second.stdout + second.stderr
+    saved = [line for line in both.splitlines() if line.startswith("[cache] data saved")]
+    assert saved and len(saved) == len(set(saved)), saved  # no kernel compiled twice
+    assert not [line for line in second.stderr.splitlines() if line.startswith("compiling")]
+    assert "another slidelab process is compiling kernels this needs: waiting" in second.stderr
+
+
 @pytest.mark.slow  # it compiles the kernels of one search from an empty kernel cache: 5-20 s
 def test_the_readme_s_first_command_compiles_one_search_and_builds_nothing(tmp_path):
     """From an empty HOME, the README's first command answers by a search whose kernels compile
