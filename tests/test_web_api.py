@@ -17,6 +17,14 @@ from slidelab.web import create_app  # noqa: E402
 
 HARDEST = "8 6 7/2 5 4/3 0 1"
 KORF_1 = "14 13 15 7 11 12 9 5 6 0 2 1 4 8 10 3"
+#: a solve that takes minutes: Korf's #1 by IDA* with Manhattan distance
+HARD_SOLVE = {
+    "board": KORF_1,
+    "blank_first": True,
+    "method": "idastar",
+    "heuristic": "manhattan",
+    "time_limit": 20,
+}
 
 
 @pytest.fixture(scope="module")
@@ -352,13 +360,7 @@ def test_solve_time_limit(client):
     warm worker takes it, after any warm-up it waited for (the server's own work)."""
     response = client.post(
         "/api/solve",
-        json={
-            "board": KORF_1,
-            "blank_first": True,
-            "method": "idastar",
-            "heuristic": "manhattan",
-            "time_limit": 0.5,
-        },
+        json={**HARD_SOLVE, "time_limit": 0.5},
     )
     message = error_of(response, 422)
     assert message.startswith("limit reached")
@@ -502,14 +504,7 @@ def test_a_remedy_says_what_the_server_does_about_its_tables():
 def test_solve_in_background_progress_and_cancel(client):
     started = client.post(
         "/api/solve",
-        json={
-            "board": KORF_1,
-            "blank_first": True,
-            "method": "idastar",
-            "heuristic": "manhattan",
-            "time_limit": 20,
-            "wait": False,
-        },
+        json={**HARD_SOLVE, "wait": False},
     )
     assert started.status_code == 202
     solve_id = started.json()["id"]
@@ -932,14 +927,6 @@ def test_fuzz_combinations_of_nasty_values(fuzz_client):
 
 # -- the server under a crowd: lanes, limits, warming up -----------------------------------------
 
-HARD_SOLVE = {
-    "board": KORF_1,
-    "blank_first": True,
-    "method": "idastar",
-    "heuristic": "manhattan",
-    "time_limit": 20,
-}
-
 
 def wait_running(client, solve_id, timeout=30):
     deadline = time.monotonic() + timeout
@@ -985,10 +972,9 @@ def test_slow_generate_does_not_hold_up_other_requests(client):
             ("POST", "/api/check", {"board": HARDEST}),
             ("POST", "/api/solve", {"board": HARDEST}),
         ]:
-            began = time.monotonic()
             answer = client.request(method, path, json=body)
-            assert answer.status_code == 200 and time.monotonic() - began < 1.0, (path, answer.text)
-        assert not slow.done()  # the generate was still running all along
+            assert answer.status_code == 200, (path, answer.text)
+            assert not slow.done()  # answered while the generate still runs: not held up by it
         boards = slow.result(timeout=180).json()["boards"]
         assert len(boards) == 40 and all(len(b.split("/")) == 32 for b in boards)
     finally:
@@ -1014,9 +1000,10 @@ def test_cheap_requests_answer_at_once_while_hard_solves_run(client):
             ("/api/generate", {"size": "3x3", "n": 5}),
             ("/api/analyze", {"goal": "2x3"}),
         ]:
-            began = time.monotonic()
-            answer = pool.submit(client.post, path, json=body).result(timeout=10)
-            assert answer.status_code == 200 and time.monotonic() - began < 1.0, (path, answer.text)
+            answer = pool.submit(client.post, path, json=body).result(timeout=60)
+            assert answer.status_code == 200, (path, answer.text)
+            # answered while both hard solves still hold their lane: not queued behind them
+            assert client.get(f"/api/solve/{ids[0]}").json()["status"] == "running"
         assert client.get(f"/api/solve/{ids[1]}").json()["status"] == "queued"  # one hard worker
     finally:
         for solve_id in ids:
@@ -1130,8 +1117,8 @@ def test_a_client_that_gives_up_on_a_waiting_solve_cancels_it():
         # its worker is free at once: the next hard solve starts running, not queued for 30 s
         status, started = _http(host, port, "POST", "/api/solve", {**HARD_SOLVE, "wait": False})
         assert status == 202, started
-        began = time.monotonic()
-        while time.monotonic() - began < 5:
+        began = time.monotonic()  # a poll: running well before the abandoned solve's 30 s end
+        while time.monotonic() - began < 20:
             status, state = _http(host, port, "GET", f"/api/solve/{started['id']}")
             if state["status"] == "running":
                 break

@@ -609,14 +609,12 @@ def _check_accessible(pg) -> None:
 
 
 @pytest.mark.slow  # 40 s: a fresh server's warm-up (it builds its first tables)
-def test_a_fresh_server_answers_a_3x3_within_30_s_and_shows_its_warm_up(
-    browser, server, tmp_path_factory
-):
+def test_a_fresh_server_answers_a_3x3_and_shows_its_warm_up(browser, server, tmp_path_factory):
     """A freshly started server, with the kernels cached (by the module's server, warmed up)
-    and an empty table cache, says it is warming up, answers a 3x3 solve within 30 s of its
-    start, and says when the warm-up is over."""
+    and an empty table cache, says it is warming up, answers a 3x3 solve, and says when the
+    warm-up is over (how soon it answers: ``benchmarks/web_first_start.py``; no test asserts a
+    time)."""
     fresh = _serve(tmp_path_factory, cache=str(tmp_path_factory.mktemp("fresh-cache")))
-    began = time.monotonic()
     url = next(fresh)
     pg = browser.new_context(viewport=VIEWPORTS["desktop"]).new_page()
     pg.set_default_timeout(TIMEOUT_MS)
@@ -632,10 +630,7 @@ def test_a_fresh_server_answers_a_3x3_within_30_s_and_shows_its_warm_up(
         pg.fill("#board-input", "8 6 7/2 5 4/3 0 1")
         expect(pg.locator("#board")).to_have_attribute("data-board", "8 6 7/2 5 4/3 0 1")
         pg.click("#solve-btn")
-        left_ms = max(1.0, 30 - (time.monotonic() - began)) * 1000
-        expect(pg.locator("#solve-status")).to_have_text("solved: 31 moves", timeout=left_ms)
-        answered = time.monotonic() - began
-        assert answered < 30, answered
+        expect(pg.locator("#solve-status")).to_have_text("solved: 31 moves", timeout=300_000)
         shot(pg, "18-first-answer")
         # the warm-up ends and says so, then the line goes
         expect(warm_up).to_contain_text("warmed up", timeout=300_000)
