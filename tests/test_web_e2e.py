@@ -522,6 +522,15 @@ def test_head_of_the_page_is_answered(page, server):
     assert head.status == 200 and "text/html" in head.headers["content-type"]
 
 
+def _desktop_page(browser):
+    """A new page at a desktop's width and the list its script errors are added to."""
+    pg = browser.new_context(viewport=VIEWPORTS["desktop"]).new_page()
+    pg.set_default_timeout(TIMEOUT_MS)
+    errors: list = []
+    pg.on("pageerror", lambda e: errors.append(str(e)))
+    return pg, errors
+
+
 @pytest.mark.slow  # 40 s: a fresh server's warm-up (it builds its first tables)
 def test_the_page_says_warming_up_until_the_solvers_are_ready(browser, tmp_path_factory):
     """A fresh server (no tables in its cache) warms its workers up; the page says so meanwhile."""
@@ -616,10 +625,7 @@ def test_a_fresh_server_answers_a_3x3_and_shows_its_warm_up(browser, server, tmp
     time)."""
     fresh = _serve(tmp_path_factory, cache=str(tmp_path_factory.mktemp("fresh-cache")))
     url = next(fresh)
-    pg = browser.new_context(viewport=VIEWPORTS["desktop"]).new_page()
-    pg.set_default_timeout(TIMEOUT_MS)
-    errors: list = []
-    pg.on("pageerror", lambda e: errors.append(str(e)))
+    pg, errors = _desktop_page(browser)
     try:
         pg.goto(url)
         warm_up = pg.locator("#server-status")
@@ -686,10 +692,7 @@ def test_a_fresh_busy_server_answers_a_15_puzzle_from_the_page_with_its_solution
         fresh = _serve(tmp_path_factory, str(tmp_path_factory.mktemp("empty-cache")), env=env)
         began = time.monotonic()
         url = next(fresh)
-        pg = browser.new_context(viewport=VIEWPORTS["desktop"]).new_page()
-        pg.set_default_timeout(TIMEOUT_MS)
-        errors: list = []
-        pg.on("pageerror", lambda e: errors.append(str(e)))
+        pg, errors = _desktop_page(browser)
         try:
             open_page(pg, url)
             pg.fill("#board-input", board)
