@@ -39,7 +39,7 @@ def _kernels(method: str, arguments: dict):
     what = f"the {method} search" + ("" if name is None else f" with {name}")
     _searching.on = True
     try:
-        with kernel_set(key, METHODS[method].compile_seconds, what):
+        with kernel_set(key, METHODS[method].compile_model(name), what):
             yield
     finally:
         _searching.on = False
