@@ -25,18 +25,8 @@ def pytest_addoption(parser):
     )
 
 
-#: the files whose first test starts a server or a cluster that warms up (minutes of compiling on
-#: a first run, in processes of their own): run first, so that with several test processes
-#: (pytest-xdist) the others' tests share the cores with that warm-up, not wait behind it
-FIRST = ("test_web_api.py", "test_web_e2e.py", "test_distributed_search.py")
-
-
 def pytest_collection_modifyitems(config, items):
-    """The files of :data:`FIRST` first (in their order, the others as collected); tests marked
-    ``slow`` (over about 20 s on 2 cores) run with ``--runslow`` only."""
-    items.sort(
-        key=lambda item: FIRST.index(item.path.name) if item.path.name in FIRST else len(FIRST)
-    )
+    """Tests marked ``slow`` (over about 20 s on 2 cores) run with ``--runslow`` only."""
     if config.getoption("--runslow"):
         return
     skip = pytest.mark.skip(reason="slow: run with --runslow")
