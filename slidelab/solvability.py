@@ -19,6 +19,12 @@ from .units import counted
 
 _PARITY = ("even", "odd")
 
+#: how the options that make an unsolvable puzzle solvable are named in messages where the
+#: caller names them no other way (:func:`check`'s ``names``): the Python API's words.  The
+#: command line names them ``--blank-first`` and ``slidelab check --fix swap``
+#: (:func:`slidelab.cli.common.option_names`).
+FIX_NAMES = {"blank_first": "blank_first=True", "fix": "slidelab.fix_parity()"}
+
 
 @dataclass(frozen=True)
 class Check:
@@ -46,14 +52,19 @@ def permutation_parity(perm) -> int:
     return parity
 
 
-def check(start, goal=None, *, blank_first: bool = False, size=None) -> Check:
+def check(start, goal=None, *, blank_first: bool = False, size=None, names=None) -> Check:
     """Decide solvability and say why in one line.
+
+    An unsolvable verdict names what fixes it: the other ordered goal where that one is
+    reachable (``blank_first``), else swapping two tiles (``fix``); ``names`` maps those to the
+    caller's words (:data:`FIX_NAMES` by default).
 
     Examples
     --------
     >>> check("1 2 3/4 5 6/8 7 0")
     Check(solvable=False, reason='unsolvable: permutation parity is odd, but the blank is 0 moves
-    from its goal cell, which needs even')
+    from its goal cell, which needs even; swapping two tiles makes it solvable
+    (slidelab.fix_parity())')
     >>> check("ABA_/CDCD/ABAB/CDCD", "ACA_/CDCA/DBAB/CDBD").reason
     'solvable: the goal has identical tiles, so every arrangement is reachable'
 
@@ -62,7 +73,8 @@ def check(start, goal=None, *, blank_first: bool = False, size=None) -> Check:
 
     >>> check("14 13 15 7/11 12 9 5/6 0 2 1/4 8 10 3").reason
     "unsolvable: permutation parity is even, but the blank is 3 moves from its goal cell, which
-    needs odd; it is solvable to the ordered goal with the blank first (Korf's convention)"
+    needs odd; it is solvable to the ordered goal with the blank first (Korf's convention:
+    blank_first=True)"
     """
     puzzle = (
         start
@@ -72,7 +84,7 @@ def check(start, goal=None, *, blank_first: bool = False, size=None) -> Check:
     verdict = _verdict(puzzle)
     if verdict.solvable:
         return verdict
-    return Check(False, verdict.reason + _other_goal(puzzle))
+    return Check(False, verdict.reason + _fix(puzzle, {**FIX_NAMES, **(names or {})}))
 
 
 def _verdict(puzzle: Puzzle) -> Check:
@@ -100,17 +112,18 @@ def _verdict(puzzle: Puzzle) -> Check:
     )
 
 
-def _other_goal(puzzle: Puzzle) -> str:
-    """For a start unsolvable to one ordered goal: a note when it reaches the other one."""
+def _fix(puzzle: Puzzle, names: dict) -> str:
+    """For an unsolvable start: what makes it solvable, in the words of ``names``: the other
+    ordered goal where it reaches that one, else swapping two tiles."""
     start, goal = puzzle.start, puzzle.goal
     for blank_first, name in (
-        (True, "the blank first (Korf's convention)"),
-        (False, "the blank last (the default goal)"),
+        (True, f"the blank first (Korf's convention: {names['blank_first']})"),
+        (False, f"the blank last (the default goal, without {names['blank_first']})"),
     ):
         other = start.goal(blank_first)
         if goal == start.goal(not blank_first) and _verdict(Puzzle(start, other)).solvable:
             return f"; it is solvable to the ordered goal with {name}"
-    return ""
+    return f"; swapping two tiles makes it solvable ({names['fix']})"
 
 
 def is_solvable(start, goal=None, **kwargs) -> bool:

@@ -74,13 +74,29 @@ def test_fix_parity():
     assert fix_parity(good) == good
 
 
-# -- a Korf line without --blank-first names the other goal ------------------------------------
+# -- an unsolvable message names what fixes it, in the words of the front end ------------------
 
 
 def test_unsolvable_to_one_ordered_goal_names_the_other(cli):
     result = cli("solve", "14 13 15 7 11 12 9 5 6 0 2 1 4 8 10 3")
     assert result.exit_code == 1
-    assert "solvable to the ordered goal with the blank first" in result.output
+    assert (
+        "solvable to the ordered goal with the blank first (Korf's convention: --blank-first)"
+        in (result.output)
+    )
+    result = cli("solve", "1 2 3 4/5 6 7 8/9 10 11 12/13 14 15 0", "--blank-first")
+    assert result.exit_code == 1
+    assert "with the blank last (the default goal, without --blank-first)" in result.output
     reason = check("1 2 3 4/5 6 7 8/9 10 11 12/13 14 15 0", blank_first=True).reason
-    assert reason.endswith("solvable to the ordered goal with the blank last (the default goal)")
-    assert "ordered goal" not in check("1 2 3/4 5 6/8 7 0").reason  # odd width: no other class
+    assert reason.endswith("with the blank last (the default goal, without blank_first=True)")
+
+
+def test_unsolvable_with_no_other_goal_names_the_swap(cli):
+    # odd width: both ordered goals are in one class; swapping two tiles is the fix
+    reason = check("1 2 3/4 5 6/8 7 0").reason
+    assert "ordered goal" not in reason
+    assert reason.endswith("swapping two tiles makes it solvable (slidelab.fix_parity())")
+    for command in ("solve", "check"):
+        result = cli(command, "1 2 3/4 5 6/8 7 0")
+        assert result.exit_code == 1
+        assert "swapping two tiles makes it solvable (slidelab check --fix swap)" in result.output

@@ -8,7 +8,15 @@ import sys
 import click
 
 from ..errors import SlidelabError
-from .common import BAD_INPUT, FAILED, Outcome, goal_options, inputs, report_failure
+from .common import (
+    BAD_INPUT,
+    FAILED,
+    FIX_NAMES,
+    Outcome,
+    goal_options,
+    inputs,
+    report_failure,
+)
 from .program import needs
 
 
@@ -38,7 +46,7 @@ def check_command(board, goal, blank_first, size, fix, as_json):
             if fix:
                 click.echo(fix_parity(puzzle.start, puzzle.goal, how=fix).format())
                 continue
-            verdict = check_puzzle(puzzle)
+            verdict = check_puzzle(puzzle, names=FIX_NAMES)
         except SlidelabError as exc:
             report_failure({"start": text}, str(exc), number, as_json, outcome, BAD_INPUT)
             continue

@@ -238,6 +238,11 @@ def option_names() -> dict:
     return {**names, "max_bytes": "--max-memory"}
 
 
+#: how the command line names what makes an unsolvable board solvable, for its messages
+#: (:data:`slidelab.solvability.FIX_NAMES`)
+FIX_NAMES = {"blank_first": "--blank-first", "fix": "slidelab check --fix swap"}
+
+
 def read_search_options(params: dict) -> SearchOptions:
     """The options of :func:`search_options` and :func:`goal_options` in a command's ``params``
     (``solve`` and ``batch``), read once before any board by the reader of every front end

@@ -10,6 +10,7 @@ import click
 
 from ..errors import SlidelabError
 from .common import (
+    FIX_NAMES,
     Outcome,
     SearchCommand,
     fail,
@@ -101,7 +102,7 @@ def solve_command(
             record = {"start": puzzle.start.format(), "goal": puzzle.goal.format()}
             lines.append((number, {**record, "size": puzzle.size}))
             try:
-                yield check_request(puzzle, options)
+                yield check_request(puzzle, options, FIX_NAMES)
             except SlidelabError as exc:  # a partition that does not fit, an unsolvable board
                 yield exc
 
@@ -207,9 +208,10 @@ def _show_solution(solution, notation):
 
 
 def _moves_text(solution) -> str:
-    """``31 moves (20 MTM)`` in STM, ``20 MTM moves (31 STM)`` in MTM."""
+    """``31 moves (20 MTM)`` in STM, ``20 MTM moves (31 STM)`` in MTM; thousands separated
+    (``19,702 moves (14,454 MTM)``)."""
     n = solution.length
     plural = "" if n == 1 else "s"
     if solution.metric == "mtm":
-        return f"{n} MTM move{plural} ({solution.length_stm} STM)"
-    return f"{n} move{plural} ({solution.length_mtm} MTM)"
+        return f"{n:,} MTM move{plural} ({solution.length_stm:,} STM)"
+    return f"{n:,} move{plural} ({solution.length_mtm:,} MTM)"

@@ -70,9 +70,11 @@ def read_puzzle(board, goal=None, *, blank_first: bool = False, size=None) -> Pu
     return Puzzle(board, goal, blank_first=_args.boolean(blank_first, "blank_first"), size=size)
 
 
-def check_request(puzzle: Puzzle, options: SearchOptions) -> Request:
+def check_request(puzzle: Puzzle, options: SearchOptions, names: dict | None = None) -> Request:
     """``puzzle`` with ``options`` as a :class:`Request`, once the options' partition is checked
-    to fit the puzzle (:func:`check_partition_fits`) and the puzzle to be solvable.
+    to fit the puzzle (:func:`check_partition_fits`) and the puzzle to be solvable (an
+    unsolvable one's message names what fixes it, in the words of ``names``: see
+    :func:`slidelab.solvability.check`).
 
     Raises
     ------
@@ -84,7 +86,7 @@ def check_request(puzzle: Puzzle, options: SearchOptions) -> Request:
     from ..solvability import check
 
     check_partition_fits(puzzle, options.partition)
-    verdict = check(puzzle)
+    verdict = check(puzzle, names=names)
     if not verdict.solvable:
         raise UnsolvableError(verdict.reason)
     return Request(puzzle, options)
@@ -126,7 +128,8 @@ def read_request(
         The goal cannot be reached.
     """
     options = read_options(options, names=names, **given)
-    return check_request(read_puzzle(board, goal, blank_first=blank_first, size=size), options)
+    puzzle = read_puzzle(board, goal, blank_first=blank_first, size=size)
+    return check_request(puzzle, options, names)
 
 
 def check_partition_fits(puzzle: Puzzle, partition) -> None:

@@ -117,6 +117,8 @@ from .schemas import (
 )
 
 STATIC = resources.files("slidelab.web") / "static"
+#: what makes an unsolvable board solvable, in the API's words (its field, the page's action)
+FIX_NAMES = {"blank_first": "blank_first: true", "fix": "swap any two tiles"}
 
 #: The answers of a route that starts a job (``/api/solve``, ``/api/compare``): with ``wait``
 #: its result, without it ``202 {"id", "status"}`` at once, or a job's errors.
@@ -347,7 +349,7 @@ def create_app(
         from ..solvability import check
 
         puzzle = _puzzle(body)
-        verdict = check(puzzle)
+        verdict = check(puzzle, names=FIX_NAMES)
         return {
             "solvable": verdict.solvable,
             "reason": verdict.reason,
@@ -394,7 +396,7 @@ def create_app(
         time_limit = min(body.time_limit, lanes[name].time_limit)
         with _read():
             options = options.replace(time_limit=time_limit, max_bytes=MAX_SOLVE_BYTES)
-            checked = check_request(puzzle, options)
+            checked = check_request(puzzle, options, FIX_NAMES)
         pool, client = lanes.admit(request, name)
         job = pool.submit(*solve_job(checked), time_limit, owner=client)
         return await _answer(job, request, pool, name, body.wait)
@@ -420,7 +422,7 @@ def create_app(
         name = "cheap" if is_cheap(puzzle.width * puzzle.height) else "hard"
         time_limit = min(body.time_limit, lanes[name].time_limit)
         with _read():
-            checked = check_request(puzzle, options.replace(time_limit=time_limit))
+            checked = check_request(puzzle, options.replace(time_limit=time_limit), FIX_NAMES)
         pool, client = lanes.admit(request, name)
         job = pool.submit(*hint_job(checked), time_limit, owner=client)
         return await _result(job, request, pool, name)
@@ -437,13 +439,16 @@ def create_app(
         if body.time_limit > hard.time_limit:
             raise ApiError(422, f"time_limit: at most {hard.time_limit:g} seconds")
         options = _options(  # the request is read here, once: the worker takes it as it is
-            metric=body.metric, heuristic=body.heuristic or None, time_limit=body.time_limit
+            metric=body.metric,
+            heuristic=body.heuristic or None,
+            time_limit=body.time_limit,
+            max_bytes=MAX_SOLVE_BYTES,  # each method's memory, as a solve's
         )
         with _read():
             methods = method_names(body.methods or DEFAULT_METHODS)
         puzzle = _puzzle(body)
         with _read():
-            checked = check_request(puzzle, options)
+            checked = check_request(puzzle, options, FIX_NAMES)
         pool, client = lanes.admit(request, "hard")
         job = pool.submit(
             *compare_job(checked, methods),
