@@ -116,11 +116,13 @@ def number(
     name: str,
     *,
     minimum: float | None = None,
+    maximum: float | None = None,
     positive: bool = False,
     finite: bool = True,
     optional: bool = False,
 ) -> float | None:
-    """``value`` as a ``float``: not NaN, finite unless ``finite=False``, ``> 0`` if ``positive``."""
+    """``value`` as a ``float``: not NaN, finite unless ``finite=False``, ``> 0`` if ``positive``,
+    within ``minimum`` and ``maximum`` where given."""
     if value is None and optional:
         return None
     if (
@@ -141,6 +143,8 @@ def number(
         raise SlidelabError(f"{name} must be positive, got {result:g}")
     if minimum is not None and result < minimum:
         raise SlidelabError(f"{name} must be at least {minimum:g}, got {result:g}")
+    if maximum is not None and result > maximum:
+        raise SlidelabError(f"{name} must be at most {maximum:g}, got {result:g}")
     return result
 
 

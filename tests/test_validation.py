@@ -32,6 +32,7 @@ import pytest
 
 import slidelab
 from slidelab.errors import ArgumentError, SearchLimitError, SlidelabError
+from slidelab.search.options import MAX_WEIGHT
 from slidelab.units import counted, format_bytes
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -234,8 +235,10 @@ def test_the_default_memory_budget_follows_the_available_memory(tmp_path, monkey
 # ------------------------------------------------------------------------------- nonsense options
 
 
-@pytest.mark.parametrize("weight", ["inf", "-inf", "nan", "0.5", "1e400"])
-def test_weights_must_be_finite_and_at_least_one(cli, weight):
+@pytest.mark.parametrize("weight", ["inf", "-inf", "nan", "0.5", "1e400", "1e308", "1001"])
+def test_weights_must_be_from_one_to_the_cap(cli, weight):
+    # past the cap (1000) a weighted search is greedy; 1e308 searched the 8-puzzle a million
+    # expansions long and answered a 20-move MTM board with 32,407 moves
     with little_work():
         r = cli("solve", HARDEST, "--weight", weight, "--time-limit", "5")
     one_line_error(r.exit_code, r.stderr, "--weight")
@@ -246,15 +249,18 @@ def test_weights_must_be_finite_and_at_least_one(cli, weight):
     one_line_error(r.exit_code, r.stderr, "--weight")
 
 
-def test_api_weights_must_be_finite_everywhere():
+@pytest.mark.parametrize("weight", [float("inf"), 1e308])
+def test_api_weights_are_capped_everywhere(weight):
     puzzle = slidelab.Puzzle(HARDEST)
     for call in (
-        lambda: slidelab.weighted_astar(puzzle, weight=float("inf")),
-        lambda: slidelab.idastar(puzzle, heuristic="manhattan", weight=float("inf")),
-        lambda: slidelab.prepare(puzzle, weight=float("inf")),
+        lambda: slidelab.weighted_astar(puzzle, weight=weight),
+        lambda: slidelab.idastar(puzzle, heuristic="manhattan", weight=weight),
+        lambda: slidelab.prepare(puzzle, weight=weight),
     ):
         with pytest.raises(SlidelabError, match="weight"):
             call()
+    # the cap itself is a weight like any other
+    assert slidelab.solve(HARDEST, method="astar", weight=MAX_WEIGHT).length >= 31
 
 
 @pytest.mark.parametrize(

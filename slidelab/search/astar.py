@@ -32,6 +32,7 @@ from ._bestfirst_run import Packing, run_kernel
 from ._common import search_entry
 from ._polish import polish_path
 from .limits import Limits
+from .options import read_weight
 
 #: bytes per stored state, measured roughly (key, dict slots, heap entry)
 BYTES_PER_STATE = 400
@@ -161,7 +162,7 @@ def _kernel_search(
     metric, and at most ``weight`` times optimal with one otherwise.  Polishing
     re-solves windows in single-tile moves, so it is done in STM only.
     """
-    weight = _args.number(weight, "weight", minimum=1)
+    weight = read_weight(weight)
     polish = _args.boolean(polish, "polish")
     _check_polish_options(polish_options)
     stats = Stats()
@@ -206,7 +207,7 @@ def astar(
     >>> astar(Puzzle("1 2 3/4 5 6/0 7 8"), metric="mtm").length
     1
     """
-    weight = _args.number(weight, "weight", minimum=1)
+    weight = read_weight(weight)
     if weight != 1:
         return weighted_astar(
             puzzle, heuristic=heuristic, weight=weight, limits=limits, metric=metric

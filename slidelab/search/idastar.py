@@ -43,6 +43,7 @@ from ..solution import Phase, Solution, Stats, make_solution
 from ._common import search_entry
 from ._ida import EXHAUSTED, FOUND, RUNNING, ida_run
 from .limits import Limits
+from .options import read_weight
 
 BUDGET = 1 << 22
 #: seconds: once an iteration takes (or the next is expected to take) this long, the later ones
@@ -494,7 +495,7 @@ class Threads:
 
 
 def _setup(puzzle, limits, heuristic, weight, metric):
-    weight = _args.number(weight, "weight", minimum=1)
+    weight = read_weight(weight)
     heur = heuristic  # a Heuristic: search_entry resolved a name
     method = "idastar" if weight == 1 else "weighted-idastar"
     return heur, method, weight == 1 and heur.admissible_in(metric), weight

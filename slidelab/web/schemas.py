@@ -18,6 +18,7 @@ from ..heuristics.registry import HEURISTICS
 from ..moves import METRICS
 from ..parse import STYLES
 from ..search.compare import DEFAULT_METHODS
+from ..search.options import MAX_WEIGHT
 from ..search.registry import METHODS
 from .lanes import DEFAULT_TIME_LIMIT, MAX_BODY, MAX_TIME_LIMIT
 
@@ -45,7 +46,7 @@ class SolveIn(PuzzleIn):
     heuristic: str | None = Field(
         None, max_length=40, description="A name from GET /api/methods (default: the method's)."
     )
-    weight: float | None = Field(None, ge=1, le=1000)
+    weight: float | None = Field(None, ge=1, le=MAX_WEIGHT)
     metric: str = Field(
         "stm",
         max_length=8,
