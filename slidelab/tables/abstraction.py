@@ -42,7 +42,7 @@ from ..errors import SlidelabError
 from ..moves import metric_name
 from ..puzzle import Puzzle
 from .family import Family, Part, Tables, goal_argument, goal_words
-from .index import Space
+from .index import MAX_TILES, Space
 
 #: the most positions an automatic relabelling's table may have (a byte each)
 MAX_STATES = 200_000_000
@@ -232,20 +232,48 @@ def abstraction_goals(puzzle: Puzzle, classes=None) -> list[Board]:
             return [abstraction_goal(puzzle, Board.from_cells(p, 4, 4)) for p in patterns]
         return [abstraction_goal(puzzle)]
     if isinstance(classes, (list, tuple)):
+        if not classes:
+            raise SlidelabError(
+                "classes is empty: give a relabelled goal, a list of them, or None (the"
+                " automatic ones)"
+            )
+        for i, one in enumerate(classes):
+            if one is None:
+                raise SlidelabError(
+                    f"classes[{i}] is None: each of a list of classes is a relabelled goal"
+                    " (None, the automatic ones, goes alone)"
+                )
         return [abstraction_goal(puzzle, one) for one in classes]
     return [abstraction_goal(puzzle, classes)]
+
+
+def _shown(board: Board) -> str:
+    """A relabelled goal in a message: its text, or its size where that is long."""
+    text = board.format()
+    return repr(text) if len(text) <= 80 else f"of the {board.size} board"
 
 
 def spaces(puzzle: Puzzle, metric: str, classes=None) -> list[Space]:
     """The relabelled goals' spaces (``classes``, or the automatic ones) in ``metric``, each
     refused when too large for a table."""
+    tiles = puzzle.width * puzzle.height - 1
+    if tiles > MAX_TILES:  # whatever the classes: refused before they are chosen
+        raise SlidelabError(
+            f"abstraction tables are for boards of at most {MAX_TILES} tiles (their positions"
+            f" are ranked in 64 bits); the {puzzle.size} board has {tiles:,}"
+        )
     spaces = []
     for relabelled in abstraction_goals(puzzle, _classes(classes)):
         space = Space(relabelled, metric_name(metric))
-        if space.tiles > 20 or space.states > MAX_TABLE_STATES:
+        if space.tiles > MAX_TILES:
             raise SlidelabError(
-                f"the abstraction {relabelled.format()!r} has {space.states:,} positions,"
-                " too many for a table; choose fewer classes"
+                f"the abstraction {_shown(relabelled)} has {space.tiles:,} tiles: a table"
+                f" ranks at most {MAX_TILES} (its positions are ranked in 64 bits)"
+            )
+        if space.states > MAX_TABLE_STATES:
+            raise SlidelabError(
+                f"the abstraction {_shown(relabelled)} has {space.states:,} positions,"
+                f" over the {MAX_TABLE_STATES:,} of a table; choose fewer classes"
             )
         spaces.append(space)
     return spaces
