@@ -208,15 +208,15 @@ class Solution:
         plural = "" if self.length == 1 else "s"
         return (
             '<div style="display:flex;gap:16px;align-items:center">'
-            f"{self.to_svg()}<div><b>{self.length} move{plural}</b> ({self._other_length()}),"
+            f"{self.to_svg()}<div><b>{self.length:,} move{plural}</b> ({self._other_length()}),"
             f" {status}, {escape(self.method)}<br><code>{escape(self.format())}</code></div></div>"
         )
 
     def _other_length(self) -> str:
         """The length in the other metric, for display: ``"7 MTM"`` or ``"12 STM"``."""
         if self.metric == "mtm":
-            return f"{self.length_stm} STM"
-        return f"{self.length_mtm} MTM"
+            return f"{self.length_stm:,} STM"
+        return f"{self.length_mtm:,} MTM"
 
     def verify(self) -> None:
         """Replay the moves on the start; raise unless they end on the goal."""

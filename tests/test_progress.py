@@ -73,7 +73,7 @@ def test_a_slow_search_reports_on_stderr_when_not_a_terminal(capsys):
     err = capsys.readouterr().err.splitlines()
     assert len(err) == 3, err  # the advice once, then a line at 5 s and at 10 s
     assert "--partition 7-8" in err[0]
-    assert err[1].startswith("idastar: bound 62, 10,000,000 nodes (") and "M/s" in err[1]
+    assert err[1].startswith("idastar: bound 62, generated 10,000,000 (") and "M/s" in err[1]
 
 
 def test_search_progress_names_stronger_tables():

@@ -40,7 +40,8 @@ class ProgressLine:
         seconds = info["seconds"]
         where = f"bound {info['bound']:g}" if "bound" in info else f"depth {info.get('depth', '?')}"
         rate = f" ({info['generated'] / seconds / 1e6:.1f} M/s)" if seconds > 0 else ""
-        text = f"{info['method']}: {where}, {info['generated']:,} nodes{rate}, {seconds:.1f} s"
+        # "generated", as the result's line counts them (one word, one count, in both)
+        text = f"{info['method']}: {where}, generated {info['generated']:,}{rate}, {seconds:.1f} s"
         if "workers" in info:  # IDA* on a Dask cluster
             text += f", {info['busy']}/{info['workers']} workers busy"
         if seconds >= QUIET_SECONDS and not self.advised:
