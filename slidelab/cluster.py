@@ -38,6 +38,19 @@ def connect(scheduler, timeout: float | None = None):
         ) from None
 
 
+def wait_for_workers(client, timeout: float | None = None) -> None:
+    """Return once the cluster of ``client`` has a worker; raise :class:`ClusterError` (one line,
+    naming the command that starts one) when none has joined within ``timeout`` seconds
+    (default :data:`CONNECT_TIMEOUT`), or the scheduler went away meanwhile."""
+    address = client.scheduler.address
+    try:
+        client.wait_for_workers(1, timeout=CONNECT_TIMEOUT if timeout is None else timeout)
+    except Exception:  # noqa: BLE001 - a time-out, or the scheduler gone
+        raise ClusterError(
+            f"the Dask cluster at {address} has no workers (start some with: dask worker {address})"
+        ) from None
+
+
 def check_scheduler(scheduler):
     """``scheduler``, which must be None, an address (``tcp://host:8786``) or a Dask client."""
     from . import _args

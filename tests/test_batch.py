@@ -421,6 +421,26 @@ def test_unreachable_scheduler_is_one_line(monkeypatch):
         list(solve_batch(read_instances(["1 2 3/4 5 6/0 7 8"]), scheduler="tcp://127.0.0.1:9"))
 
 
+def test_a_scheduler_with_no_workers_is_one_line_within_the_time_limit(tmp_path):
+    """A batch sent to a scheduler that has no workers waited for one forever, even with
+    ``--time-limit 5`` (solve and analyze said "has no workers"): it now waits at most the time
+    limit (at most CONNECT_TIMEOUT) for a first worker, then says so in one line."""
+    from dask_cluster import local_cluster
+
+    with local_cluster(n_workers=0) as empty:
+        address = empty.scheduler_address
+        with pytest.raises(ClusterError, match=f"the Dask cluster at {address} has no workers"):
+            list(
+                solve_batch(read_instances(["1 2 3/4 5 6/0 7 8"]), scheduler=address, time_limit=2)
+            )
+        source = tmp_path / "in.txt"
+        source.write_text("1 2 3/4 5 6/0 7 8\n")
+        done = batch_cli(source, "--scheduler", address, "--time-limit", "2")
+    assert done.returncode == 1, done.stderr
+    (line,) = done.stderr.strip().splitlines()
+    assert line.startswith("error: the Dask cluster at") and "has no workers" in line, line
+
+
 def test_a_task_lost_on_the_dask_cluster_is_its_own_kind_of_failure():
     """A task whose worker died (Dask gives up on it: ``KilledWorker``) fails its instance with
     ``error_kind`` "cluster" (it was "internal"), and the batch goes on."""

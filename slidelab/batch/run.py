@@ -27,7 +27,7 @@ from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import Future
 
 from .. import _args
-from ..cluster import check_scheduler, connect, first_line
+from ..cluster import CONNECT_TIMEOUT, check_scheduler, connect, first_line, wait_for_workers
 from ..errors import SearchLimitError, SlidelabError, UnsolvableError
 from ..memory import usable_cores
 from ..parse import parse_size
@@ -114,6 +114,13 @@ def solve_batch(
     return _solve(instances, goal, blank_first, size, options, workers, scheduler, table_progress)
 
 
+def _worker_wait(options: SearchOptions) -> float:
+    """Seconds a batch waits for a first worker of its cluster: :data:`CONNECT_TIMEOUT`, or the
+    time limit of an instance where that is shorter."""
+    limit = options.time_limit
+    return CONNECT_TIMEOUT if limit is None else max(1.0, min(limit, CONNECT_TIMEOUT))
+
+
 def _solve(instances, goal, blank_first, size, options, workers, scheduler, table_progress):
     """:func:`solve_batch` once its arguments are checked: the records, as they are known.
 
@@ -125,6 +132,8 @@ def _solve(instances, goal, blank_first, size, options, workers, scheduler, tabl
     """
     client = connect(scheduler) if scheduler is not None else None  # before any result
     try:
+        if client is not None:  # a cluster with no workers would hold every instance forever
+            wait_for_workers(client, _worker_wait(options))
         items = ReadAhead(
             (_item(instance, goal, blank_first, size, options) for instance in instances),
             READ_AHEAD,

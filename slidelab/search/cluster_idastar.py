@@ -424,13 +424,7 @@ def on_cluster(scheduler, timeout: float | None = None) -> Iterator[DaskSplit]:
         split = DaskSplit(client, address)
         threads = split.threads()
         if not threads:
-            try:
-                client.wait_for_workers(1, timeout=wait)
-            except Exception:  # noqa: BLE001 - a time-out, or the scheduler gone
-                raise ClusterError(
-                    f"the Dask cluster at {address} has no workers (start some with: dask"
-                    f" worker {address})"
-                ) from None
+            cluster.wait_for_workers(client, wait)
             threads = split.threads()
         log.info(
             "IDA* on the Dask cluster at %s: %d worker%s, %d thread%s; each iteration that"
