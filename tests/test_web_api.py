@@ -641,6 +641,16 @@ def test_compare_runs_each_method_on_the_position(client):
     assert sum(p["expanded"] for p in ida["phases"]) == ida["expanded"]
 
 
+def test_compare_holds_each_method_to_a_solves_memory_cap(client, monkeypatch):
+    # a compare's methods had no memory cap: A* on a hard 15-puzzle held 2,978 MB in a worker,
+    # where a solve stops at MAX_SOLVE_BYTES (2 GiB); here the cap is made tiny to see it hold
+    monkeypatch.setattr("slidelab.web.app.MAX_SOLVE_BYTES", 64 * 1024)
+    body = {"board": HARDEST, "methods": ["astar", "idastar"], "time_limit": 10}
+    astar, ida = client.post("/api/compare", json=body).json()["entries"]
+    assert "memory limit of 64 KiB" in astar["error"], astar
+    assert ida["error"] is None and ida["length"] == 31  # IDA* stores no states
+
+
 def test_compare_in_the_background_reports_each_method_as_it_ends(client):
     started = client.post(
         "/api/compare",

@@ -313,6 +313,34 @@ def test_a_process_lets_go_of_pattern_databases_deleted_from_the_cache(cache):
 # -- the server's own tables (rule 4 of slidelab.search.policy) ---------------------------------
 
 
+def test_a_warm_up_compiles_the_defaults_and_only_loads_the_rest(monkeypatch):
+    """A server's first start compiled every method with every heuristic on the 8-puzzle
+    (minutes on 2 cores) before it said it was ready: now each method with its own heuristic,
+    and each other pairing only where its kernels are compiled already (loaded: a moment); its
+    builder compiles the rest later, at the lowest priority."""
+    from slidelab import _jit
+    from slidelab.web import lanes
+    from slidelab.workers.jobs import compiled, warm_up_jobs
+
+    firsts = [job for job in lanes.CHEAP_WARM_UP if job[0] == "solve"]
+    assert {job[1]["options"].heuristic for job in firsts} == {None}
+    assert {job[1]["options"].method for job in firsts} >= {"auto", "bfs", "astar", "idastar"}
+    others = [job[1]["job"] for job in lanes.CHEAP_WARM_UP if job[0] == "when-compiled"]
+    assert others == list(lanes.LATER_COMPILE)
+    pairs = {(job[1]["options"].method, job[1]["options"].heuristic) for job in others}
+    assert {("astar", "pdb"), ("weighted-astar", "walking-distance")} <= pairs
+
+    astar_pdb = next(job for job in others if job[1]["options"].heuristic == "pdb")
+    monkeypatch.setattr(_jit, "kernels_compiled", lambda key: key == "astar-pdb-stm")
+    assert compiled(astar_pdb)
+    assert warm_up_jobs(lanes.CHEAP_WARM_UP) == [
+        *firsts,
+        astar_pdb,
+        *[job for job in lanes.CHEAP_WARM_UP if job[0] not in ("solve", "when-compiled")],
+    ]
+    assert not compiled(firsts[0])  # auto's set depends on the board: never known compiled
+
+
 def test_the_server_s_first_tables_are_warm_up_jobs_like_the_solves_of_their_goal():
     """A warm-up's job of the server's first tables becomes a job for each set, in order, and
     each is like a solve of its goal in its metric: a solve that comes during the warm-up waits

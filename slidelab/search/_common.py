@@ -19,6 +19,12 @@ from .limits import Limits, out_of_memory
 _searching = threading.local()
 
 
+def kernel_key(method: str, heuristic: str | None, metric: str) -> str:
+    """The name of the set of kernels a registered method searches with (``astar-pdb-stm``,
+    ``bfs-mtm``): the ledger's key (:func:`slidelab._jit.kernels_compiled`)."""
+    return "-".join(part for part in (method, heuristic, metric) if part)
+
+
 @contextlib.contextmanager
 def _kernels(method: str, arguments: dict):
     """The search's kernels as a set (:func:`slidelab._jit.kernel_set`: the compile notice
@@ -34,8 +40,7 @@ def _kernels(method: str, arguments: dict):
 
     heuristic = arguments.get("heuristic")
     name = getattr(heuristic, "name", None)
-    metric = arguments.get("metric", "stm")
-    key = "-".join(part for part in (method, name, metric) if part)
+    key = kernel_key(method, name, arguments.get("metric", "stm"))
     what = f"the {method} search" + ("" if name is None else f" with {name}")
     _searching.on = True
     try:

@@ -32,6 +32,7 @@ from ..workers import (
     server_tables_job,
     solve_job,
 )
+from ..workers.jobs import when_compiled
 from .errors import ApiError
 
 
@@ -98,28 +99,39 @@ def is_cheap(cells: int, options: SearchOptions | None = None) -> bool:
 _SMALL = "1 2 3/4 5 6/0 7 8"
 
 
-def _warm_up_solves(board: str = _SMALL) -> tuple:
-    """A solve of ``board`` by every method of the table, in its order (the most used
-    first), and by each method that builds a heuristic with each heuristic, where that is
-    cheap (:func:`is_cheap`: not IDA* without one): every kernel a solve of the 8-puzzle
-    may need is loaded."""
-    puzzle, jobs = read_puzzle(board), []
+def _warm_up_solves(board: str = _SMALL) -> tuple[tuple, tuple]:
+    """Solves of ``board`` by every method of the table, in its order (the most used first),
+    where that is cheap (:func:`is_cheap`: not IDA* without a heuristic), as two lists: those
+    a worker's warm-up runs (each method as the page's defaults ask for it, with its own
+    heuristic), and those it runs only where their kernels are compiled (each method that
+    builds a heuristic with each other heuristic: :func:`~slidelab.workers.jobs.when_compiled`),
+    which the server's builder compiles later on a first start.  Between them, every kernel
+    a solve of the 8-puzzle may need."""
+    puzzle, first, others = read_puzzle(board), [], []
     cells = puzzle.width * puzzle.height
     for method in METHODS.values():
-        heuristics = HEURISTICS if method.tables == "heuristic" else [None]
-        for heuristic in heuristics:
+        guided = method.tables == "heuristic"
+        for heuristic in [None, *HEURISTICS] if guided else [None]:
             options = read_options(method=method.name, heuristic=heuristic)
             if is_cheap(cells, options):
-                jobs.append(solve_job(check_request(puzzle, options)))
-    return tuple(jobs)
+                (first if heuristic is None else others).append(
+                    solve_job(check_request(puzzle, options))
+                )
+    return tuple(first), tuple(others)
+
+
+_FIRST_SOLVES, _OTHER_SOLVES = _warm_up_solves()
 
 
 #: what the cheap lane's workers do when they start, before they say they are ready: load the
-#: kernels of every method on the 8-puzzle, of the analysis and of the generator, the most
-#: used first (a job that comes meanwhile is served after the warm-up jobs like it: its kernels
-#: are loaded before its clock starts, the rest of the warm-up after it)
+#: kernels of every method on the 8-puzzle with its own heuristic, of the analysis and of the
+#: generator, the most used first, then those of each method with each heuristic where they are
+#: compiled (on a first start the builder compiles them later: :data:`LATER_COMPILE`); a job
+#: that comes meanwhile is served after the warm-up jobs like it (its kernels are loaded
+#: before its clock starts), the rest of the warm-up after it
 CHEAP_WARM_UP = (
-    *_warm_up_solves(),
+    *_FIRST_SOLVES,
+    *(when_compiled(job) for job in _OTHER_SOLVES),
     analyze_job(goal_board("1 2/3 0")),
     generate_job(goal_board(_SMALL), n=1, moves=10, seed=0),
 )
@@ -136,6 +148,10 @@ HARD_WARM_UP = (
     server_tables_job("first", largest=CHEAP_MAX_CELLS),
     *CHEAP_WARM_UP,
 )
+#: what the server's builder compiles after its later tables, on a first start: the warm-up's
+#: solves that only load (:func:`~slidelab.workers.jobs.when_compiled`), so that their first
+#: use loads their kernels rather than compiling them
+LATER_COMPILE = _OTHER_SOLVES
 #: the priority the server's builder of later tables lowers itself by once it builds them (it
 #: yields the CPU to everything else: the lanes, and any other work of the machine)
 BUILDER_NICE = 19
@@ -288,6 +304,7 @@ class Lanes:
                 nice=BUILDER_NICE,
                 wait=WARM_UP_LIMIT,
                 build=self.later_tables,
+                compile=LATER_COMPILE,
             ),
             BUILD_LIMIT,
         )

@@ -90,6 +90,7 @@ def server_tables_job(
     nice: int = 0,
     wait: float = 0.0,
     build: bool = True,
+    compile: tuple = (),
 ) -> tuple[str, dict]:
     """The job of a server's own tables (:func:`slidelab.search.policy.server_tables`, rule 4
     of :mod:`slidelab.search.policy`), listed where the job runs (the server process imports
@@ -105,8 +106,10 @@ def server_tables_job(
     ``failed``), waits up to ``wait`` seconds for the first ones (the lanes' warm-up builds
     them), then lowers its priority by ``nice`` and builds the later ones one at a time,
     except those past ``cache_limit`` bytes of tables in all, the first ones' counted (the
-    server's table cache), or none without ``build`` (they are ``skipped``); its result is the
-    last report."""
+    server's table cache), or none without ``build`` (they are ``skipped``); then, with
+    ``build``, runs the jobs of ``compile`` whose kernels are not compiled yet (at the same low
+    priority: the warm-up jobs it left out, :func:`when_compiled`), so that their first real use
+    only loads them; its result is the last report."""
     return "server-tables", {
         "stage": stage,
         "smallest": int(smallest),
@@ -115,13 +118,37 @@ def server_tables_job(
         "nice": int(nice),
         "wait": float(wait),
         "build": bool(build),
+        "compile": tuple(compile),
     }
+
+
+def when_compiled(job: tuple) -> tuple[str, dict]:
+    """A solve of a warm-up that only loads: run where its kernels are compiled already
+    (:func:`compiled`), left out where they are not (a first start compiles only what the
+    page's defaults need; the server's builder compiles the rest after its later tables:
+    :func:`server_tables_job`'s ``compile``)."""
+    return "when-compiled", {"job": job}
+
+
+def compiled(job: tuple) -> bool:
+    """Whether the kernels a solve job searches with are compiled (only loaded, then): its
+    method's set with its heuristic in its metric (:func:`slidelab.search._common.kernel_key`).
+    A job of another kind, or of ``auto`` (whose set depends on the board), is not known to be."""
+    from .._jit import kernels_compiled
+    from ..search._common import kernel_key
+
+    options = job[1].get("options") if job[0] == "solve" else None
+    if options is None or options.method == "auto":
+        return False
+    return kernels_compiled(kernel_key(options.method, options.heuristic, options.metric))
 
 
 def warm_up_jobs(jobs) -> list:
     """The warm-up ``jobs`` as a worker runs them: a job of the server's first tables
     (:func:`server_tables_job`) becomes a :func:`tables_job` for each set of them, in order
-    (none where they cannot be listed: the rest of the warm-up goes on)."""
+    (none where they cannot be listed: the rest of the warm-up goes on); a job
+    :func:`when_compiled` is run where its kernels are compiled (loaded: a moment), else
+    left out (compiling it would hold the server's first start up)."""
     out: list = []
     for job in jobs:
         if job[0] == "server-tables" and job[1].get("stage") == "first":
@@ -129,6 +156,9 @@ def warm_up_jobs(jobs) -> list:
                 out.extend(tables_job(tables) for tables in _first_tables(job[1]))
             except Exception:  # noqa: BLE001 - a warm-up never fails; a solve builds on its clock
                 pass
+        elif job[0] == "when-compiled":
+            if compiled(job[1]["job"]):
+                out.append(job[1]["job"])
         else:
             out.append(job)
     return out
@@ -470,4 +500,8 @@ def _server_tables(args: dict, report=None) -> dict:
             row["reason"] = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
         row.pop("progress", None)
         row["state"] = "ready" if tables.ready() else "failed"
+    if args.get("build", True):
+        for job in args.get("compile", ()):
+            if not compiled(job):
+                run_job(*job)  # its kernels compiled and cached; its answer is not needed
     return say()
