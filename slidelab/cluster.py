@@ -26,7 +26,8 @@ def connect(scheduler, timeout: float | None = None):
         from distributed import Client
     except ImportError:
         raise SlidelabError(
-            "--scheduler needs Dask's distributed package: pip install 'slidelab[cluster]'"
+            "--scheduler needs Dask's distributed package: pip install distributed (or, in a"
+            " checkout of slidelab, pip install '.[cluster]')"
         ) from None
     if isinstance(scheduler, Client):
         return scheduler

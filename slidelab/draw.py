@@ -52,7 +52,7 @@ def require_matplotlib():
     except ImportError:
         raise SlidelabError(
             "plotting needs matplotlib, which is not installed:"
-            ' pip install "slidelab[plot]" (or pip install matplotlib)'
+            ' pip install matplotlib (or, in a checkout of slidelab, pip install ".[plot]")'
         ) from None
 
     class ShownFigure(Figure):
@@ -236,8 +236,8 @@ def solution_gif(
     path, frames: Sequence[Sequence[Cell]], width: int, height: int, goal: Sequence[Cell],
     tile: int = 48, seconds_per_move: float = 0.3,
 ) -> None:  # fmt: skip
-    """Write a GIF replaying ``frames`` to ``path`` (needs matplotlib:
-    ``pip install "slidelab[plot]"``; drawn without pyplot, so the caller's backend stays)."""
+    """Write a GIF replaying ``frames`` to ``path`` (needs matplotlib, the plot extra; drawn
+    without pyplot, so the caller's backend stays)."""
     tile, seconds_per_move = check_gif(path, len(frames), width, height, tile, seconds_per_move)
     Figure = require_matplotlib()
     from matplotlib.animation import FuncAnimation, PillowWriter

@@ -190,7 +190,7 @@ class Solution:
         )
 
     def to_gif(self, path, tile: int = 48, seconds_per_move: float = 0.3) -> None:
-        """Write the replay as a GIF to ``path`` (needs matplotlib: ``slidelab[plot]``)."""
+        """Write the replay as a GIF to ``path`` (needs matplotlib: the plot extra)."""
         from .draw import check_gif, solution_gif
 
         # checked before the frames are made (a 2.6-million-move solution's would not fit)

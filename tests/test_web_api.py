@@ -1184,7 +1184,7 @@ def test_serve_command_names_the_missing_extra(cli, monkeypatch):
     monkeypatch.setitem(sys.modules, "uvicorn", None)  # as if it were not installed
     result = cli("serve")
     assert result.exit_code == 2
-    assert 'pip install "slidelab[web]"' in result.output and "uvicorn" in result.output
+    assert "pip install '.[web]'" in result.output and "uvicorn" in result.output
     assert len(result.output.strip().splitlines()) == 1
 
 

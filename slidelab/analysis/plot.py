@@ -1,6 +1,6 @@
 """A bar chart of the distance distribution (matplotlib, imported only here).
 
-matplotlib is an optional dependency: ``pip install "slidelab[plot]"``.
+matplotlib is an optional dependency: ``pip install matplotlib``, the plot extra.
 """
 
 from __future__ import annotations

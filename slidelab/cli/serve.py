@@ -9,7 +9,10 @@ from .program import needs
 
 
 def _web_missing(exc: ImportError):
-    fail(f'slidelab serve needs the web extra ({exc.name} is missing): pip install "slidelab[web]"')
+    fail(
+        f"slidelab serve needs the web extra ({exc.name} is missing): pip install '.[web]' in a"
+        " checkout of slidelab"
+    )
 
 
 @click.command("serve")
