@@ -380,6 +380,30 @@ def test_local_workers_give_the_results_of_one_worker():
     assert sum(r["error"] is None for r in one) == len(batch) - 1
 
 
+def test_workers_that_cannot_start_are_internal_errors_with_the_reason(tmp_path):
+    """The batch how-to's example saved as a script without its ``if __name__ == "__main__":``
+    guard: each worker process imports the script, which starts a batch of its own, and Python
+    refuses it.  Those instances were "time or memory limit" ("the worker stopped (out of
+    memory?)"); a worker that exits on its own is an internal error with its exit code."""
+    script = tmp_path / "unguarded.py"
+    script.write_text(
+        "from slidelab.batch import read_instances, solve_batch, summarize\n"
+        "lines = ['1 2 3/4 5 6/0 7 8', '1 2 3/4 5 6/7 0 8']\n"
+        "records = list(solve_batch(read_instances(lines), workers=2))\n"
+        "print(summarize(records).table())\n"
+        "print([r['error_kind'] for r in records])\n"
+        "print(records[0]['error'])\n"
+    )
+    done = subprocess.run(
+        [sys.executable, str(script)], capture_output=True, text=True, timeout=300, cwd=tmp_path
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    *_, kinds, error = done.stdout.strip().splitlines()
+    assert kinds == "['internal', 'internal']", done.stdout
+    assert error.startswith("internal error: the worker exited with code 1"), error
+    assert "2 internal error" in done.stdout and "limit" not in done.stdout.lower()
+
+
 def test_options_that_cannot_make_tables_fail_each_instance_once():
     batch = read_instances(["1 2 3/4 5 6/0 7 8", "8 6 7/2 5 4/3 0 1"])
     records = list(

@@ -99,6 +99,20 @@ def test_sizes_over_the_board_limit_are_refused_at_once(cli, size):
     one_line_error(r.exit_code, r.stderr)
 
 
+def test_a_time_limit_holds_the_constructive_answer_of_a_huge_board_too():
+    """``solve <100x100> --time-limit 2`` took 28 s: after its search, ``auto``'s last resort,
+    the constructive method (half a minute on that board), ran on no clock; and ``hint`` with
+    ``time_limit=2`` waited for it, then discarded it.  With a time limit it now stops at it,
+    as the searches do: a limit reached, or the hint's lower bound."""
+    board = slidelab.random_board("100x100", seed=7)
+    with pytest.raises(SearchLimitError, match="constructive stopped at the 2 s time limit"):
+        slidelab.solve(board, time_limit=2)
+    from slidelab.search.hint import hint as best_move
+
+    hint = best_move(board, time_limit=2)
+    assert hint.distance is None and hint.lower_bound > 0
+
+
 def test_the_largest_board_is_allowed():
     from slidelab.parse import MAX_BOARD_CELLS, parse_size
 

@@ -697,6 +697,19 @@ def test_compare_can_be_cancelled(client):
     assert cancelled["status"] == "cancelled" and cancelled["error"] == "cancelled"
 
 
+def test_a_job_belongs_to_the_client_that_started_it(client):
+    """Any client that knew a job's id could read or cancel it: another address now gets 404,
+    as for an id that does not exist."""
+    started = client.post("/api/solve", json={**HARD_SOLVE, "wait": False}).json()
+    other = TestClient(client.app, client=("203.0.113.7", 50000))  # the same server
+    try:
+        for call in (other.get, other.delete):
+            assert "no solve with id" in error_of(call(f"/api/solve/{started['id']}"), 404)
+        assert client.get(f"/api/solve/{started['id']}").json()["status"] in ("queued", "running")
+    finally:
+        assert client.delete(f"/api/solve/{started['id']}").json()["status"] == "cancelled"
+
+
 @pytest.mark.parametrize(
     "body, status",
     [

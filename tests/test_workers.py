@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import threading
 import time
 
 import pytest
@@ -339,6 +340,25 @@ def test_a_warm_up_compiles_the_defaults_and_only_loads_the_rest(monkeypatch):
         *[job for job in lanes.CHEAP_WARM_UP if job[0] not in ("solve", "when-compiled")],
     ]
     assert not compiled(firsts[0])  # auto's set depends on the board: never known compiled
+
+
+def test_a_job_reports_its_compiling_so_that_its_deadline_moves():
+    """A job that compiles kernels (a first use of a method's) is not on its clock for it, but
+    its worker was killed at time limit + grace all the same (a fresh server's first weighted A*
+    on a 5x5 with a 1 s limit): the worker now reports its compiling as it goes, and the pool
+    moves the deadline by it."""
+    from slidelab import _clock
+    from slidelab.workers.pool import _compile_watch
+
+    sent, done = [], threading.Event()
+    with _compile_watch(sent.append):
+        _clock.compiling_started()  # as numba's compiler does
+        try:
+            done.wait(3 * 0.5)
+        finally:
+            _clock.compiling_ended()
+    reports = [seconds for tag, seconds in sent if tag == "compiling"]
+    assert reports and reports == sorted(reports) and reports[-1] >= 0.5
 
 
 def test_the_server_s_first_tables_are_warm_up_jobs_like_the_solves_of_their_goal():

@@ -248,17 +248,18 @@ def _bounded_or_raise(puzzle, options, clock, progress, heur, exc, remedy: Rung 
     else:
         log.info("%s; solving by the constructive method (fast, not optimal)%s", why, advice)
     if solution is None:
-        solution = _constructive(puzzle, options, progress)
+        solution = _constructive(puzzle, options, progress, clock)
     return dataclasses.replace(solution, remedy=tables) if tables is not None else solution
 
 
-def _constructive(puzzle, options, progress) -> Solution:
-    """The constructive method's answer: fast on any board, not optimal."""
+def _constructive(puzzle, options, progress, clock) -> Solution:
+    """The constructive method's answer: fast on any board, not optimal; within the time limit
+    where one was given (a 100x100 takes about half a minute: ``--time-limit 2`` stops it), on
+    no clock under the default budget (the answer that always comes)."""
     from .registry import METHODS
 
-    return METHODS["constructive"].load()(
-        puzzle, limits=Limits(progress=progress), metric=options.metric
-    )
+    limits = Limits(progress=progress, clock=clock if options.time_limit is not None else None)
+    return METHODS["constructive"].load()(puzzle, limits=limits, metric=options.metric)
 
 
 def _idastar(puzzle, heur, limits, metric, split=None) -> Solution:

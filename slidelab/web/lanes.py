@@ -96,6 +96,12 @@ def is_cheap(cells: int, options: SearchOptions | None = None) -> bool:
     return cells <= CHEAP_MAX_CELLS and not uninformed_ida
 
 
+def _client(request: Request) -> str:
+    """The client a job belongs to and whose allowance it counts in: its host as uvicorn sees
+    it (``X-Forwarded-For`` believed from 127.0.0.1 only)."""
+    return request.client.host if request.client else "-"
+
+
 _SMALL = "1 2 3/4 5 6/0 7 8"
 
 
@@ -216,7 +222,7 @@ class Lanes:
     def admit(self, request: Request, name: str):
         """The lane's pool and the client, or 429 when the lane or the client's share is full."""
         lane, pool = self.lanes[name], self.pools(request.app)[name]
-        client = request.client.host if request.client else "-"
+        client = _client(request)
         retry = {"Retry-After": str(lane.retry_after)}
         mine = pool.active(client)
         if mine >= lane.per_client:
@@ -238,10 +244,12 @@ class Lanes:
         return pool, client
 
     def find(self, request: Request, job_id: str, kind: str = "solve"):
-        """The pool and the job of a solve (or a job of another ``kind``: ``compare``), or 404."""
+        """The pool and the job of a solve (or a job of another ``kind``: ``compare``) of the
+        client asking (the one that started it, by the address its allowance goes by), or 404:
+        another client's job is not found, whoever knows its id."""
         for pool in self.pools(request.app).values():
             job = pool.get(job_id)
-            if job is not None and job.kind == kind:
+            if job is not None and job.kind == kind and job.owner == _client(request):
                 return pool, job
         what = "comparison" if kind == "compare" else kind
         raise ApiError(404, f"no {what} with id {job_id!r}")

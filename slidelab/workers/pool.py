@@ -14,7 +14,9 @@ progress messages, and enforces two limits: the search's own ``time_limit``
 (``SearchLimitError``, raised inside the worker) and a hard deadline a little
 later, past which the worker is killed.  A solve's time limit bounds its whole
 answer, tables built for it included (a build that would not be done in time is
-not started), so the hard deadline needs no allowance for building.
+not started), so the hard deadline needs no allowance for building; compiling
+kernels is not on the clock, and the worker reports it as it goes, so the deadline
+moves by it (a first use of a method's kernels is not killed for compiling them).
 Cancelling a job kills its worker too (a compiled kernel cannot be interrupted
 from outside); a fresh worker is started at once in its place and warms up
 while it waits for the next job.
@@ -33,6 +35,7 @@ the kernels, and the worker processes never load the web framework.
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import multiprocessing
 import os
@@ -83,14 +86,20 @@ def _worker_main(
     at the server's priority, serving any job that comes meanwhile before the next of them
     (after the warm-up jobs like it: its tables, its kernels); then lower the process's
     priority by ``nice`` (every thread's: :func:`~.priority.lower_priority`) and say
-    ``("ready", None)``.  Each job is answered with ``("start", None)``, progress messages
-    and its result.
+    ``("ready", None)``.  Each job is answered with ``("start", None)``, progress messages,
+    the seconds it has spent compiling kernels (:func:`_compile_watch`: its deadline moves by
+    them) and its result.
     """
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C reaches the server, which stops us
     if cache_dir:
         os.environ["SLIDELAB_CACHE"] = cache_dir
 
     warm = warm_up_jobs(warm_up)
+    sending = threading.Lock()  # the job's reports and the compile watch's share the pipe
+
+    def send(message) -> None:
+        with sending:
+            conn.send(message)
 
     def serve() -> bool:
         """Serve the next job; False when we are to stop (or the parent is gone)."""
@@ -108,8 +117,10 @@ def _worker_main(
             warm.remove(job)
             run_job(*job)
         try:
-            conn.send(("start", None))
-            conn.send(run_job(kind, args, _sender(conn)))
+            send(("start", None))
+            with _compile_watch(send):
+                answer = run_job(kind, args, _sender(send))
+            send(answer)
         except (BrokenPipeError, EOFError, OSError):
             return False  # the parent is gone (killed): nobody to report to
         return True
@@ -141,13 +152,47 @@ def _let_go() -> None:  # pragma: no cover - runs in a child
             pass
 
 
-def _sender(conn):
-    """A ``report(info)`` that sends progress messages up the pipe."""
+def _sender(send):
+    """A ``report(info)`` that sends progress messages up the pipe (``send``)."""
 
     def report(info: dict) -> None:
-        conn.send(("progress", info))
+        send(("progress", info))
 
     return report
+
+
+#: seconds between a job's reports of its compiling
+COMPILE_WATCH_EVERY = 0.5
+
+
+@contextlib.contextmanager
+def _compile_watch(send):  # pragma: no cover - runs in a child
+    """While a job runs, report the seconds it has spent compiling kernels so far
+    (``("compiling", seconds)``, whenever they grew), so that the pool moves the job's deadline
+    by as much: compiling is not counted in time limits, and a first use of a method's kernels
+    (tens of seconds on a first start) is not killed for it."""
+    from .._clock import compile_seconds
+
+    began, stop = compile_seconds(), threading.Event()
+
+    def watch() -> None:
+        said = 0.0
+        while not stop.wait(COMPILE_WATCH_EVERY):
+            spent = compile_seconds() - began
+            if spent - said >= COMPILE_WATCH_EVERY:
+                said = spent
+                try:
+                    send(("compiling", spent))
+                except (BrokenPipeError, EOFError, OSError):
+                    return
+
+    thread = threading.Thread(target=watch, name="slidelab-compile-watch", daemon=True)
+    thread.start()
+    try:
+        yield
+    finally:
+        stop.set()
+        thread.join()
 
 
 # --------------------------------------------------------------------------------------------
@@ -238,6 +283,24 @@ class _Process:
             self.kill()
         else:
             self.conn.close()
+
+
+def _lost(proc) -> dict:
+    """Why a worker's connection ended: killed by a signal (the kernel's out-of-memory killer
+    sends SIGKILL) is a limit; an exit of its own is ``internal`` with its code (a worker that
+    could not start, as in a script that starts processes without an ``if __name__ ==
+    "__main__":`` guard, exits 1)."""
+    process = proc.process
+    process.join(1.0)
+    code = process.exitcode
+    if code is None or code < 0:
+        how = "" if code is None else f" (signal {-code})"
+        return {"error": f"the worker was killed{how}: out of memory?", "kind": "limit"}
+    started = "" if proc.ready else " before it was ready (could it start?)"
+    return {
+        "error": f"internal error: the worker exited with code {code}{started}",
+        "kind": "internal",
+    }
 
 
 class WorkerPool:
@@ -532,17 +595,14 @@ class WorkerPool:
             if tag == "start":
                 job.status, job.started, job.warm_up = RUNNING, time.monotonic(), None
                 deadline = job.started + job.hard_limit
+            elif tag == "compiling" and job.started is not None:
+                deadline = job.started + job.hard_limit + float(payload)  # not on its clock
             elif tag == "ready":
                 proc.ready = True
             elif tag == "progress":
                 job.progress = payload
             elif tag == "lost":
-                self._kill(
-                    proc,
-                    job,
-                    FAILED,
-                    {"error": "the worker stopped (out of memory?)", "kind": "limit"},
-                )
+                self._kill(proc, job, FAILED, _lost(proc))
                 return
             else:
                 self._give_back(proc)
