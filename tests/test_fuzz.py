@@ -480,10 +480,6 @@ CALLS = [
             "cache": "bool",
         },
     ),
-    Call(
-        slidelab.DistanceTable.build("2x3").distance, {"board": "2 1/4 3/0 5"}, {"board": "board"}
-    ),
-    Call(slidelab.DistanceTable.build("2x3").solve, {"board": "2 1/4 3/0 5"}, {"board": "board"}),
     Call(slidelab.read_instances, {"lines": [EASY]}, {"lines": "lines", "size": "size"}),
     Call(
         slidelab.solve_batch,
@@ -519,12 +515,19 @@ def results_path(tmp_path_factory):
 
 
 def _calls(results_path):
+    """The calls, with those that need something made first: a results file's path, and a
+    distance table (built here, when a test runs, not when the module is collected: its
+    kernels take tens of seconds to compile on a first run, which every test process of the
+    run waited for while collecting)."""
+    table = slidelab.DistanceTable.build("2x3")
     return CALLS + [
+        Call(table.distance, {"board": "2 1/4 3/0 5"}, {"board": "board"}),
+        Call(table.solve, {"board": "2 1/4 3/0 5"}, {"board": "board"}),
         Call(
             slidelab.ResultsFile,
             {"path": results_path, "instances": INSTANCES},
             {"path": "path", "instances": "instances", "redo_failed": "bool"},
-        )
+        ),
     ]
 
 
