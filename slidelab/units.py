@@ -108,6 +108,24 @@ def format_duration(seconds: float) -> str:
     return f"{seconds / (365 * 86400):.2g} years"
 
 
+def durations_apart(larger: float, smaller: float) -> tuple[str, str]:
+    """``larger`` and ``smaller`` as :func:`format_duration` writes them, with more figures
+    where they would read the same (a message that says one passed the other must show it).
+
+    >>> durations_apart(1.24, 1.2)
+    ('1.24 s', '1.2 s')
+    >>> durations_apart(40, 12)
+    ('40 s', '12 s')
+    """
+    a, b = format_duration(larger), format_duration(smaller)
+    if a == b and larger < 90:
+        for digits in (3, 4, 6):
+            a, b = f"{larger:.{digits}g} s", f"{smaller:.{digits}g} s"
+            if a != b:
+                break
+    return a, b
+
+
 def counted(count: int, noun: str) -> str:
     """``1 move``, ``2 moves``, ``1,000 boards``: a count and its noun, singular for one.
 

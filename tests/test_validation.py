@@ -643,6 +643,16 @@ def test_a_run_longer_than_any_board_stays_several_moves(run):
 # ------------------------------------------------------------------------- number words
 
 
+def test_a_search_past_its_patience_says_by_how_much():
+    # "expected to take about 1.2 s in all, past the 1.2 s of patience": both rounded alike
+    from slidelab.errors import SearchTooLong
+    from slidelab.search.limits import Limits
+    from slidelab.solution import Stats
+
+    with pytest.raises(SearchTooLong, match=r"about 1\.24 s in all, past the 1\.2 s of patience"):
+        Limits(patience=1.2).predict(Stats(seconds=0.5), "idastar", 0.74, 40)
+
+
 def test_counts_of_one_are_singular():
     assert counted(1, "move") == "1 move" and counted(2, "move") == "2 moves"
     assert counted(0, "move") == "0 moves" and counted(10_000, "board") == "10,000 boards"

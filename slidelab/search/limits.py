@@ -17,7 +17,7 @@ from .._clock import Clock
 from ..errors import SearchLimitError, SearchTooLong
 from ..memory import default_max_bytes
 from ..solution import Stats
-from ..units import format_bytes, format_duration
+from ..units import durations_apart, format_bytes
 
 T = TypeVar("T")
 
@@ -139,9 +139,9 @@ class Limits:
                 bound,
             )
         if self.patience is not None and stats.seconds > self.patience:
+            took, patience = durations_apart(stats.seconds, self.patience)
             raise SearchTooLong(
-                f"{method} stopped after {format_duration(stats.seconds)}: longer than"
-                f" the {format_duration(self.patience)} of patience",
+                f"{method} stopped after {took}: longer than the {patience} of patience",
                 stats,
             )
         if self.max_states is not None and stats.stored > self.max_states:
@@ -155,10 +155,10 @@ class Limits:
         """IDA*: the search from ``bound`` on is expected to take ``seconds`` more; raise
         :class:`SearchTooLong` when that goes past the patience."""
         if self.patience is not None and stats.seconds + seconds > self.patience:
+            total, patience = durations_apart(stats.seconds + seconds, self.patience)
             raise SearchTooLong(
-                f"{method} from bound {bound:g} is expected to take about"
-                f" {format_duration(stats.seconds + seconds)} in all, past the"
-                f" {format_duration(self.patience)} of patience",
+                f"{method} from bound {bound:g} is expected to take about {total} in all, past"
+                f" the {patience} of patience",
                 stats,
             )
 
