@@ -202,10 +202,14 @@ def _optimal_or_bounded(
     try:
         return _idastar(puzzle, heur, limits, options.metric, split)
     except SearchLimitError as exc:
-        return _bounded_or_raise(puzzle, options, clock, progress, heur, exc, None)
+        given = policy.OPTIMAL_SHARE
+        share = f"; past the 15-puzzle an optimal search gets {given:.0%} of the time left"
+        return _bounded_or_raise(puzzle, options, clock, progress, heur, exc, None, share)
 
 
-def _bounded_or_raise(puzzle, options, clock, progress, heur, exc, remedy: Rung | None) -> Solution:
+def _bounded_or_raise(
+    puzzle, options, clock, progress, heur, exc, remedy: Rung | None, early: str = ""
+) -> Solution:
     """After the optimal search stopped (``exc``): on a small board, the error (naming the
     tables that would help, ``remedy``); past it, a bounded answer: weighted A* with ``heur``
     for the time left (with tables, at most :data:`~.policy.FALLBACK_WEIGHT` times optimal;
@@ -220,6 +224,8 @@ def _bounded_or_raise(puzzle, options, clock, progress, heur, exc, remedy: Rung 
     if exc.stats is not None and exc.stats.seconds > 0:
         known = "" if exc.lower_bound is None else f": it is at least {exc.lower_bound:g} moves"
         why = f"no proven optimum within {format_duration(exc.stats.seconds)} of search{known}"
+        if isinstance(exc, SearchTooLong):  # stopped early: say why, in its limit's words
+            why += f" ({exc.reason}{early})"
     else:
         why = exc.reason
     with_tables = heur is not None and HEURISTICS[heur.name].family is not None
