@@ -91,15 +91,20 @@ def partition_name(puzzle: Puzzle, partition) -> str:
 
 def _part(puzzle: Puzzle, codes: list[int]) -> Part:
     from ...memory import read_into_memory, usable_cores
-    from . import distinct
-    from .build import COMPILE_SECONDS, build_bytes, build_group_table, check_build_size
+    from .build import (
+        COMPILE_SECONDS,
+        build_bytes,
+        build_group_table,
+        build_kernels,
+        check_build_size,
+    )
     from .layout import placements
 
     check_build_size(puzzle, codes)  # an oversized group refused before any table is built
     size = placements(puzzle, codes)
     peak = build_bytes(puzzle, codes)
     cores = max(1, min(usable_cores(), 16))
-    kernels = "pdb-distinct" if distinct.suitable(puzzle, codes) else "pdb-scan"
+    kernels = build_kernels(puzzle, codes)
     names = (0,) + puzzle.labels
     return Part(
         spec(puzzle, codes),

@@ -70,8 +70,16 @@ def check_build_size(puzzle: Puzzle, codes: Sequence[int]) -> None:
 #: the pattern-database builds' kernels, in the compile notice
 WHAT = "the pattern-database build"
 #: seconds of one core compiling a build's kernels from nothing, on the development machine:
-#: the two-bit builder of distinct tiles, and the byte scan of groups with repeated labels
-COMPILE_SECONDS = {"pdb-distinct": 36.0, "pdb-scan": 2.8}
+#: the two-bit builder of distinct tiles (with 32- or 64-bit words, and again with 16-bit ones:
+#: each word type its own compile), and the byte scan of groups with repeated labels
+COMPILE_SECONDS = {"pdb-distinct": 36.0, "pdb-distinct-16": 36.0, "pdb-scan": 2.8}
+
+
+def build_kernels(puzzle: Puzzle, codes: Sequence[int]) -> str:
+    """The set of kernels that builds the group's table (a key of :data:`COMPILE_SECONDS`)."""
+    if not distinct.suitable(puzzle, codes):
+        return "pdb-scan"
+    return "pdb-distinct-16" if distinct.narrow_words(puzzle, codes) else "pdb-distinct"
 
 
 def build_group_table(
@@ -86,11 +94,11 @@ def build_group_table(
     from ..._jit import kernel_set
 
     check_build_size(puzzle, codes)
-    if distinct.suitable(puzzle, codes):
-        with kernel_set("pdb-distinct", COMPILE_SECONDS["pdb-distinct"], WHAT):
-            return distinct.build_distinct_table(puzzle, codes, progress)
-    with kernel_set("pdb-scan", COMPILE_SECONDS["pdb-scan"], WHAT):
-        return build_by_scan(puzzle, codes, progress)
+    kernels = build_kernels(puzzle, codes)
+    with kernel_set(kernels, COMPILE_SECONDS[kernels], WHAT):
+        if kernels == "pdb-scan":
+            return build_by_scan(puzzle, codes, progress)
+        return distinct.build_distinct_table(puzzle, codes, progress)
 
 
 def build_by_scan(
