@@ -138,6 +138,21 @@ def _readonly(table: np.ndarray) -> np.ndarray:
     return view
 
 
+#: the lengths the kernels' tuple of tables is padded to (the smallest that holds the groups):
+#: a tuple's length is part of its numba type, so 2, 3 and 4 groups (the 8-puzzle's, the
+#: 15-puzzle's 6-6-3 and 7-8, the 24-puzzle's 6-6-6-6) share one compiled search instead of
+#: three (10 to 40 s each on 2 cores, every search that looks them up)
+TABLE_SLOTS = (4, 8, 16, 32, 64)
+_EMPTY = _readonly(np.zeros(1, np.uint8))
+
+
+def _padded(tables: tuple) -> tuple:
+    """``tables`` padded with a one-byte table to a length of :data:`TABLE_SLOTS` (never read:
+    the kernels look up groups ``0 .. len(gm) - 1`` only)."""
+    slots = next((n for n in TABLE_SLOTS if n >= len(tables)), len(tables))
+    return tables + (_EMPTY,) * (slots - len(tables))
+
+
 class PatternDatabase:
     """Tables for a partition of a puzzle's tiles, ready for the search kernels."""
 
@@ -161,6 +176,7 @@ class PatternDatabase:
         # a tuple of read-only arrays of one type, indexed by group in the kernels: no copy,
         # so tables memory-mapped from the cache stay shared between processes
         self.tables = tuple(_readonly(t) for t in tables)
+        self.kernel_tables = _padded(self.tables)  # one numba type for up to 4 groups
         refl = reflection(puzzle) if use_reflection else None
         self.reflected = refl is not None
         if refl is None:
@@ -182,7 +198,7 @@ class PatternDatabase:
                 vals[0, side * G + g] = self.tables[g][index]
         flags = np.array([1 if self.reflected else 0], dtype=np.int64)
         data = (
-            self.tables,
+            self.kernel_tables,
             L.gof,
             L.gpos,
             L.gm,
@@ -224,7 +240,9 @@ class PatternDatabase:
                     packed_index(keys_g, int(L.gm[g]), bits, L.mult, g)
                 ]
         flags = np.array([1 if self.reflected else 0, bits], dtype=np.int64)
-        data = (self.tables, L.gof, L.gpos, L.gm, L.mult, keys, vals, self.refl, self.sigma, flags)
+        data = (
+            self.kernel_tables, L.gof, L.gpos, L.gm, L.mult, keys, vals, self.refl, self.sigma, flags
+        )  # fmt: skip
         return data, int(_best_side(vals, 0, G, flags[0]))
 
     @property
