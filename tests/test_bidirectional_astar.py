@@ -57,10 +57,17 @@ def test_random_2x4_match_breadth_first_search(distances, heuristic):
     assert not check_lengths(boards, distances["2x4"], heuristic)
 
 
-def test_linear_conflict_and_pattern_databases_on_3x3(distances):
-    for heuristic, count in (("linear-conflict", 200), ("pdb", 5)):
-        boards = random_boards(count, "3x3", seed=f"mm 3x3 {heuristic}")
-        assert not check_lengths(boards, distances["3x3"], heuristic), heuristic
+@pytest.mark.parametrize(
+    "heuristic, count",
+    [
+        ("linear-conflict", 200),
+        # its kernels, no other test of the README's run compiles (37 s on a first run)
+        pytest.param("pdb", 5, marks=pytest.mark.slow),
+    ],
+)
+def test_linear_conflict_and_pattern_databases_on_3x3(distances, heuristic, count):
+    boards = random_boards(count, "3x3", seed=f"mm 3x3 {heuristic}")
+    assert not check_lengths(boards, distances["3x3"], heuristic), heuristic
 
 
 @pytest.mark.parametrize("board", HARDEST)

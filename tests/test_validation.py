@@ -32,6 +32,7 @@ import pytest
 
 import slidelab
 from slidelab.errors import ArgumentError, SearchLimitError, SlidelabError
+from slidelab.heuristics import make_heuristic
 from slidelab.search.options import MAX_WEIGHT
 from slidelab.units import counted, format_bytes
 
@@ -678,6 +679,30 @@ def test_tables_of_a_huge_board_are_refused_at_once(cache, run):
     puzzle = slidelab.Puzzle(slidelab.Board.solved(100, 100))
     with little_work(), pytest.raises(SlidelabError, match="too large to build here"):
         pattern_database(puzzle)
+
+
+def test_abstraction_tables_of_a_board_past_20_tiles_are_refused_at_once(cache, run):
+    # 100x100 was silent for 2 min 55 s, then printed a 20,000-character line with the wrong
+    # reason; a one-class 5x5 was refused as "25 positions, too many" (the rule is 20 tiles)
+    with little_work():
+        code, out, err = run("tables", "build", "100x100", "--heuristic", "abstraction")
+    one_line_error(code, err, "at most 20 tiles", "the 100x100 board has 9,999")
+    assert out == "" and len(err) < 300
+    puzzle = slidelab.Puzzle(slidelab.random_board("5x5", seed=1))
+    one_class = "1 1 1 1 1/1 1 1 1 1/1 1 1 1 1/1 1 1 1 1/1 1 1 1 0"
+    with pytest.raises(SlidelabError, match="the 5x5 board has 24"):
+        make_heuristic(puzzle, "abstraction", classes=one_class)
+
+
+@pytest.mark.parametrize(
+    "classes, fragment",
+    [([], "classes is empty"), ((), "classes is empty"), ([None], "classes[0]")],
+)
+def test_an_empty_or_none_list_of_classes_is_refused(classes, fragment):
+    # classes=[] raised "max() arg is an empty sequence"; [None] was accepted
+    with pytest.raises(SlidelabError) as caught:
+        make_heuristic(slidelab.Puzzle(HARDEST), "abstraction", classes=classes)
+    assert fragment in str(caught.value) and "\n" not in str(caught.value)
 
 
 def test_tables_build_says_what_it_builds_before_it_starts(cache):

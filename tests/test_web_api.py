@@ -590,11 +590,12 @@ def test_hint_gives_the_distance_and_a_best_next_move(client):
 
 
 def test_hint_says_at_least_when_its_time_is_not_enough(client):
-    body = client.post(
-        "/api/hint", json={"board": KORF_1, "blank_first": True, "time_limit": 0.05}
-    ).json()
+    # the goal turned around: over 70 moves, seconds of search with the 6-6-3 tables (Korf's
+    # #1 was solved in 0.05 s with them where its kernels were loaded before the clock started)
+    reversed_goal = "0 15 14 13/12 11 10 9/8 7 6 5/4 3 2 1"
+    body = client.post("/api/hint", json={"board": reversed_goal, "time_limit": 0.05}).json()
     assert body["exact"] is False and body["distance"] is None and body["move"] is None
-    assert body["lower_bound"] >= 41 and "at least" in body["message"]  # Manhattan: 41
+    assert body["lower_bound"] >= 58 and "at least" in body["message"]  # Manhattan: 58
 
 
 @pytest.mark.parametrize(
