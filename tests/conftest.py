@@ -1,6 +1,7 @@
 import importlib
 import os
 import sys
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -63,16 +64,50 @@ def _isolate_cache(patch: pytest.MonkeyPatch, directory: Path) -> Path:
     return directory
 
 
+def _distance_tables() -> None:
+    from slidelab.tables.distance import DistanceTable
+
+    for metric in ("stm", "mtm"):
+        DistanceTable.build("3x3", cache=False, metric=metric)
+
+
+def _pattern_database_build() -> None:
+    from slidelab import Puzzle
+    from slidelab.tables.pdb.build import build_group_table
+
+    build_group_table(Puzzle("1 2 3/4 5 6/7 8 0"), [1, 2, 3, 4])
+
+
+def _abstraction_search() -> None:
+    import slidelab
+
+    with pytest.MonkeyPatch.context() as patch, tempfile.TemporaryDirectory() as cache:
+        _isolate_cache(patch, Path(cache))  # its small tables built and dropped here
+        slidelab.solve("1 2 3/4 5 6/0 7 8", method="idastar", heuristic="abstraction", metric="mtm")
+
+
+#: kernels that a test run compiles anyway (a first run's CPU seconds: about 60, 37 and 30), the
+#: first of them needed before any test
+_FIRST_KERNELS = (_distance_tables, _pattern_database_build, _abstraction_search)
+
+
 @pytest.fixture(scope="session", autouse=True)
 def _small_tables_compiled():
     """The kernels of a small space's distance table compiled before any test (once per
     install: tens of seconds on a first run, which some test would spend anyway), so that what
     ``auto`` answers a small board with does not depend on which tests ran before
-    (:func:`slidelab.search.policy.choose_method` uses the table where it is quick to make)."""
-    from slidelab.tables.distance import DistanceTable
+    (:func:`slidelab.search.policy.choose_method` uses the table where it is quick to make).
 
-    for metric in ("stm", "mtm"):
-        DistanceTable.build("3x3", cache=False, metric=metric)
+    With them, other kernels the run compiles anyway (:data:`_FIRST_KERNELS`), each test
+    process starting at another of them: on a first run the processes compile different
+    kernels side by side, where they all waited for the one that compiles the first (the kernel
+    cache's lock lets one process compile a kernel, the others load it), one core idle for a
+    minute."""
+    worker = os.environ.get("PYTEST_XDIST_WORKER", "gw0")
+    turn = int(worker[2:]) if worker[2:].isdigit() else 0
+    first = turn % len(_FIRST_KERNELS)
+    for make_ready in _FIRST_KERNELS[first:] + _FIRST_KERNELS[:first]:
+        make_ready()
 
 
 @pytest.fixture(scope="session")
