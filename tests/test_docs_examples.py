@@ -128,3 +128,18 @@ def test_a_docs_page_s_python_runs_as_a_script(script_text, tmp_path):
         timeout=600,
     )
     assert done.returncode == 0, done.stderr[-3000:]
+
+
+#: a time a page gives (``14 s``, ``2.5 min``, ``20 ms``)
+_TIME = re.compile(r"\b\d[\d,.]* ?(?:ms|s|min|minutes|seconds|hours)\b")
+
+
+@pytest.mark.parametrize("page", ["README.md", *(p.relative_to(ROOT).as_posix() for p in PAGES)])
+def test_a_page_that_gives_times_cites_the_benchmarks(page):
+    """The times the docs give were measured on the development machine: a page that gives one
+    cites the benchmarks page, where each comes with its command (``docs/benchmarks.md``, the
+    tables ``python benchmarks/...`` prints), so that a reader can make them again."""
+    text = (ROOT / page).read_text()
+    if page.endswith(("benchmarks.md", "changelog.md")) or not _TIME.search(text):
+        return
+    assert "benchmarks.md" in text, f"{page} gives times ({_TIME.search(text).group()}) uncited"
