@@ -705,6 +705,29 @@ def test_an_empty_or_none_list_of_classes_is_refused(classes, fragment):
     assert fragment in str(caught.value) and "\n" not in str(caught.value)
 
 
+def test_tables_another_process_builds_are_announced_as_waited_for(cache, caplog):
+    """``solve --json`` on two boards of one goal (a process each) announced the same build of
+    6-6-3 tables twice: where another process holds a table's lock, the build is announced as
+    waited for."""
+    import logging
+
+    from slidelab.cache import table_path
+    from slidelab.cache.locks import locked
+    from slidelab.tables.family import Tables, announce
+
+    tables = Tables("pdb", slidelab.Board.solved(3, 3), "stm", "1,2,3,4/5,6,7,8")
+    spec = tables.kind.specs(tables)[0]
+    path = table_path(spec)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with caplog.at_level(logging.INFO, logger="slidelab"):
+        announce(tables, tables.cost())
+        with locked(path.parent / (path.stem + ".lock")):  # as another process building it
+            announce(tables, tables.cost())
+    first, second = [r.getMessage() for r in caplog.records][-2:]
+    assert first.startswith("building ") and "pattern databases of the 3x3 goal" in first
+    assert second.startswith("waiting for ") and "which another process is building" in second
+
+
 def test_tables_build_says_what_it_builds_before_it_starts(cache):
     # the program itself (a process of its own, in the test's cache): it shows the library's
     # notices on stderr

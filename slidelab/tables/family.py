@@ -364,9 +364,18 @@ def goal_argument(goal: Board) -> str:
 
 def announce(tables: Tables, cost: Cost) -> None:
     """Say (INFO, on the ``slidelab`` log the command line shows) what is about to be built,
-    before it is: which tables, how many, how big, about how long, and that it is done once."""
+    before it is: which tables, how many, how big, about how long, and that it is done once; or,
+    where another process is building them already, that they are waited for (two boards of
+    one goal solved side by side announced one build twice)."""
     from ..cache import cache_dir
 
+    if tables.building():  # another process's build (a stream's other worker): waited for
+        log.info(
+            "waiting for %s, which another process is building (%s in all); then loaded",
+            tables.describe(),
+            cost.time_text(),
+        )
+        return
     count = f"{cost.missing} table{'s' if cost.missing != 1 else ''}"
     if cost.missing < cost.tables:
         count += f" of {cost.tables}"
