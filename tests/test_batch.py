@@ -162,6 +162,27 @@ def test_redo_failed_rewrites_without_the_errors(tmp_path):
     assert [r["line"] for r in records_of(out)] == [1]
 
 
+def test_a_cluster_failure_is_solved_again_on_resume(tmp_path):
+    """Instances that failed because the Dask cluster went away (``error_kind`` "cluster") were
+    written as failed and stayed so on resume unless ``--redo-failed``: not the instance's
+    fault, they are solved again; an instance's own failure stays."""
+    batch = read_instances(["1 2 3/4 5 6/0 7 8", "1 2 3/4 5 6/8 7 0", "1 2 3/4 5 6/7 0 8"])
+    out = tmp_path / "out.jsonl"
+    with ResultsFile(out, batch) as results:
+        for record in solve_batch(batch, workers=1):
+            if record["line"] == 3:  # as the batch writes a task lost with the scheduler
+                record = {
+                    **record,
+                    "error": "the Dask scheduler went away",
+                    "error_kind": "cluster",
+                }
+            results.append(record)
+    again = ResultsFile(out, batch)
+    assert sorted(again.done) == [1, 2]  # 2 is unsolvable: its own failure, kept
+    assert [i.line for i in again.todo(batch)] == [3]
+    assert sorted(r["line"] for r in records_of(out)) == [1, 2]
+
+
 def test_summary_counts_and_mismatches():
     records = [
         {

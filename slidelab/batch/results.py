@@ -239,7 +239,9 @@ class ResultsFile:
                         f"{self.path}, line {number}: not a slidelab batch result;"
                         " give another output file"
                     )
-                if redo_failed and record.get("error"):
+                # a Dask cluster's failure is not the instance's: it is solved again on resume
+                again = record.get("error_kind") == "cluster"
+                if again or (redo_failed and record.get("error")):
                     if kept is None:
                         kept = _copy_up_to(temporary, end - len(data), self.path)
                     continue
