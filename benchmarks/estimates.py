@@ -54,36 +54,46 @@ COMPILES = {
     "pdb repeated labels": ("pdb", "ABA/B0A/BBA", "stm", None),
 }
 
-#: name -> (method, heuristic, board): a search's own kernels compiled from nothing
+#: name -> (method, heuristic, board, metric): a search's own kernels compiled from nothing (its
+#: heuristic's tables built first, their kernels left out); the heuristics that inline far more
+#: have models of their own (``Method.compile_with``)
 SEARCHES = {
-    "search bfs": ("bfs", None, "8 6 7/2 5 4/3 0 1"),
-    "search bidirectional": ("bidirectional", None, "8 6 7/2 5 4/3 0 1"),
-    "search astar manhattan": ("astar", "manhattan", "8 6 7/2 5 4/3 0 1"),
-    "search bidirectional-astar manhattan": ("bidirectional-astar", "manhattan", "3x3"),
+    "search bfs": ("bfs", None, "8 6 7/2 5 4/3 0 1", "stm"),
+    "search bidirectional": ("bidirectional", None, "8 6 7/2 5 4/3 0 1", "stm"),
+    "search astar manhattan": ("astar", "manhattan", "8 6 7/2 5 4/3 0 1", "stm"),
+    "search astar pdb": ("astar", "pdb", "8 6 7/2 5 4/3 0 1", "stm"),
+    "search bidirectional-astar manhattan": ("bidirectional-astar", "manhattan", "3x3", "stm"),
     "search idastar linear-conflict": (
         "idastar",
         "linear-conflict",
         "1 2 3 4/5 6 7 8/9 10 0 12/13 14 11 15",
+        "stm",
     ),
-    "search weighted-astar linear-conflict": ("weighted-astar", "linear-conflict", "4x4"),
-    "search constructive": ("constructive", None, "6x6"),
+    "search idastar pdb": ("idastar", "pdb", "8 6 7/2 5 4/3 0 1", "stm"),
+    "search idastar abstraction MTM": ("idastar", "abstraction", "8 6 7/2 5 4/3 0 1", "mtm"),
+    "search weighted-astar linear-conflict": ("weighted-astar", "linear-conflict", "4x4", "stm"),
+    "search constructive": ("constructive", None, "6x6", "stm"),
 }
 
 #: the search's child: the compile notice's estimate, then the seconds compiling took
 SEARCH_CHILD = r"""
 import json, sys
-from slidelab import random_board, solve
+from slidelab import Puzzle, random_board, solve
 from slidelab._jit import compile_estimate, compiling_seconds
 from slidelab.calibration import busy_cores
+from slidelab.heuristics import make_heuristic
+from slidelab.search._common import kernel_key
 from slidelab.search.registry import METHODS
-method, heuristic, board = json.loads(sys.argv[1])
+method, heuristic, board, metric = json.loads(sys.argv[1])
 if "/" not in board:
     board = random_board(board, seed=1)
-key = "-".join(part for part in (method, heuristic, "stm") if part)
+if heuristic:  # its tables built (and their kernels compiled) before the search's are timed
+    make_heuristic(Puzzle(board), heuristic, metric=metric)
+key = kernel_key(method, heuristic, metric)
 busy = busy_cores()
-estimate = compile_estimate(key, METHODS[method].compile_seconds)
+estimate = compile_estimate(key, METHODS[method].compile_model(heuristic))
 began = compiling_seconds()
-solve(board, method=method, **({"heuristic": heuristic} if heuristic else {}))
+solve(board, method=method, metric=metric, **({"heuristic": heuristic} if heuristic else {}))
 print(json.dumps({
     "describe": f"the {method} search" + (f" with {heuristic}" if heuristic else ""),
     "busy": busy, "compile_estimate": estimate, "compile": compiling_seconds() - began,

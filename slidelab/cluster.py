@@ -9,10 +9,25 @@ A cluster that cannot answer (its scheduler, a worker lost) raises
 
 from __future__ import annotations
 
+import contextlib
+from collections.abc import Iterator
+
 from .errors import ClusterError, SlidelabError
 
 #: seconds to wait for a Dask scheduler to answer
 CONNECT_TIMEOUT = 20
+#: whether Dask's own log lines below CRITICAL are silenced once it is imported (the command
+#: line sets it: its user gets slidelab's one-line errors, not the reconnecting client's
+#: tracebacks when a scheduler goes away); a program of one's own keeps Dask's logging
+QUIET_DASK_LOGS = False
+
+
+def _quiet_dask_logs() -> None:
+    import logging
+
+    for name in list(logging.Logger.manager.loggerDict):
+        if name == "distributed" or name.startswith("distributed."):
+            logging.getLogger(name).setLevel(logging.CRITICAL)
 
 
 def connect(scheduler, timeout: float | None = None):
@@ -29,6 +44,8 @@ def connect(scheduler, timeout: float | None = None):
             "--scheduler needs Dask's distributed package: pip install distributed (or, in a"
             " checkout of slidelab, pip install '.[cluster]')"
         ) from None
+    if QUIET_DASK_LOGS:
+        _quiet_dask_logs()
     if isinstance(scheduler, Client):
         return scheduler
     try:
@@ -50,6 +67,28 @@ def wait_for_workers(client, timeout: float | None = None) -> None:
         raise ClusterError(
             f"the Dask cluster at {address} has no workers (start some with: dask worker {address})"
         ) from None
+
+
+@contextlib.contextmanager
+def faults_as_cluster_errors(what: str) -> Iterator[None]:
+    """Inside the block, a fault of the cluster (its scheduler gone: Dask's ``CommClosedError``,
+    an ``OSError``, a time-out, a client closed under a future) is raised as one
+    :class:`ClusterError` naming ``what`` ran and the fault, not as Dask's traceback; slidelab's
+    own errors and Ctrl-C go through as they are."""
+    try:
+        yield
+    except (SlidelabError, KeyboardInterrupt):
+        raise
+    except Exception as exc:  # noqa: BLE001 - whatever Dask raised when its cluster went away
+        raise ClusterError(
+            f"{what}: the cluster stopped answering ({type(exc).__name__}: {first_line(exc)})"
+        ) from None
+
+
+def close_quietly(client) -> None:
+    """Close a Dask client whose scheduler may be gone (closing it then raises, or waits)."""
+    with contextlib.suppress(Exception):
+        client.close(timeout=5)
 
 
 def check_scheduler(scheduler):

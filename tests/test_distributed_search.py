@@ -15,6 +15,9 @@ import importlib
 import logging
 import os
 import signal
+import socket
+import subprocess
+import sys
 import time
 
 import pytest
@@ -271,3 +274,53 @@ def test_korf24_instance_40_on_the_cluster(dask_cluster):
     s = ida(puzzle, "6-6-6-6", scheduler=dask_cluster.scheduler_address, progress=reports.append)
     assert s.length == known and s.optimal
     assert on_cluster_reports(reports)
+
+
+def _dask_process(*args) -> subprocess.Popen:
+    """``dask ARGS`` as a process of its own (a scheduler or a worker that a test can kill)."""
+    dask = os.path.join(os.path.dirname(sys.executable), "dask")
+    return subprocess.Popen(
+        [dask, *args], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True
+    )
+
+
+@pytest.mark.slow  # a scheduler and a worker of their own, and a search killed under them
+@pytest.mark.parametrize("kill", ["scheduler", "workers"])
+def test_a_cluster_that_goes_away_mid_solve_is_one_line(kill, tmp_path):
+    """The scheduler killed mid-solve gave a 100-line traceback (``CommClosedError``); all the
+    workers killed gave no answer after 180 s despite ``--time-limit 30``.  Either is now one
+    error line, exit 1, saying what happened (not the time limit's words), well before it."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    address = f"tcp://127.0.0.1:{port}"
+    scheduler = _dask_process("scheduler", "--host", "127.0.0.1", "--port", str(port),
+                              "--dashboard-address", ":0")  # fmt: skip
+    worker = _dask_process("worker", address, "--nthreads", "1", "--no-nanny")
+    solving = None
+    try:
+        korf_1 = "14 13 15 7 11 12 9 5 6 0 2 1 4 8 10 3"
+        command = [sys.executable, "-m", "slidelab", "solve", korf_1, "--blank-first"]
+        command += ["-m", "idastar", "--heuristic", "manhattan", "--time-limit", "30"]
+        command += ["--scheduler", address]
+        solving = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                   text=True, env={**os.environ, "SLIDELAB_CACHE": str(tmp_path)})  # fmt: skip
+        deadline = time.monotonic() + 120
+        said = ""
+        while "IDA* on the Dask cluster" not in said and time.monotonic() < deadline:
+            said += solving.stderr.readline()
+        time.sleep(3)  # its iterations on the cluster
+        (scheduler if kill == "scheduler" else worker).kill()
+        out, err = solving.communicate(timeout=120)  # only a hang reaches this
+        errors = [line for line in err.splitlines() if line.startswith("error: ")]
+        assert solving.returncode == 1, err[-3000:]
+        assert "Traceback" not in err and len(errors) == 1, err[-3000:]
+        assert f"IDA* on the Dask cluster at {address}" in errors[0], errors
+        if kill == "workers":
+            assert "cannot go on: no worker for 10 s" in errors[0], errors
+        else:  # the client says so, or its next question to the scheduler times out
+            assert "its scheduler went away" in errors[0] or "stopped answering" in errors[0]
+    finally:
+        for process in (solving, worker, scheduler):
+            if process is not None and process.poll() is None:
+                process.kill()

@@ -21,13 +21,22 @@ where a job runs differs (:class:`_Processes`, :class:`_Dask`).
 
 from __future__ import annotations
 
+import contextlib
 import secrets
 import threading
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import Future
 
 from .. import _args
-from ..cluster import CONNECT_TIMEOUT, check_scheduler, connect, first_line, wait_for_workers
+from ..cluster import (
+    CONNECT_TIMEOUT,
+    check_scheduler,
+    close_quietly,
+    connect,
+    faults_as_cluster_errors,
+    first_line,
+    wait_for_workers,
+)
 from ..errors import SearchLimitError, SlidelabError, UnsolvableError
 from ..memory import usable_cores
 from ..parse import parse_size
@@ -139,23 +148,29 @@ def _solve(instances, goal, blank_first, size, options, workers, scheduler, tabl
             READ_AHEAD,
         )
         runner = None
+        faults = (  # the scheduler gone mid-batch: one line, not Dask's traceback
+            contextlib.nullcontext()
+            if client is None
+            else faults_as_cluster_errors(f"the batch on the Dask cluster at {scheduler}")
+        )
         try:
-            if client is not None:
-                runner = _Dask(client)
-            else:
-                runner = _Processes(items, workers or default_workers(), table_progress)
-            for ((instance, puzzle, _), _), future in run_stream(
-                items, runner.submit, window=runner.window, ordered=False, poll=POLL
-            ):
-                status, payload = future.result()
-                yield _record(instance, puzzle, status, payload)
+            with faults:
+                if client is not None:
+                    runner = _Dask(client)
+                else:
+                    runner = _Processes(items, workers or default_workers(), table_progress)
+                for ((instance, puzzle, _), _), future in run_stream(
+                    items, runner.submit, window=runner.window, ordered=False, poll=POLL
+                ):
+                    status, payload = future.result()
+                    yield _record(instance, puzzle, status, payload)
         finally:
             items.close()
             if runner is not None:
                 runner.close()
     finally:
         if client is not None and client is not scheduler:
-            client.close()
+            close_quietly(client)
 
 
 #: instances read and checked ahead of the workers, at most
@@ -325,4 +340,5 @@ class _Dask:
         with self._lock:
             tasks = list(self._tasks)
         if tasks:
-            self.client.cancel(tasks)
+            with contextlib.suppress(Exception):  # the scheduler may be gone: nothing to cancel
+                self.client.cancel(tasks)

@@ -52,6 +52,9 @@ def _program_start() -> None:
         gc.disable()
         _gc_held = True
     _show_notices()
+    from .. import cluster
+
+    cluster.QUIET_DASK_LOGS = True  # a cluster that goes away: slidelab's one line, not Dask's
     signal.signal(signal.SIGINT, interrupt_handler)
     signal.signal(signal.SIGTERM, interrupt_handler)
     sys.unraisablehook = _quiet_interruption(sys.unraisablehook)

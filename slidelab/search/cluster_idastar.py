@@ -57,6 +57,7 @@ Solving on a cluster (the address of its scheduler)::
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import logging
 import math
@@ -102,6 +103,9 @@ STOP_WAIT = 2.0
 POLL = 0.25
 #: seconds between questions to the scheduler about which workers are busy (for progress)
 BUSY_EVERY = 1.0
+#: seconds an iteration waits on a cluster with no worker (all lost, or its scheduler gone: then
+#: the client sees none) before it says so (a worker restarted by its nanny is back sooner)
+NO_WORKERS_WAIT = 10.0
 #: seconds more than :data:`STOP_POLL` that an iteration's end waits for its tasks to stop
 SETTLE = 2.0
 #: the status of a task stopped before its end: its result is not needed
@@ -238,6 +242,7 @@ class DaskSplit:
         self.stop: Any = None  # the search's Dask variable: (iteration, first with a path)
         self.workers = self.busy = 0
         self.asked = -math.inf
+        self.alone: float | None = None  # since when the cluster has had no worker
 
     def threads(self) -> int:
         """The threads of the cluster's workers now."""
@@ -338,6 +343,11 @@ class DaskSplit:
         """Tell ``tally`` the results of the tasks ``done`` (``(index, future)``); return the
         subtrees to search again: a task that stopped although its subtree is still needed (it
         took the scheduler's silence for the search's end)."""
+        lost = [i for i, f in done if f.status == "cancelled" and i in pending and i < tally.first]
+        if lost:  # cancelled, not by us (we cancel only subtrees past a path): the cluster's doing
+            gone = getattr(self.client, "status", "running") != "running"
+            why = "its scheduler went away" if gone else f"the task of subtree {lost[0]} was lost"
+            raise ClusterError(f"IDA* on the Dask cluster at {self.address} cannot go on: {why}")
         taken = [(i, f) for i, f in done if f.status != "cancelled" and i in pending]
         pending.difference_update(i for i, f in done if f.status == "cancelled")
         again: list[int] = []
@@ -370,6 +380,14 @@ class DaskSplit:
         if now - self.asked >= BUSY_EVERY:
             self.asked = now
             self.busy = sum(bool(keys) for keys in self._processing(name).values())
+            gone = getattr(self.client, "status", "running") != "running"
+            self.alone = None if self.workers and not gone else (self.alone or now)
+            if gone or (self.alone is not None and now - self.alone >= NO_WORKERS_WAIT):
+                why = "its scheduler went away" if gone else f"no worker for {NO_WORKERS_WAIT:g} s"
+                raise ClusterError(
+                    f"IDA* on the Dask cluster at {self.address} cannot go on: {why}"
+                    " (start workers with: dask worker ADDRESS)"
+                )
         limits.check(
             tally.stats, iteration.method, bound=iteration.bound, workers=self.workers,
             busy=self.busy,
@@ -434,12 +452,14 @@ def on_cluster(scheduler, timeout: float | None = None) -> Iterator[DaskSplit]:
             ROOTS_PER_THREAD * threads,
         )  # fmt: skip
         try:
-            yield split
+            with cluster.faults_as_cluster_errors(f"IDA* on the Dask cluster at {address}"):
+                yield split
         finally:
-            split.close()
+            with contextlib.suppress(Exception):  # the scheduler may be gone
+                split.close()
     finally:
         if client is not scheduler:
-            client.close()
+            cluster.close_quietly(client)
 
 
 __all__ = [
