@@ -56,13 +56,19 @@ def connect(scheduler, timeout: float | None = None):
         ) from None
 
 
-def wait_for_workers(client, timeout: float | None = None) -> None:
+def wait_seconds(limit: float | None) -> float:
+    """Seconds to wait for a cluster (its scheduler, a first worker): :data:`CONNECT_TIMEOUT`,
+    or a time limit where that is shorter (at least a second)."""
+    return CONNECT_TIMEOUT if limit is None else max(1.0, min(limit, CONNECT_TIMEOUT))
+
+
+def wait_for_workers(client, limit: float | None = None) -> None:
     """Return once the cluster of ``client`` has a worker; raise :class:`ClusterError` (one line,
-    naming the command that starts one) when none has joined within ``timeout`` seconds
-    (default :data:`CONNECT_TIMEOUT`), or the scheduler went away meanwhile."""
+    naming the command that starts one) when none has joined within :func:`wait_seconds` of
+    ``limit``, or the scheduler went away meanwhile."""
     address = client.scheduler.address
     try:
-        client.wait_for_workers(1, timeout=CONNECT_TIMEOUT if timeout is None else timeout)
+        client.wait_for_workers(1, timeout=wait_seconds(limit))
     except Exception:  # noqa: BLE001 - a time-out, or the scheduler gone
         raise ClusterError(
             f"the Dask cluster at {address} has no workers (start some with: dask worker {address})"
@@ -77,7 +83,7 @@ def faults_as_cluster_errors(what: str) -> Iterator[None]:
     own errors and Ctrl-C go through as they are."""
     try:
         yield
-    except (SlidelabError, KeyboardInterrupt):
+    except SlidelabError:
         raise
     except Exception as exc:  # noqa: BLE001 - whatever Dask raised when its cluster went away
         raise ClusterError(

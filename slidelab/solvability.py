@@ -22,7 +22,7 @@ _PARITY = ("even", "odd")
 #: how the options that make an unsolvable puzzle solvable are named in messages where the
 #: caller names them no other way (:func:`check`'s ``names``): the Python API's words.  The
 #: command line names them ``--blank-first`` and ``slidelab check --fix swap``
-#: (:func:`slidelab.cli.common.option_names`).
+#: (:data:`slidelab.cli.common.FIX_NAMES`), the web API its own way.
 FIX_NAMES = {"blank_first": "blank_first=True", "fix": "slidelab.fix_parity()"}
 
 

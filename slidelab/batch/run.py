@@ -29,7 +29,6 @@ from concurrent.futures import Future
 
 from .. import _args
 from ..cluster import (
-    CONNECT_TIMEOUT,
     check_scheduler,
     close_quietly,
     connect,
@@ -123,13 +122,6 @@ def solve_batch(
     return _solve(instances, goal, blank_first, size, options, workers, scheduler, table_progress)
 
 
-def _worker_wait(options: SearchOptions) -> float:
-    """Seconds a batch waits for a first worker of its cluster: :data:`CONNECT_TIMEOUT`, or the
-    time limit of an instance where that is shorter."""
-    limit = options.time_limit
-    return CONNECT_TIMEOUT if limit is None else max(1.0, min(limit, CONNECT_TIMEOUT))
-
-
 def _solve(instances, goal, blank_first, size, options, workers, scheduler, table_progress):
     """:func:`solve_batch` once its arguments are checked: the records, as they are known.
 
@@ -142,7 +134,7 @@ def _solve(instances, goal, blank_first, size, options, workers, scheduler, tabl
     client = connect(scheduler) if scheduler is not None else None  # before any result
     try:
         if client is not None:  # a cluster with no workers would hold every instance forever
-            wait_for_workers(client, _worker_wait(options))
+            wait_for_workers(client, options.time_limit)
         items = ReadAhead(
             (_item(instance, goal, blank_first, size, options) for instance in instances),
             READ_AHEAD,

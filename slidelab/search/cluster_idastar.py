@@ -330,6 +330,17 @@ class DaskSplit:
         while wait and not all(f.done() for f in running) and time.monotonic() < deadline:
             time.sleep(0.02)  # (distributed.wait takes the default client's loop, maybe not ours)
 
+    def _scheduler_gone(self) -> bool:
+        """Whether the client has lost its scheduler (it is reconnecting, or closed)."""
+        return getattr(self.client, "status", "running") != "running"
+
+    def _cannot_go_on(self, why: str) -> ClusterError:
+        """The error of a search its cluster stopped: ``why``, or that its scheduler went away
+        (the client says so), whichever it was."""
+        if self._scheduler_gone():
+            why = "its scheduler went away"
+        return ClusterError(f"IDA* on the Dask cluster at {self.address} cannot go on: {why}")
+
     def _processing(self, name: str) -> dict:
         """The keys of the iteration ``name`` on each worker now (running, or next there)."""
         processing = self.client.processing()
@@ -345,9 +356,7 @@ class DaskSplit:
         took the scheduler's silence for the search's end)."""
         lost = [i for i, f in done if f.status == "cancelled" and i in pending and i < tally.first]
         if lost:  # cancelled, not by us (we cancel only subtrees past a path): the cluster's doing
-            gone = getattr(self.client, "status", "running") != "running"
-            why = "its scheduler went away" if gone else f"the task of subtree {lost[0]} was lost"
-            raise ClusterError(f"IDA* on the Dask cluster at {self.address} cannot go on: {why}")
+            raise self._cannot_go_on(f"the task of subtree {lost[0]} was lost")
         taken = [(i, f) for i, f in done if f.status != "cancelled" and i in pending]
         pending.difference_update(i for i, f in done if f.status == "cancelled")
         again: list[int] = []
@@ -380,13 +389,11 @@ class DaskSplit:
         if now - self.asked >= BUSY_EVERY:
             self.asked = now
             self.busy = sum(bool(keys) for keys in self._processing(name).values())
-            gone = getattr(self.client, "status", "running") != "running"
+            gone = self._scheduler_gone()
             self.alone = None if self.workers and not gone else (self.alone or now)
             if gone or (self.alone is not None and now - self.alone >= NO_WORKERS_WAIT):
-                why = "its scheduler went away" if gone else f"no worker for {NO_WORKERS_WAIT:g} s"
-                raise ClusterError(
-                    f"IDA* on the Dask cluster at {self.address} cannot go on: {why}"
-                    " (start workers with: dask worker ADDRESS)"
+                raise self._cannot_go_on(
+                    f"no worker for {NO_WORKERS_WAIT:g} s (start workers with: dask worker ADDRESS)"
                 )
         limits.check(
             tally.stats, iteration.method, bound=iteration.bound, workers=self.workers,
@@ -434,8 +441,7 @@ def on_cluster(scheduler, timeout: float | None = None) -> Iterator[DaskSplit]:
         with on_cluster("tcp://host:8786") as split:
             idastar(puzzle, heuristic="pdb", split=split)
     """
-    most = cluster.CONNECT_TIMEOUT
-    wait = most if timeout is None else max(1.0, min(timeout, most))
+    wait = cluster.wait_seconds(timeout)
     client = connect(scheduler, timeout=wait)
     address = scheduler if isinstance(scheduler, str) else client.scheduler.address
     try:

@@ -247,12 +247,6 @@ def abstraction_goals(puzzle: Puzzle, classes=None) -> list[Board]:
     return [abstraction_goal(puzzle, classes)]
 
 
-def _shown(board: Board) -> str:
-    """A relabelled goal in a message: its text, or its size where that is long."""
-    text = board.format()
-    return repr(text) if len(text) <= 80 else f"of the {board.size} board"
-
-
 def spaces(puzzle: Puzzle, metric: str, classes=None) -> list[Space]:
     """The relabelled goals' spaces (``classes``, or the automatic ones) in ``metric``, each
     refused when too large for a table."""
@@ -264,15 +258,10 @@ def spaces(puzzle: Puzzle, metric: str, classes=None) -> list[Space]:
         )
     spaces = []
     for relabelled in abstraction_goals(puzzle, _classes(classes)):
-        space = Space(relabelled, metric_name(metric))
-        if space.tiles > MAX_TILES:
-            raise SlidelabError(
-                f"the abstraction {_shown(relabelled)} has {space.tiles:,} tiles: a table"
-                f" ranks at most {MAX_TILES} (its positions are ranked in 64 bits)"
-            )
+        space = Space(relabelled, metric_name(metric))  # its tiles: the board's, checked above
         if space.states > MAX_TABLE_STATES:
             raise SlidelabError(
-                f"the abstraction {_shown(relabelled)} has {space.states:,} positions,"
+                f"the abstraction {relabelled.format()!r} has {space.states:,} positions,"
                 f" over the {MAX_TABLE_STATES:,} of a table; choose fewer classes"
             )
         spaces.append(space)

@@ -126,7 +126,10 @@ def _warm_up_solves(board: str = _SMALL) -> tuple[tuple, tuple]:
     return tuple(first), tuple(others)
 
 
-_FIRST_SOLVES, _OTHER_SOLVES = _warm_up_solves()
+#: the warm-up's solves (:func:`_warm_up_solves`); the others are what the server's builder
+#: compiles after its later tables, on a first start, so that their first use loads their
+#: kernels rather than compiling them
+_FIRST_SOLVES, LATER_COMPILE = _warm_up_solves()
 
 
 #: what the cheap lane's workers do when they start, before they say they are ready: load the
@@ -137,7 +140,7 @@ _FIRST_SOLVES, _OTHER_SOLVES = _warm_up_solves()
 #: before its clock starts), the rest of the warm-up after it
 CHEAP_WARM_UP = (
     *_FIRST_SOLVES,
-    *(when_compiled(job) for job in _OTHER_SOLVES),
+    *(when_compiled(job) for job in LATER_COMPILE),
     analyze_job(goal_board("1 2/3 0")),
     generate_job(goal_board(_SMALL), n=1, moves=10, seed=0),
 )
@@ -154,10 +157,6 @@ HARD_WARM_UP = (
     server_tables_job("first", largest=CHEAP_MAX_CELLS),
     *CHEAP_WARM_UP,
 )
-#: what the server's builder compiles after its later tables, on a first start: the warm-up's
-#: solves that only load (:func:`~slidelab.workers.jobs.when_compiled`), so that their first
-#: use loads their kernels rather than compiling them
-LATER_COMPILE = _OTHER_SOLVES
 #: the priority the server's builder of later tables lowers itself by once it builds them (it
 #: yields the CPU to everything else: the lanes, and any other work of the machine)
 BUILDER_NICE = 19
@@ -247,9 +246,10 @@ class Lanes:
         """The pool and the job of a solve (or a job of another ``kind``: ``compare``) of the
         client asking (the one that started it, by the address its allowance goes by), or 404:
         another client's job is not found, whoever knows its id."""
+        client = _client(request)
         for pool in self.pools(request.app).values():
             job = pool.get(job_id)
-            if job is not None and job.kind == kind and job.owner == _client(request):
+            if job is not None and job.kind == kind and job.owner == client:
                 return pool, job
         what = "comparison" if kind == "compare" else kind
         raise ApiError(404, f"no {what} with id {job_id!r}")
