@@ -91,6 +91,12 @@ def faults_as_cluster_errors(what: str) -> Iterator[None]:
         ) from None
 
 
+def scheduler_gone(client) -> bool:
+    """Whether ``client`` has lost its scheduler (it is reconnecting, or closed): a worker that
+    seems to have left, or a call that failed, is then the scheduler's going."""
+    return getattr(client, "status", "running") != "running"
+
+
 def close_quietly(client) -> None:
     """Close a Dask client whose scheduler may be gone (closing it then raises, or waits)."""
     with contextlib.suppress(Exception):

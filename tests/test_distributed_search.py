@@ -284,12 +284,42 @@ def _dask_process(*args) -> subprocess.Popen:
     )
 
 
+#: a command on a cluster, what it says on standard error once it runs there, and the start of
+#: its one error line when the cluster goes away under it
+_ON_A_CLUSTER = {
+    "solve": (
+        ["solve", "14 13 15 7 11 12 9 5 6 0 2 1 4 8 10 3", "--blank-first", "-m", "idastar",
+         "--heuristic", "manhattan", "--time-limit", "30"],
+        "IDA* on the Dask cluster",
+        "IDA* on the Dask cluster at {address}",
+    ),
+    "analyze": (
+        ["analyze", "4x3"],
+        "searching 239,500,800 positions on the Dask cluster",
+        "the breadth-first search on the Dask cluster at {address}",
+    ),
+    "batch": (
+        ["batch", "k.txt", "--blank-first", "-m", "idastar", "--heuristic", "manhattan",
+         "--time-limit", "30", "-o", "results.jsonl", "--progress"],
+        "solving 20 on the Dask cluster",
+        "the batch on the Dask cluster at {address}",
+    ),
+}  # fmt: skip
+
+
 @pytest.mark.slow  # a scheduler and a worker of their own, and a search killed under them
-@pytest.mark.parametrize("kill", ["scheduler", "workers"])
-def test_a_cluster_that_goes_away_mid_solve_is_one_line(kill, tmp_path):
-    """The scheduler killed mid-solve gave a 100-line traceback (``CommClosedError``); all the
-    workers killed gave no answer after 180 s despite ``--time-limit 30``.  Either is now one
-    error line, exit 1, saying what happened (not the time limit's words), well before it."""
+@pytest.mark.parametrize(
+    "command, kill",
+    [("solve", "scheduler"), ("solve", "workers"), ("analyze", "scheduler"),
+     ("analyze", "workers"), ("batch", "scheduler")],
+)  # fmt: skip
+def test_a_cluster_that_goes_away_mid_run_is_one_line(command, kill, tmp_path):
+    """The scheduler killed mid-solve, mid-analyze or mid-batch gave a 100-line traceback
+    (``CommClosedError``, ``Worker holding Actor was lost``); all the workers killed mid-solve
+    gave no answer after 180 s despite ``--time-limit 30``; a batch wrote its unsolved
+    instances as failed.  Each is now one error line, exit 1, saying what happened (not the
+    time limit's words), well before it; a batch keeps what it solved and writes nothing
+    for the rest (run again, it goes on)."""
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
@@ -297,30 +327,46 @@ def test_a_cluster_that_goes_away_mid_solve_is_one_line(kill, tmp_path):
     scheduler = _dask_process("scheduler", "--host", "127.0.0.1", "--port", str(port),
                               "--dashboard-address", ":0")  # fmt: skip
     worker = _dask_process("worker", address, "--nthreads", "1", "--no-nanny")
-    solving = None
+    (tmp_path / "k.txt").write_text("".join(korf15(i)[0].start.format() + "\n"
+                                            for i in range(1, 21)))  # fmt: skip
+    args, running, error = _ON_A_CLUSTER[command]
+    running_process = None
     try:
-        korf_1 = "14 13 15 7 11 12 9 5 6 0 2 1 4 8 10 3"
-        command = [sys.executable, "-m", "slidelab", "solve", korf_1, "--blank-first"]
-        command += ["-m", "idastar", "--heuristic", "manhattan", "--time-limit", "30"]
-        command += ["--scheduler", address]
-        solving = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                                   text=True, env={**os.environ, "SLIDELAB_CACHE": str(tmp_path)})  # fmt: skip
+        running_process = subprocess.Popen(
+            [sys.executable, "-m", "slidelab", *args, "--scheduler", address],
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=tmp_path,
+            env={**os.environ, "SLIDELAB_CACHE": str(tmp_path / "cache")},
+        )  # fmt: skip
         deadline = time.monotonic() + 120
         said = ""
-        while "IDA* on the Dask cluster" not in said and time.monotonic() < deadline:
-            said += solving.stderr.readline()
-        time.sleep(3)  # its iterations on the cluster
+        while running not in said and time.monotonic() < deadline:
+            said += running_process.stderr.readline()
+        time.sleep(3)  # its work on the cluster
+        results = tmp_path / "results.jsonl"
+        while command == "batch" and not _text(results) and time.monotonic() < deadline:
+            time.sleep(0.2)  # a first result written
         (scheduler if kill == "scheduler" else worker).kill()
-        out, err = solving.communicate(timeout=120)  # only a hang reaches this
+        out, err = running_process.communicate(timeout=120)  # only a hang reaches this
         errors = [line for line in err.splitlines() if line.startswith("error: ")]
-        assert solving.returncode == 1, err[-3000:]
+        assert running_process.returncode == 1, err[-3000:]
         assert "Traceback" not in err and len(errors) == 1, err[-3000:]
-        assert f"IDA* on the Dask cluster at {address}" in errors[0], errors
-        if kill == "workers":
+        assert errors[0].startswith("error: " + error.format(address=address)), errors
+        if kill == "workers" and command == "solve":
             assert "cannot go on: no worker for 10 s" in errors[0], errors
+        elif kill == "workers":
+            assert "left the Dask cluster" in errors[0], errors
         else:  # the client says so, or its next question to the scheduler times out
             assert "its scheduler went away" in errors[0] or "stopped answering" in errors[0]
+        if command == "batch":  # what was solved is kept; the rest is not written as failed
+            kept = _text(results).splitlines()
+            assert 0 < len(kept) < 20 and all('"error": null' in line for line in kept), kept
+            assert f"{len(kept)} result" in errors[0], errors
     finally:
-        for process in (solving, worker, scheduler):
+        for process in (running_process, worker, scheduler):
             if process is not None and process.poll() is None:
                 process.kill()
+
+
+def _text(path) -> str:
+    """The text of the file ``path``, empty while there is none."""
+    return path.read_text() if path.exists() else ""

@@ -50,7 +50,14 @@ from concurrent.futures import ThreadPoolExecutor
 import numpy as np
 
 from ..board import Board
-from ..cluster import connect, first_line
+from ..cluster import (
+    close_quietly,
+    connect,
+    faults_as_cluster_errors,
+    first_line,
+    scheduler_gone,
+    wait_for_workers,
+)
 from ..errors import ClusterError, SlidelabError
 from ..tables.index import Space
 from ..tables.layers import Layers, kernel_threads
@@ -189,9 +196,9 @@ class Cluster:
     a step runs on every worker at once, and the client waits for all of them, watching for a
     worker that leaves."""
 
-    def __init__(self, client, addresses: list[str]):
+    def __init__(self, client):
         self.client = client
-        self.addresses = addresses
+        self.addresses: list[str] = []  # the workers', one a partition (set by the split)
         self.actors: list = []
         self.futures: list = []
 
@@ -233,7 +240,7 @@ class Cluster:
                 present = workers_of(self.client)
                 gone = [a for a in self.addresses if a not in present]
                 if gone:
-                    raise _lost(gone[0], step)
+                    raise self._lost(gone[0], step)
         results = []
         for address, future in zip(self.addresses, futures, strict=True):
             try:
@@ -241,13 +248,28 @@ class Cluster:
             except SlidelabError:
                 raise
             except OSError as exc:  # its connection closed: the worker is gone
-                raise _lost(address, step, exc) from None
+                raise self._lost(address, step, exc) from None
             except Exception as exc:
+                if scheduler_gone(self.client):
+                    raise self._lost(address, step, exc) from None
                 raise ClusterError(
                     f"the search failed on worker {address} ({step}): {type(exc).__name__}:"
                     f" {first_line(exc)}"
                 ) from None
         return results
+
+    def _lost(self, address: str, step: str, exc: Exception | None = None) -> ClusterError:
+        """The error of a search that lost a partition: its worker left, or the scheduler went
+        away (the client says so; the workers' calls then fail too), whichever it was."""
+        if scheduler_gone(self.client):
+            why = "its scheduler went away"
+        else:
+            detail = f" ({first_line(exc)})" if exc is not None else ""
+            why = f"worker {address} left the Dask cluster{detail}, and its partition is lost"
+        return ClusterError(
+            f"the breadth-first search on the Dask cluster at {_address(self.client)} cannot go"
+            f" on ({step}): {why} (start it again)"
+        )
 
     def stop(self) -> None:
         """Free the partitions on the workers (errors ignored: a worker may be gone)."""
@@ -265,7 +287,8 @@ class Cluster:
                 except Exception:  # noqa: S110 - the search is over either way
                     pass
         self.actors = []
-        self.client.cancel(self.futures)
+        if not scheduler_gone(self.client):
+            self.client.cancel(self.futures)
         self.futures = []
 
 
@@ -274,14 +297,6 @@ def workers_of(client) -> dict:
     (``client.scheduler_info()`` reads a copy that the client's own periodic update, which
     asks for no workers, may have just replaced: a worker then seems to have left)."""
     return client.sync(client.scheduler.identity, n_workers=-1)["workers"]
-
-
-def _lost(address: str, step: str, exc: Exception | None = None) -> ClusterError:
-    why = f" ({first_line(exc)})" if exc is not None else ""
-    return ClusterError(
-        f"worker {address} left the Dask cluster during the search ({step}){why}: its partition"
-        " is lost and the search cannot go on (start it again)"
-    )
 
 
 def search_cluster(
@@ -302,35 +317,45 @@ def search_cluster(
     the cluster's threads.
     """
     client = connect(scheduler)
-    cluster = None
+    cluster = Cluster(client)
     try:
-        workers = workers_of(client)
-        if not workers:
-            raise ClusterError(f"the Dask cluster at {_address(client)} has no workers")
-        split = Split.of(space, len(workers))  # fewer partitions where the space is tiny
-        addresses = sorted(workers)[: split.parts]
-        _check(split, [workers[a] for a in addresses], max_bytes, max_seconds)
-        need = max(split.code_bytes(i) for i in range(split.parts))
-        log.info(
-            "searching %s positions on the Dask cluster at %s: %s, each %s of two-bit codes"
-            " (of %s in all) and up to %s of buffers",
-            f"{space.states:,}",
-            _address(client),
-            _placing(split.parts, len(workers)),
-            format_bytes(need),
-            format_bytes(space.states // 4),
-            format_bytes(buffer_bytes(split.parts)),
-        )
-        cluster = Cluster(client, addresses)
-        cluster.start(split)
-        layers = search_partitions(split, cluster, progress, limit, log_layer)
-        layers.peak_bytes = cluster("peak_bytes")
-        return layers
+        with faults_as_cluster_errors(
+            f"the breadth-first search on the Dask cluster at {_address(client)}"
+        ):
+            split = _split(space, cluster, max_bytes, max_seconds)
+            cluster.start(split)
+            layers = search_partitions(split, cluster, progress, limit, log_layer)
+            layers.peak_bytes = cluster("peak_bytes")
+            return layers
     finally:
-        if cluster is not None:
-            cluster.stop()
+        cluster.stop()
         if client is not scheduler:
-            client.close()
+            close_quietly(client)
+
+
+def _split(space: Space, cluster: Cluster, max_bytes, max_seconds) -> Split:
+    """The partitions of ``space`` on the cluster's workers (which it waits for, where none has
+    joined yet), one a worker, said on the log; refused where they do not fit."""
+    client = cluster.client
+    workers = workers_of(client)
+    if not workers:
+        wait_for_workers(client)
+        workers = workers_of(client)
+    split = Split.of(space, len(workers))  # fewer partitions where the space is tiny
+    cluster.addresses = sorted(workers)[: split.parts]
+    _check(split, [workers[a] for a in cluster.addresses], max_bytes, max_seconds)
+    need = max(split.code_bytes(i) for i in range(split.parts))
+    log.info(
+        "searching %s positions on the Dask cluster at %s: %s, each %s of two-bit codes"
+        " (of %s in all) and up to %s of buffers",
+        f"{space.states:,}",
+        _address(client),
+        _placing(split.parts, len(workers)),
+        format_bytes(need),
+        format_bytes(space.states // 4),
+        format_bytes(buffer_bytes(split.parts)),
+    )
+    return split
 
 
 def _placing(parts: int, workers: int) -> str:

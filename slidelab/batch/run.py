@@ -34,9 +34,10 @@ from ..cluster import (
     connect,
     faults_as_cluster_errors,
     first_line,
+    scheduler_gone,
     wait_for_workers,
 )
-from ..errors import SearchLimitError, SlidelabError, UnsolvableError
+from ..errors import ClusterError, SearchLimitError, SlidelabError, UnsolvableError
 from ..memory import usable_cores
 from ..parse import parse_size
 from ..puzzle import Puzzle, goal_board
@@ -315,6 +316,14 @@ class _Dask:
             try:
                 result = task.result()
             except BaseException as exc:  # noqa: BLE001 - a lost worker, a cancelled task
+                if scheduler_gone(self.client):  # not the instance's failure: none is written
+                    answer.set_exception(
+                        ClusterError(
+                            f"the batch on the Dask cluster at {self.client.scheduler.address}"
+                            " cannot go on: its scheduler went away"
+                        )
+                    )
+                    return
                 result = (
                     FAILED,
                     {

@@ -165,7 +165,13 @@ def batch_command(
         interrupted = True
     except SlidelabError as exc:  # the cluster cannot be reached, the output cannot be written,
         bar.close()  # the input is another's or too long
-        fail(str(exc), failure_code(exc))
+        kept = ""
+        if results is not None and this_run.instances:  # what was solved is not lost
+            kept = (
+                f" ({counted(this_run.instances, 'result')} of this run kept in {output}:"
+                " run the same command again to go on)"
+            )
+        fail(str(exc) + kept, failure_code(exc))
     finally:
         if records is not None:
             records.close()  # stops the workers

@@ -73,7 +73,7 @@ from typing import Any
 import numpy as np
 
 from .. import cluster
-from ..cluster import connect, first_line
+from ..cluster import connect, first_line, scheduler_gone
 from ..errors import ClusterError, SlidelabError
 from ..heuristics import Heuristic, make_heuristic
 from ._ida import EXHAUSTED, FOUND, RUNNING
@@ -330,14 +330,10 @@ class DaskSplit:
         while wait and not all(f.done() for f in running) and time.monotonic() < deadline:
             time.sleep(0.02)  # (distributed.wait takes the default client's loop, maybe not ours)
 
-    def _scheduler_gone(self) -> bool:
-        """Whether the client has lost its scheduler (it is reconnecting, or closed)."""
-        return getattr(self.client, "status", "running") != "running"
-
     def _cannot_go_on(self, why: str) -> ClusterError:
         """The error of a search its cluster stopped: ``why``, or that its scheduler went away
         (the client says so), whichever it was."""
-        if self._scheduler_gone():
+        if scheduler_gone(self.client):
             why = "its scheduler went away"
         return ClusterError(f"IDA* on the Dask cluster at {self.address} cannot go on: {why}")
 
@@ -389,7 +385,7 @@ class DaskSplit:
         if now - self.asked >= BUSY_EVERY:
             self.asked = now
             self.busy = sum(bool(keys) for keys in self._processing(name).values())
-            gone = self._scheduler_gone()
+            gone = scheduler_gone(self.client)
             self.alone = None if self.workers and not gone else (self.alone or now)
             if gone or (self.alone is not None and now - self.alone >= NO_WORKERS_WAIT):
                 raise self._cannot_go_on(
