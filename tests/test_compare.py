@@ -248,6 +248,34 @@ def test_the_hint_searches_where_no_table_is_and_says_when_the_budget_is_short()
     assert json.dumps(short.as_dict())
 
 
+def test_a_hint_s_seconds_leave_its_compiling_out(monkeypatch):
+    """A server's first hint compiled its search's kernels and said "no optimal solution within
+    9.4 s" for a 2 s limit: its seconds counted the compiling its limit leaves out.  On a clock
+    of the test's own, a search that compiles 9.4 s and searches 0.5 s takes a hint 0.5 s."""
+    import importlib
+    from types import SimpleNamespace
+
+    from slidelab import _clock
+    from slidelab.errors import SearchLimitError
+
+    solve_module = importlib.import_module("slidelab.search.solve")
+
+    now = [100.0]
+    monkeypatch.setattr(_clock, "time", SimpleNamespace(perf_counter=lambda: now[0]))
+
+    def compiles_then_stops(request):
+        _clock.compiling_started()
+        now[0] += 9.4
+        _clock.compiling_ended()
+        now[0] += 0.5
+        raise SearchLimitError("stopped at the time limit", lower_bound=40)
+
+    monkeypatch.setattr(solve_module, "solve_request", compiles_then_stops)
+    h = hint(slidelab.random_board("5x5", seed=1), time_limit=2)
+    assert h.distance is None and h.lower_bound >= 40
+    assert h.seconds == pytest.approx(0.5)
+
+
 @settings(max_examples=25, deadline=None)
 @given(st.integers(0, 2**32 - 1))
 def test_the_hinted_move_is_one_closer(seed):
