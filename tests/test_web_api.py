@@ -525,6 +525,30 @@ def test_solve_in_background_progress_and_cancel(client):
     assert client.post("/api/solve", json={"board": "1 2 3/4 5 6/0 7 8"}).json()["solution"] == "L2"
 
 
+def test_a_job_nobody_polls_ends_and_one_that_is_polled_runs_on(client, monkeypatch):
+    """A ``wait: false`` solve or comparison whose page was closed ran to its limit (a hard
+    worker busy for up to 810 s).  The server ends a job nobody has asked for in
+    ``UNPOLLED_SECONDS``; one that is polled runs on.  (The waits here are the server's own
+    setting, made short: no time is asserted.)"""
+    from slidelab.web import lanes
+
+    monkeypatch.setattr(lanes, "UNPOLLED_SECONDS", 1.0)
+    polled = client.post("/api/solve", json={**HARD_SOLVE, "wait": False}).json()["id"]
+    for _ in range(30):  # 3 s of polling: more than UNPOLLED_SECONDS
+        assert client.get(f"/api/solve/{polled}").json()["status"] in ("queued", "running")
+        time.sleep(0.1)
+    client.delete(f"/api/solve/{polled}")
+    left = client.post("/api/solve", json={**HARD_SOLVE, "wait": False}).json()["id"]
+    time.sleep(3 * lanes.UNPOLLED_SECONDS)  # nobody asks
+    view = client.get(f"/api/solve/{left}").json()
+    assert view["status"] == "cancelled", view
+    body = {**HARD_SOLVE, "methods": ["idastar", "astar"], "wait": False}
+    del body["method"]
+    compare = client.post("/api/compare", json=body).json()["id"]
+    time.sleep(3 * lanes.UNPOLLED_SECONDS)
+    assert client.get(f"/api/compare/{compare}").json()["status"] == "cancelled"
+
+
 def test_unknown_solve_is_404(client):
     error_of(client.get("/api/solve/nope"), 404)
     error_of(client.delete("/api/solve/nope"), 404)

@@ -472,6 +472,60 @@ def test_status_line_is_for_the_board_shown(page, server):
     expect(page.locator("#result")).to_be_hidden()
 
 
+def _hard_jobs(url: str) -> int:
+    """Jobs waiting or running in the server's hard lane (its status)."""
+    return _status(url)["lanes"]["hard"]["active"]
+
+
+def test_jobs_end_with_their_page_and_an_error_is_its_own_status(browser, server):
+    """A double click on solve sent two solves (both hard workers taken, one job orphaned); a
+    closed tab's solve ran to its limit; an error was glued to the solution's status and drawn
+    in green ("solved: 48 moves" + "error: limit reached ...").  Now: one job per click, the
+    page's jobs end when it is closed (its ``pagehide``; the server's own
+    ``UNPOLLED_SECONDS`` besides), and an error is its own status, in the error style."""
+    from slidelab.web.lanes import UNPOLLED_SECONDS
+
+    context = browser.new_context(viewport=VIEWPORTS["desktop"])
+    pg = context.new_page()
+    pg.set_default_timeout(TIMEOUT_MS)
+    open_page(pg, server)
+    set_board(pg, "8 6 7/2 5 4/3 0 1")
+    tab(pg, "solver")
+    pg.select_option("#method", "bfs")
+    solve(pg, "solved: 31 moves")
+    pg.select_option("#method", "idastar")  # the same board, a search that cannot make it in time
+    pg.select_option("#heuristic", "zero")
+    pg.fill("#time-limit", "1")
+    pg.click("#resolve-btn" if pg.locator("#resolve-btn").is_visible() else "#solve-btn")
+    status = pg.locator("#solve-status")
+    expect(status).to_have_text(re.compile(r"^error: "))
+    expect(status).to_have_class(re.compile(r"\berror\b"))
+    assert "solved" not in status.inner_text()
+    # a double click: one solve
+    assert _hard_jobs(server) == 0
+    tab(pg, "puzzle")
+    pg.fill("#board-input", "14 13 15 7/11 12 9 5/6 0 2 1/4 8 10 3")
+    pg.fill("#goal-input", "0 1 2 3/4 5 6 7/8 9 10 11/12 13 14 15")
+    expect(pg.locator("#board")).to_have_attribute(
+        "data-board", "14 13 15 7/11 12 9 5/6 0 2 1/4 8 10 3"
+    )
+    tab(pg, "solver")
+    pg.select_option("#method", "idastar")
+    pg.select_option("#heuristic", "manhattan")
+    pg.fill("#time-limit", "60")
+    pg.dblclick("#solve-btn")
+    expect(status).to_contain_text("bound")
+    assert _hard_jobs(server) == 1
+    # the tab closed: its job ends, and the worker is free
+    pg.close(run_before_unload=True)
+    waited = 0.0
+    while _hard_jobs(server) and waited < 3 * UNPOLLED_SECONDS:
+        time.sleep(0.2)
+        waited += 0.2
+    assert _hard_jobs(server) == 0
+    context.close()
+
+
 def test_the_menus_list_every_method_and_heuristic_of_the_tables(page, server):
     """The method and heuristic menus come from GET /api/methods, i.e. the registries."""
     from slidelab.heuristics.registry import HEURISTICS

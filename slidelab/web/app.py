@@ -53,6 +53,7 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+import time
 from contextlib import asynccontextmanager, contextmanager
 from importlib import resources
 
@@ -251,9 +252,11 @@ def create_app(
         pools = lanes.pools(app)
         lanes.warming = prestart
         warming = asyncio.ensure_future(lanes.warm_up(pools)) if prestart else None
+        reaping = asyncio.ensure_future(lanes.reap(pools))
         try:
             yield
         finally:
+            reaping.cancel()
             if warming is not None:
                 warming.cancel()
             app.state.pools = None
@@ -305,7 +308,8 @@ def create_app(
     async def _answer(job, request: Request, pool, lane: str, wait: bool):
         """A submitted job's answer: at once ``202 {"id", "status"}`` unless ``wait``; else,
         once done, its result with its id, or its error."""
-        if not wait:
+        if not wait:  # polled from now on: ended when nobody asks for it (Lanes.reap)
+            job.watched = time.monotonic()
             return JSONResponse({"id": job.id, "status": job.status}, status_code=202)
         return {**await _result(job, request, pool, lane), "id": job.id}
 

@@ -13,6 +13,7 @@ Nothing here imports numba: the method and heuristic names come from the registr
 from __future__ import annotations
 
 import asyncio
+import time
 from dataclasses import dataclass
 
 from fastapi import FastAPI, Request
@@ -160,6 +161,12 @@ HARD_WARM_UP = (
 #: the priority the server's builder of later tables lowers itself by once it builds them (it
 #: yields the CPU to everything else: the lanes, and any other work of the machine)
 BUILDER_NICE = 19
+#: seconds a job its client polls (started with ``wait: false``) runs on once nobody has asked
+#: for it: a closed tab's job ends (the page polls several times a second, and at least once a
+#: second in a hidden tab; it also cancels its job when it is closed)
+UNPOLLED_SECONDS = 5.0
+#: seconds between looks for such jobs
+REAP_EVERY = 0.5
 #: seconds the builder of later tables may take in all before it is stopped
 BUILD_LIMIT = 6 * 3600.0
 
@@ -250,9 +257,20 @@ class Lanes:
         for pool in self.pools(request.app).values():
             job = pool.get(job_id)
             if job is not None and job.kind == kind and job.owner == client:
+                if job.watched is not None:
+                    job.watched = time.monotonic()
                 return pool, job
         what = "comparison" if kind == "compare" else kind
         raise ApiError(404, f"no {what} with id {job_id!r}")
+
+    async def reap(self, pools: dict) -> None:
+        """Forever: end the jobs whose client polls them but has not asked for
+        :data:`UNPOLLED_SECONDS` (a page closed, a script gone), freeing their workers."""
+        while True:
+            await asyncio.sleep(REAP_EVERY)
+            for pool in pools.values():
+                for job in pool.unwatched(UNPOLLED_SECONDS):
+                    pool.cancel(job.id)
 
     async def wait(self, job, request: Request, pool: WorkerPool, lane: str):
         """``job`` once finished.  If the client goes away first, nobody waits for the job any

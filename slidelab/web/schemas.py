@@ -20,7 +20,7 @@ from ..parse import STYLES
 from ..search.compare import DEFAULT_METHODS
 from ..search.options import MAX_WEIGHT
 from ..search.registry import METHODS
-from .lanes import DEFAULT_TIME_LIMIT, MAX_BODY, MAX_TIME_LIMIT
+from .lanes import DEFAULT_TIME_LIMIT, MAX_BODY, MAX_TIME_LIMIT, UNPOLLED_SECONDS
 
 # ------------------------------------------------------------------------------------------
 # request bodies
@@ -56,7 +56,11 @@ class SolveIn(PuzzleIn):
     time_limit: float = Field(
         DEFAULT_TIME_LIMIT, gt=0, le=MAX_TIME_LIMIT, description="Seconds of search."
     )
-    wait: bool = Field(True, description="Answer with the solution (true) or a solve id at once.")
+    wait: bool = Field(
+        True,
+        description="Answer with the solution (true) or a solve id at once; such a solve is"
+        f" ended once nobody has asked for it (GET) for {UNPOLLED_SECONDS:g} s.",
+    )
 
 
 class HintIn(PuzzleIn):
@@ -89,7 +93,9 @@ class CompareIn(PuzzleIn):
         description="Seconds for each method (the comparison may take methods x time_limit).",
     )
     wait: bool = Field(
-        True, description="Answer with the comparison (true) or a comparison id at once."
+        True,
+        description="Answer with the comparison (true) or a comparison id at once; such a"
+        f" comparison is ended once nobody has asked for it (GET) for {UNPOLLED_SECONDS:g} s.",
     )
 
 

@@ -216,6 +216,9 @@ class Job:
     finished: float | None = None
     #: while the job waits for its worker to warm up (still queued): :data:`WARMING_UP`
     warm_up: str | None = None
+    #: when its client last asked for it (``time.monotonic()``), for a job its client polls
+    #: (started without waiting for it); None for a job a request waits for
+    watched: float | None = None
     future: Future = field(default_factory=Future)
     cancel_requested: threading.Event = field(default_factory=threading.Event)
 
@@ -460,6 +463,16 @@ class WorkerPool:
                 for j in self._jobs.values()
                 if not j.future.done() and (owner is None or j.owner == owner)
             )
+
+    def unwatched(self, seconds: float) -> list[Job]:
+        """Jobs waiting or running whose client polls them but has not asked for ``seconds``."""
+        since = time.monotonic() - seconds
+        with self._lock:
+            return [
+                j
+                for j in self._jobs.values()
+                if not j.future.done() and j.watched is not None and j.watched < since
+            ]
 
     def _forget_old(self) -> None:
         finished = [j.id for j in self._jobs.values() if j.status in (DONE, FAILED, CANCELLED)]

@@ -42,6 +42,8 @@ const WORD = { U: "up", D: "down", L: "left", R: "right" };
 const PALETTE = ["#f4d58d", "#a8dcc3", "#b9cdf5", "#f5b8b8", "#d9c4f3", "#f5c9a0", "#c3e5a0",
   "#f3c2df", "#bfdede", "#e5dbb1", "#cfcff0", "#efcaca"];
 const SVG_NS = "http://www.w3.org/2000/svg";
+/** ``S.solveId`` while a solve's request is on its way (no id yet) */
+const STARTING = "starting";
 
 // ---------------------------------------------------------------------------------------- boards
 
@@ -434,20 +436,24 @@ function renderStatus() {
   if (S.solveId) { off.hidden = true; return; } // the poll says what the solve does
   if (S.solution && S.detour.length) {
     const text = `off the solution: ${plural(S.detour.length, "move")} since its move ${S.step}`;
-    setSolveStatus(noted(text), "warn");
+    setSolveStatus(text, "warn");
     $("offpath-text").textContent = `You left the solution after its move ${S.step} of ${S.solution.moves.length}.`;
     off.hidden = false;
     return;
   }
   off.hidden = true;
-  if (S.solution) setSolveStatus(noted(S.solution.status), "ok");
+  // the last solve's end (an error, a cancel) is the status of its position, in its own style,
+  // never run together with what is said of the solution shown before
+  const note = S.note && S.note.key === positionKey() ? S.note : null;
+  if (note) setSolveStatus(note.text, note.kind);
+  else if (S.solution) setSolveStatus(S.solution.status, "ok");
   else setSolveStatus(...S.solveMsg);
 }
 
-/** A note on the last solve (cancelled, failed) before what is said of the solution shown, while
- * the board is where that solve started. */
-function noted(text) {
-  return S.note && S.note.key === positionKey() ? `${S.note.text}; ${text}` : text;
+/** Remember how the last solve of this position ended (``[text, kind]``) and show it. */
+function noteSolve(msg) {
+  S.solveMsg = msg;
+  S.note = { text: msg[0], kind: msg[1], key: positionKey() };
 }
 
 function setSolveStatus(text, kind) {
@@ -503,8 +509,8 @@ function setPosition(cells, goal, W, H, { keepInput = false } = {}) {
   stopPlaying();
   if (S.solveId) { // it was solving the previous board: stop it, quietly
     const id = S.solveId;
-    finishSolve();
-    api("DELETE", `/api/solve/${id}`).catch(() => {});
+    finishSolve(); // (one still starting is stopped when its id comes)
+    if (id !== STARTING) api("DELETE", `/api/solve/${id}`).catch(() => {});
   }
   S.solveMsg = ["", ""];       // nothing said about the previous board stays
   S.undoSteps = [];
@@ -766,7 +772,10 @@ function describeProgress(p) {
 }
 
 async function startSolve() {
-  if (S.solveId) return;
+  if (S.solveId) return; // one solve at a time: a second click while one starts or runs does nothing
+  S.solveId = STARTING;
+  $("solve-btn").disabled = true;
+  $("resolve-btn").disabled = true;
   stopPlaying();
   const body = {
     board: formatCells(S.cells, S.W),
@@ -783,6 +792,10 @@ async function startSolve() {
   setSolveStatus("starting...", "");
   try {
     const data = await api("POST", "/api/solve", body);
+    if (S.solveId !== STARTING) { // the position changed meanwhile: this solve is nobody's
+      api("DELETE", `/api/solve/${data.id}`).catch(() => {});
+      return;
+    }
     S.solveId = data.id;
     const focused = [$("solve-btn"), $("resolve-btn")].includes(document.activeElement);
     $("cancel-btn").disabled = false;
@@ -792,8 +805,8 @@ async function startSolve() {
     if (focused) $("cancel-btn").focus(); // the keyboard's place stays in the same spot
     pollSolve(from, began);
   } catch (e) {
-    S.solveMsg = ["error: " + e.message, "error"];
-    S.note = { text: S.solveMsg[0], key: positionKey() };
+    finishSolve();
+    noteSolve(["error: " + e.message, "error"]);
     renderStatus();
   }
 }
@@ -807,7 +820,7 @@ function pollSolve(from, began) {
       data = await api("GET", `/api/solve/${id}`);
     } catch (e) {
       finishSolve();
-      S.solveMsg = ["error: " + e.message, "error"];
+      noteSolve(["error: " + e.message, "error"]);
       renderStatus();
       return;
     }
@@ -825,8 +838,7 @@ function pollSolve(from, began) {
       return;
     }
     // a solve that did not finish: the solution shown before (if any) stays
-    S.solveMsg = data.status === "cancelled" ? ["cancelled", "warn"] : ["error: " + data.error, "error"];
-    S.note = { text: S.solveMsg[0], key: positionKey() };
+    noteSolve(data.status === "cancelled" ? ["cancelled", "warn"] : ["error: " + data.error, "error"]);
     renderBoard();
   }, 200);
 }
@@ -837,6 +849,7 @@ function finishSolve() {
   const focused = document.activeElement === $("cancel-btn");
   $("solve-btn").disabled = false;
   $("solve-btn").hidden = false;
+  $("resolve-btn").disabled = false;
   $("cancel-btn").disabled = true;
   $("cancel-btn").hidden = true;
   if (focused) $("solve-btn").focus();
@@ -846,14 +859,14 @@ async function cancelSolve() {
   const id = S.solveId;
   if (!id) return;
   finishSolve();
+  if (id === STARTING) { noteSolve(["cancelled", "warn"]); renderBoard(); return; } // stopped when its id comes
   setSolveStatus("cancelling...", "warn");
   try {
     await api("DELETE", `/api/solve/${id}`);
-    S.solveMsg = ["cancelled", "warn"];
+    noteSolve(["cancelled", "warn"]);
   } catch (e) {
-    S.solveMsg = ["error: " + e.message, "error"];
+    noteSolve(["error: " + e.message, "error"]);
   }
-  S.note = { text: S.solveMsg[0], key: positionKey() };
   renderBoard();
 }
 
@@ -1535,6 +1548,15 @@ async function watchServer(warming = false) {
 
 // ---------------------------------------------------------------------------------------- start
 
+/** A page closed or left ends its jobs (the server would end them too, a few seconds after the
+ * page stops asking: UNPOLLED_SECONDS); a request that outlives its page says so. */
+function endJobs() {
+  const paths = [];
+  if (S.solveId && S.solveId !== STARTING) paths.push(`/api/solve/${S.solveId}`);
+  if (S.labJob && S.labJob.id) paths.push(`/api/compare/${S.labJob.id}`);
+  for (const path of paths) fetch(path, { method: "DELETE", keepalive: true }).catch(() => {});
+}
+
 function init() {
   for (const id of ["width", "height"]) {
     const sel = $(id);
@@ -1605,6 +1627,7 @@ function init() {
   $("lab-clear").addEventListener("click", () => { S.lab.delete(positionKey()); renderLab(); });
   document.addEventListener("keydown", onKey);
   window.addEventListener("popstate", () => { loadFromHash(); });
+  window.addEventListener("pagehide", endJobs);
   window.addEventListener("hashchange", () => { loadFromHash(); });
   setSlide();
   watchServer();
