@@ -1010,6 +1010,79 @@ def test_the_lab_compares_methods_on_the_position(desktop, server):
     expect(rows).to_have_count(6)
 
 
+def _lab_table(pg) -> dict:
+    """The lab's rows by (method, metric): their cells' texts."""
+    rows = pg.evaluate(
+        """() => [...document.querySelectorAll('#lab-table > tbody > tr:not(.phases):not(.why)')]
+             .map((tr) => [...tr.cells].map((td) => td.textContent.trim()))"""
+    )
+    return {(r[0], r[2]): r for r in rows}
+
+
+def test_the_lab_searches_as_a_solve_would_and_keeps_its_table(desktop, server):
+    """On a random 15-puzzle the lab's A*, IDA* and bidirectional A* stopped at 5 s with
+    Manhattan where the solve button answered in under 2 s; a stopped method had no bar; a
+    method that cannot search in MTM was run to say so; expanded rows closed on any re-render
+    and a reload lost the table; at 1280 px the table scrolled sideways.  Now the lab's default
+    is the heuristic a solve would use (named in each row), a stopped method is a hatched bar
+    with why, MTM runs only what searches in MTM, and the table survives."""
+    from korf import korf15
+
+    puzzle, known = korf15(4)  # 56 moves
+    pg = desktop
+    open_page(pg, server)
+    tab(pg, "puzzle")
+    set_board(pg, _blank_last(puzzle))
+    tab(pg, "lab")
+    for box in pg.locator("#lab-methods input").all():
+        box.set_checked(box.get_attribute("value") in ("astar", "idastar", "bidirectional-astar"))
+    pg.fill("#lab-time", "10")  # (bidirectional A* builds tables for the start: 3-5 s here)
+    pg.click("#lab-run")
+    status = pg.locator("#lab-status")
+    expect(status).to_contain_text("done", timeout=120_000)
+    rows = _lab_table(pg)
+    for method in ("astar", "idastar", "bidirectional-astar"):
+        row = rows[(method, "STM")]
+        why = pg.locator("#lab-table tr.why").all_text_contents()
+        assert row[1] == "pdb" and row[3:5] == [str(known), "yes"], (row, why)
+    assert pg.evaluate(
+        "() => { const w = document.getElementById('lab-wrap'); return w.scrollWidth <= w.clientWidth; }"
+    ), "the lab's table scrolls sideways at 1280 px"
+    # a method that stops: its bar is hatched and its row says why; MTM runs what searches in it
+    for box in pg.locator("#lab-methods input").all():
+        box.set_checked(box.get_attribute("value") in ("idastar", "bidirectional-astar"))
+    pg.select_option("#lab-heuristic", "zero")
+    pg.fill("#lab-time", "1")
+    pg.uncheck("#lab-stm")
+    pg.check("#lab-mtm")
+    pg.click("#lab-run")
+    expect(status).to_contain_text("done", timeout=120_000)
+    rows = _lab_table(pg)
+    assert rows[("idastar", "MTM")][4] == "stopped", rows[("idastar", "MTM")]
+    assert rows[("bidirectional-astar", "MTM")][3] == "not run: it does not search in MTM"
+    expect(pg.locator("#lab-chart rect.bar-exp.stopped")).to_have_count(1)
+    expect(pg.locator("#lab-chart")).to_contain_text("stopped")
+    expect(pg.locator("#lab-table tr.why")).to_contain_text("stopped: ")
+    # an open row stays open through a re-render and a reload, with the table
+    ida = pg.locator("#lab-table > tbody > tr:not(.phases)").filter(has_text="idastar").first
+    toggle = ida.locator("button.expand")
+    toggle.click()
+    expect(toggle).to_have_attribute("aria-expanded", "true")
+    pg.set_viewport_size({"width": 1279, "height": 900})
+    pg.set_viewport_size(VIEWPORTS["desktop"])
+    tab(pg, "solver")
+    tab(pg, "lab")
+    expect(toggle).to_have_attribute("aria-expanded", "true")
+    pg.reload()
+    expect(pg.locator("body")).to_have_attribute("data-ready", "yes")
+    tab(pg, "lab")
+    assert set(_lab_table(pg)) == set(rows)
+    ida = pg.locator("#lab-table > tbody > tr:not(.phases)").filter(has_text="idastar").first
+    expect(ida.locator("button.expand").first).to_have_attribute("aria-expanded", "true")
+    _check_accessible(pg)
+    shot(pg, "24-lab-stopped")
+
+
 def test_the_analysis_for_every_board_the_server_allows(desktop, server):
     """The whole-space chart wherever the server analyses the goal (here 12 lettered cells),
     marked STM or MTM, the position's bar marked; beyond, the server's reason."""

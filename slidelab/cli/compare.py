@@ -32,7 +32,10 @@ from .program import needs
     " weighted-astar, bidirectional-astar, idastar).",
 )
 @click.option(
-    "--heuristic", default=None, help="For the methods that take one (default: their own)."
+    "--heuristic",
+    default=None,
+    help="For the methods that take one (default: the one a solve would search the board"
+    " with now, its tables cached).",
 )
 @metric_option("What a move is: one tile (stm), or a slide of tiles in a line (mtm).")
 @click.option(

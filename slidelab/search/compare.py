@@ -37,6 +37,7 @@ from ..puzzle import Puzzle
 from ..solution import Solution, Stats
 from ..units import format_bytes
 from .plan import make_plan
+from .policy import ready_heuristic
 from .registry import METHODS, method_name
 from .request import Request, read_request
 
@@ -144,6 +145,8 @@ class Comparison:
     goal: object
     metric: str
     entries: list[Entry]
+    #: the methods asked for that were not run, and why (they do not search in the metric)
+    skipped: dict = field(default_factory=dict)
 
     def as_dict(self) -> dict:
         return {
@@ -151,6 +154,7 @@ class Comparison:
             "goal": self.goal.format(),
             "metric": self.metric,
             "entries": [e.as_dict() for e in self.entries],
+            "skipped": dict(self.skipped),
         }
 
     def format(self, phases: bool = False) -> str:
@@ -204,6 +208,8 @@ class Comparison:
                 out.append(f"    stopped: {e.error}{advice}")
             if phases and e.stats.phases:
                 out.extend(_phase_lines(e.stats))
+        for name, why in self.skipped.items():
+            out.append(f"{name}: not run ({why})")
         out += [
             "",
             "search s: the search alone; answer s: the whole answer (the search, the solution"
@@ -310,13 +316,42 @@ def compare_request(request: Request, methods=None, *, progress=None) -> Compari
             f" {_args.show(unknown[0] if unknown else methods)}"
         )
     _args.callback(progress, "progress")
+    metric = request.options.metric
+    run, skipped = runnable(names, metric)
+    request = _with_default_heuristic(request)
     entries: list[Entry] = []
-    for name in names:
+    for name in run:
         if progress is not None:
             progress(list(entries), name)
         entries.append(_one(request, name))
     puzzle = request.puzzle
-    return Comparison(puzzle.start, puzzle.goal, request.options.metric, entries)
+    return Comparison(puzzle.start, puzzle.goal, metric, entries, skipped)
+
+
+def runnable(names, metric: str) -> tuple[list[str], dict]:
+    """The methods of ``names`` (canonical) that search in ``metric``, and the others with why
+    they are not run.
+
+    >>> runnable(["bfs", "bidirectional-astar"], "mtm")
+    (['bfs'], {'bidirectional-astar': 'it does not search in MTM'})
+    """
+    skipped = {
+        name: f"it does not search in {metric.upper()}"
+        for name in names
+        if metric not in METHODS[name].metrics
+    }
+    return [name for name in names if name not in skipped], skipped
+
+
+def _with_default_heuristic(request: Request) -> Request:
+    """The request, with the heuristic ``auto`` would search its board with now where it names
+    none (:func:`~.policy.ready_heuristic`: the strongest whose tables are cached), for every
+    method that takes one: the rows search as a solve would, and each names what it used."""
+    options = request.options
+    if options.heuristic is not None or options.partition is not None:
+        return request
+    heuristic, more = ready_heuristic(request.puzzle, options)
+    return Request(request.puzzle, options.replace(heuristic=heuristic, **more))
 
 
 def method_names(methods) -> list[str]:

@@ -246,6 +246,17 @@ def rungs(puzzle: Puzzle, options: SearchOptions | None = None, heuristic: str |
     ]
 
 
+def ready_heuristic(puzzle: Puzzle, options: SearchOptions) -> tuple[str, dict]:
+    """The heuristic (and its options) ``auto`` would search ``puzzle`` with now, building
+    nothing: the strongest rung whose tables are cached, else the probe's heuristic (needing
+    none), in the metric of ``options`` (which name no heuristic).  A comparison's default, so
+    that its methods search as a solve would."""
+    for rung in reversed(rungs(puzzle, options)):
+        if rung.tables is not None and rung.ready():
+            return rung.heuristic, rung.options()
+    return probe_heuristic(puzzle, options.metric), {}
+
+
 def may_build(puzzle: Puzzle, tables: Tables, clock) -> bool:
     """Whether ``auto`` may start building ``tables`` now (rule 2): it fits the time left of
     the answer's budget (:func:`time_left`), compiling included."""

@@ -83,7 +83,10 @@ class CompareIn(PuzzleIn):
         " astar, weighted-astar, bidirectional-astar, idastar).",
     )
     heuristic: str | None = Field(
-        None, max_length=40, description="For the methods that take one (default: each one's)."
+        None,
+        max_length=40,
+        description="For the methods that take one (default: the one a solve would search the"
+        " board with now, its tables cached; each entry names the heuristic it used).",
     )
     metric: str = Field("stm", max_length=8, description="stm or mtm: what a move is.")
     time_limit: float = Field(
@@ -337,6 +340,11 @@ class CompareOut(BaseModel):
     goal: str
     metric: str
     entries: list[Entry]
+    skipped: dict[str, str] = Field(
+        default_factory=dict,
+        description="Methods asked for that were not run, and why (they do not search in the"
+        " metric).",
+    )
     id: str | None = None
 
 

@@ -365,16 +365,18 @@ def _request(args: dict) -> Request:
 def _compare(args: dict, report=None) -> dict:
     """The methods in turn (:func:`slidelab.search.compare.compare_request`): before each, the
     entries so far are reported with the method that runs next."""
-    from ..search.compare import compare_request
+    from ..search.compare import compare_request, runnable
 
+    request = _request(args)
     methods = tuple(args["methods"])
+    run, _ = runnable(methods, request.options.metric)
 
     def each(done: list, coming: str) -> None:
         if report is not None:
             entries = [e.as_dict() for e in done]
-            report({"method": coming, "done": len(done), "of": len(methods), "entries": entries})
+            report({"method": coming, "done": len(done), "of": len(run), "entries": entries})
 
-    return compare_request(_request(args), methods, progress=each).as_dict()
+    return compare_request(request, methods, progress=each).as_dict()
 
 
 def _hint(args: dict) -> dict:

@@ -31,6 +31,7 @@ const S = {
   tab: "puzzle",
   analyses: new Map(), // goal|metric -> analysis, or {error}
   lab: new Map(),  // position key -> Map(row key -> entry)
+  labOpen: new Map(),  // position key -> Set(row keys whose phases are shown)
   labJob: null,    // {id, key, timer}
   urlBoard: null,  // the board and goal the address bar's history entry is for
   restoring: false,
@@ -1099,6 +1100,9 @@ function showTab(name) {
     tab.tabIndex = on ? 0 : -1;
     $(tab.getAttribute("aria-controls")).hidden = !on;
   }
+  const wide = document.body.classList.contains("lab-open");
+  document.body.classList.toggle("lab-open", name === "lab"); // the lab takes the page's width
+  if (wide !== (name === "lab")) renderBoard();
   if (name === "analysis") refreshAnalysis();
   if (name === "lab") renderLab();
 }
@@ -1216,9 +1220,33 @@ function drawChart(data, here) {
 
 // ---------------------------------------------------------------------------------------- the lab
 
+/** The lab's rows of a position (row key -> entry), kept in session storage: a reload keeps
+ * them, as it keeps which rows are open (:func:`labOpen`). */
 function labRows(key) {
-  if (!S.lab.has(key)) S.lab.set(key, new Map());
+  if (!S.lab.has(key)) {
+    let saved = [];
+    try { saved = JSON.parse(sessionStorage.getItem(`slidelab-lab|${key}`) || "[]"); } catch (e) { saved = []; }
+    S.lab.set(key, new Map(saved));
+  }
   return S.lab.get(key);
+}
+
+/** The row keys of a position whose layers or iterations are shown. */
+function labOpen(key) {
+  if (!S.labOpen.has(key)) {
+    let saved = [];
+    try { saved = JSON.parse(sessionStorage.getItem(`slidelab-lab-open|${key}`) || "[]"); } catch (e) { saved = []; }
+    S.labOpen.set(key, new Set(saved));
+  }
+  return S.labOpen.get(key);
+}
+
+/** Keep the lab of a position for a reload (quietly not, where storage is full or off). */
+function saveLab(key) {
+  try {
+    sessionStorage.setItem(`slidelab-lab|${key}`, JSON.stringify([...labRows(key)]));
+    sessionStorage.setItem(`slidelab-lab-open|${key}`, JSON.stringify([...labOpen(key)]));
+  } catch (e) { /* the table stays for this page */ }
 }
 
 function rowKey(e) {
@@ -1258,6 +1286,11 @@ async function runLab() {
         view = await api("GET", `/api/compare/${started.id}`);
         const entries = (view.result ? view.result.entries : (view.progress && view.progress.entries)) || [];
         for (const e of entries) labRows(key).set(rowKey(e), e);
+        for (const [method, why] of Object.entries((view.result && view.result.skipped) || {})) {
+          const e = { method, heuristic: null, metric: m, skipped: why };
+          labRows(key).set(rowKey(e), e);
+        }
+        saveLab(key);
         if (view.status === "queued") {
           status.textContent = view.warm_up ? `waiting: ${view.warm_up}...` : "waiting for a worker...";
         } else if (view.status === "running") {
@@ -1296,7 +1329,9 @@ async function cancelLab() {
 }
 
 function renderLab() {
-  const rows = [...(S.lab.get(positionKey()) || new Map()).values()];
+  const key = positionKey();
+  const rows = [...labRows(key).values()];
+  const open = labOpen(key);
   $("lab-wrap").hidden = !rows.length;
   const body = $("lab-table").querySelector("tbody");
   const out = [];
@@ -1305,26 +1340,33 @@ function renderLab() {
     const toggle = el("button", { type: "button", class: "expand" + (phases.length ? " has" : "") }, icon("chevron"));
     const cells = [el("td", {}, toggle, " ", e.method), el("td", { text: e.heuristic || "–" }),
       el("td", { text: (e.metric || "").toUpperCase() })];
-    if (e.error) {
-      cells.push(el("td", { class: "err", colspan: "6", text: e.error }));
+    if (e.skipped) {
+      cells.push(el("td", { class: "note", colspan: "6", text: `not run: ${e.skipped}` }));
     } else {
       const mem = `${num(e.stored)} / ${num(e.peak_frontier)}` + (e.memory_bytes ? ` / ≈${bytes(e.memory_bytes)}` : "");
-      cells.push(el("td", { text: num(e.length) }), el("td", { text: e.optimal ? "yes" : "no" }),
+      cells.push(el("td", { text: e.error ? "–" : num(e.length) }),
+        el("td", { text: e.error ? "stopped" : e.optimal ? "yes" : "no", class: e.error ? "err" : "" }),
         el("td", { text: num(e.expanded) }), el("td", { text: num(e.generated) }), el("td", { text: mem }),
         el("td", { text: `${secs(e.search_seconds)} / ${secs(e.total_seconds)} / ${secs(e.setup_seconds)}` }));
     }
     out.push(el("tr", {}, ...cells));
+    if (e.error) { // how far it got is in its row; why it stopped, under it
+      out.push(el("tr", { class: "why" }, el("td", { class: "err", colspan: "9", text: `stopped: ${e.error}` })));
+    }
     if (phases.length) {
       const id = `phases-${i}`;
       const what = phases.some((p) => p.kind === "iteration") ? "iterations" : "layers";
-      toggle.setAttribute("aria-expanded", "false");
+      const shown = open.has(rowKey(e));
+      toggle.setAttribute("aria-expanded", shown ? "true" : "false");
       toggle.setAttribute("aria-controls", id);
       toggle.setAttribute("aria-label", `${phases.length} ${what} of ${e.method} (${e.metric})`);
       const detail = el("tr", { class: "phases", id }, el("td", { colspan: "9" }, phasesTable(phases)));
-      detail.hidden = true;
+      detail.hidden = !shown;
       toggle.addEventListener("click", () => {
         detail.hidden = !detail.hidden;
         toggle.setAttribute("aria-expanded", detail.hidden ? "false" : "true");
+        if (detail.hidden) open.delete(rowKey(e)); else open.add(rowKey(e));
+        saveLab(key);
       });
       out.push(detail);
     } else {
@@ -1337,13 +1379,20 @@ function renderLab() {
   drawLabChart(rows);
 }
 
+/** Why a method stopped, in a few words ("stopped at the 1 s time limit"). */
+function stoppedWhy(e) {
+  const said = e.error.replace(/^limit reached: /, "").replace(new RegExp(`^${e.method} `), "");
+  const short = said.split(/ after |[(;]/)[0].trim();
+  return short.startsWith("stopped") ? short : `stopped: ${short}`;
+}
+
 /** Nodes per method on a log scale: expanded (dark) and generated (light), each method's name
  * above its bars. */
 function drawLabChart(rows) {
   const box = $("lab-chart");
-  const ok = rows.filter((e) => !e.error && (e.expanded || e.generated));
+  const ok = rows.filter((e) => !e.skipped && (e.expanded || e.generated));
   if (!ok.length) { box.replaceChildren(); return; }
-  const w = 420, rowH = 34, padL = 4, padT = 22, padR = 14;
+  const w = Math.max(320, Math.round(box.clientWidth || 420)), rowH = 34, padL = 4, padT = 22, padR = 14; // text at its size
   const h = padT + ok.length * rowH + 20;
   const top = Math.max(1, ...ok.map((e) => Math.max(e.expanded || 0, e.generated || 0)));
   const decades = Math.max(1, Math.ceil(Math.log10(top + 1)));
@@ -1359,7 +1408,19 @@ function drawLabChart(rows) {
     svg.appendChild(e);
     return e;
   };
-  add("text", { x: padL, y: 12 }, "nodes, log scale: expanded (dark), generated (light)");
+  const stopped = ok.some((e) => e.error);
+  add("text", { x: padL, y: 12 }, "nodes, log scale: expanded (dark), generated (light)"
+    + (stopped ? "; hatched: stopped there" : ""));
+  if (stopped) { // the pattern of a stopped method's bars
+    const defs = add("defs", {});
+    const pattern = document.createElementNS(SVG_NS, "pattern");
+    for (const [k, v] of Object.entries({ id: "hatch", width: "6", height: "6", patternUnits: "userSpaceOnUse",
+      patternTransform: "rotate(45)" })) pattern.setAttribute(k, v);
+    const line = document.createElementNS(SVG_NS, "rect");
+    for (const [k, v] of Object.entries({ width: "3", height: "6", class: "hatch" })) line.setAttribute(k, v);
+    pattern.appendChild(line);
+    defs.appendChild(pattern);
+  }
   for (let d = 0; d <= decades; d++) {
     add("line", { x1: x(10 ** d), x2: x(10 ** d), y1: padT, y2: h - 16, class: "axis" });
     const tick = add("text", { x: x(10 ** d), y: h - 4,
@@ -1374,15 +1435,17 @@ function drawLabChart(rows) {
   }
   ok.forEach((e, i) => {
     const y = padT + i * rowH;
+    const why = e.error ? ` — ${stoppedWhy(e)}` : "";
     add("text", { x: padL, y: y + 12, class: "label" },
-      `${e.method}${e.heuristic ? " (" + e.heuristic + ")" : ""}, ${(e.metric || "").toUpperCase()}`);
-    const gen = add("rect", { x: padL, y: y + 16, width: Math.max(1, x(e.generated || 0) - padL), height: 14, class: "bar-gen" });
-    const exp = add("rect", { x: padL, y: y + 19, width: Math.max(1, x(e.expanded || 0) - padL), height: 8, class: "bar-exp" });
+      `${e.method}${e.heuristic ? " (" + e.heuristic + ")" : ""}, ${(e.metric || "").toUpperCase()}${why}`);
+    const kind = e.error ? " stopped" : "";
+    const gen = add("rect", { x: padL, y: y + 16, width: Math.max(1, x(e.generated || 0) - padL), height: 14, class: "bar-gen" + kind });
+    const exp = add("rect", { x: padL, y: y + 19, width: Math.max(1, x(e.expanded || 0) - padL), height: 8, class: "bar-exp" + kind });
     const tg = document.createElementNS(SVG_NS, "title");
-    tg.textContent = `${e.method}: generated ${num(e.generated)}`;
+    tg.textContent = `${e.method}: generated ${num(e.generated)}${e.error ? " before it stopped" : ""}`;
     gen.appendChild(tg);
     const te = document.createElementNS(SVG_NS, "title");
-    te.textContent = `${e.method}: expanded ${num(e.expanded)}`;
+    te.textContent = `${e.method}: expanded ${num(e.expanded)}${e.error ? " before it stopped" : ""}`;
     exp.appendChild(te);
   });
   box.replaceChildren(svg);
@@ -1487,7 +1550,7 @@ async function loadMethods() {
   $("method").replaceChildren(...data.methods.map((m) => option(m.name, m.name, m.summary)));
   $("heuristic").replaceChildren(option("", "default", "the method's own choice"),
     ...data.heuristics.map((h) => option(h.name, h.name, h.summary)));
-  $("lab-heuristic").replaceChildren(option("", "each method's own", "the method's own choice"),
+  $("lab-heuristic").replaceChildren(option("", "a solve's choice", "the heuristic a solve would search this board with now (its tables ready)"),
     ...data.heuristics.map((h) => option(h.name, h.name, h.summary)));
   const metricTitle = { stm: "single-tile moves: each tile moved counts",
     mtm: "multi-tile moves: a slide of tiles in one line counts once" };
@@ -1624,7 +1687,12 @@ function init() {
   }
   $("lab-run").addEventListener("click", runLab);
   $("lab-cancel").addEventListener("click", cancelLab);
-  $("lab-clear").addEventListener("click", () => { S.lab.delete(positionKey()); renderLab(); });
+  $("lab-clear").addEventListener("click", () => {
+    labRows(positionKey()).clear();
+    labOpen(positionKey()).clear();
+    saveLab(positionKey());
+    renderLab();
+  });
   document.addEventListener("keydown", onKey);
   window.addEventListener("popstate", () => { loadFromHash(); });
   window.addEventListener("pagehide", endJobs);
