@@ -156,8 +156,13 @@ def shot(pg, name: str) -> None:
     pg.screenshot(path=str(ARTIFACTS / f"{name}-{width}.png"), full_page=True)
 
 
-def open_page(pg, url: str) -> None:
-    pg.goto(url)
+#: the address of the solved 8-puzzle: most tests start there (a new visitor's page opens on a
+#: shuffled 15-puzzle, or the last position played: test_the_player_s_page)
+SOLVED_3X3 = "#board=1+2+3/4+5+6/7+8+0&goal=1+2+3/4+5+6/7+8+0&metric=stm"
+
+
+def open_page(pg, url: str, where: str = SOLVED_3X3) -> None:
+    pg.goto(url + where)
     expect(pg.locator("body")).to_have_attribute("data-ready", "yes")
 
 
@@ -424,8 +429,10 @@ def test_the_page_fits_the_screen_without_scrolling_sideways(browser, server, wi
     tab(page, "solver")
     expect(page.locator("#result")).to_be_visible()
     assert fits()
-    tab(page, "lab")
-    assert fits() and page.locator("#side").bounding_box()["width"] == side["width"]
+    tab(page, "lab")  # on a wide screen the lab takes the page's width, the board smaller
+    lab = page.locator("#side").bounding_box()["width"]
+    assert fits() and (lab > side["width"] if width >= 960 else lab == side["width"])
+    tab(page, "solver")
     shot(page, "13-fits-solved")
     tab(page, "puzzle")
     page.select_option("#width", "10")
@@ -902,7 +909,9 @@ def test_the_timer_and_the_solved_moment(phone, server):
     expect(board).to_have_attribute("data-solved", "yes")
     celebration = page.locator("#celebration")
     expect(celebration).to_be_visible()
-    expect(celebration).to_have_text(re.compile(r"^Solved! 2 moves in 0:0[1-9]$"))
+    expect(celebration).to_have_text(
+        re.compile(r"^Solved! 2 moves in 0:0[1-9] — a personal best \(time and moves\)$")
+    )
     expect(page.locator("#solved-badge")).to_be_visible()
     expect(page.locator("#move-count")).to_have_text("2")
     stopped = page.locator("#timer").text_content()
@@ -912,6 +921,69 @@ def test_the_timer_and_the_solved_moment(phone, server):
     page.click("#reset-btn")
     expect(page.locator("#timer")).to_have_text("0:00")
     expect(celebration).to_be_hidden()
+
+
+def test_the_player_s_page(browser, server):
+    """A new visitor's page opened on a solved 3x3 with "solve" as its primary button; the
+    banner kept its old count after leaving the goal and coming back; no bests, no swipe; a bad
+    input left solve acting on the old board.  Now: a shuffled 4x4 (then the last position),
+    shuffle first, bests per size and metric kept across a reload and reset plainly, a swipe
+    slides a tile, and solve is off while the input cannot be read."""
+    context = browser.new_context(viewport=VIEWPORTS["phone"], has_touch=True)
+    pg = context.new_page()
+    pg.set_default_timeout(TIMEOUT_MS)
+    try:
+        open_page(pg, server, where="")
+        board = pg.locator("#board")
+        expect(board).to_have_attribute("data-size", "4x4")
+        expect(board).to_have_attribute("data-solved", "no")  # shuffled, not the goal
+        expect(pg.locator("#random-btn")).to_have_class(re.compile(r"\bprimary\b"))
+        expect(pg.locator("#solve-btn")).not_to_have_class(re.compile(r"\bprimary\b"))
+        shuffled = board.get_attribute("data-board")
+        pg.reload()  # the last position, not another shuffle
+        expect(pg.locator("body")).to_have_attribute("data-ready", "yes")
+        expect(board).to_have_attribute("data-board", shuffled)
+        # a 3x3 two moves from the goal, solved by swipes (a swipe to the left: a tile left)
+        set_board(pg, "1 2 3/4 5 6/7 0 8")
+        box = board.bounding_box()
+        y = box["y"] + box["height"] / 2
+
+        def swipe_left() -> None:
+            x0, x1 = box["x"] + box["width"] * 0.7, box["x"] + box["width"] * 0.3
+            for kind, x in (("pointerdown", x0), ("pointerup", x1)):
+                board.dispatch_event(
+                    kind, {"pointerType": "touch", "clientX": x, "clientY": y, "isPrimary": True}
+                )
+
+        swipe_left()
+        expect(board).to_have_attribute("data-solved", "yes")
+        celebration = pg.locator("#celebration")
+        expect(celebration).to_contain_text("Solved! 1 move in")
+        expect(celebration).to_contain_text("a personal best")
+        expect(pg.locator("#best")).to_be_visible()
+        best = pg.locator("#best b").text_content()
+        board.focus()
+        pg.keyboard.press("ArrowRight")  # off the goal and back: the banner counts again
+        expect(celebration).to_be_hidden()
+        pg.keyboard.press("ArrowLeft")
+        expect(celebration).to_contain_text("Solved! 3 moves in")
+        expect(celebration).not_to_contain_text("personal best")  # 3 moves beat nothing
+        pg.reload()
+        expect(pg.locator("body")).to_have_attribute("data-ready", "yes")
+        expect(pg.locator("#best b")).to_have_text(best)  # kept across a reload
+        tab(pg, "puzzle")
+        pg.click("#best-reset")
+        expect(pg.locator("#best")).to_be_hidden()
+        # a bad input keeps its message, and solve waits for it to be fixed
+        pg.fill("#board-input", "1 2 3/4 5 5/7 8 0")
+        expect(pg.locator("#check-status")).to_contain_text("error:")
+        expect(pg.locator("#solve-btn")).to_be_disabled()
+        pg.fill("#board-input", "1 2 3/4 5 6/7 0 8")
+        expect(pg.locator("#solve-btn")).to_be_enabled()
+        _check_accessible(pg)
+        shot(pg, "25-player")
+    finally:
+        context.close()
 
 
 def test_hint_best_next_move_and_distance(desktop, server):
@@ -1096,6 +1168,9 @@ def test_the_analysis_for_every_board_the_server_allows(desktop, server):
     expect(page.locator("#chart-caption .metric-tag")).to_have_text("STM")
     info = page.locator("#chart-info")
     expect(info).to_contain_text("138,600 arrangements")
+    expect(info).to_contain_text("press hint")  # no hint asked for: none is (it was, unasked)
+    expect(page.locator("#hint-status")).to_have_text("")
+    page.click("#hint-btn")
     expect(info).to_contain_text("(marked)")  # the position's distance, from the hint
     expect(page.locator("#chart svg rect.bar.here")).to_have_count(1)
     d = int(re.search(r"this position: (\d+)", info.text_content())[1])

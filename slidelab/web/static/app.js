@@ -337,9 +337,25 @@ function renderBoard() {
   renderStatus();
   renderDistance();
   renderClock();
+  renderBest();
+  renderGoal();
   updateUrl();
   if (S.tab === "analysis") refreshAnalysis();
   if (S.tab === "lab") renderLab();
+}
+
+/** A goal other than the tiles in order is drawn small beside the score (where the tiles go). */
+function renderGoal() {
+  const box = $("goal-mini");
+  const custom = !sameCells(S.goal, solvedCells(S.W, S.H));
+  box.hidden = !custom;
+  if (!custom) return;
+  const key = formatCells(S.goal, S.W);
+  if (box.dataset.goal === key) return;
+  box.dataset.goal = key;
+  box.style.gridTemplateColumns = `repeat(${S.W}, 1fr)`;
+  box.setAttribute("aria-label", `goal: ${key}`);
+  box.replaceChildren(...S.goal.map((c) => el("span", { class: c === 0 ? "blank" : "", text: c === 0 ? "" : String(c) })));
 }
 
 function resetTiles() {
@@ -501,6 +517,7 @@ function updateUrl() {
   }
   S.urlBoard = boardKey;
   $("share-url").value = window.location.href;
+  try { localStorage.setItem("slidelab-last", hash); } catch (e) { /* not kept: a shuffled board next time */ }
 }
 
 // ------------------------------------------------------------------------------------- set-up
@@ -574,13 +591,24 @@ async function runCheck() {
     }
     if (seq !== checkSeq) return;
     S.sizeError = false;
+    setInputError(false);
     setCheck(data.reason, data.solvable ? "ok" : "warn");
     setPosition(data.cells, data.goal_cells, data.width, data.height, { keepInput: true });
   } catch (e) {
     if (seq !== checkSeq) return;
     S.sizeError = Boolean(e.data && e.data.field === "size");
     setCheck("error: " + e.message, "error");
+    setInputError(true);
   }
+}
+
+/** While the position typed cannot be read, solve is off (the board shown is not what was
+ * typed) and says why; the message stays until the input is fixed. */
+function setInputError(on) {
+  S.inputError = on;
+  $("solve-btn").disabled = on || Boolean(S.solveId);
+  $("solve-btn").title = on ? "fix the position typed in the puzzle panel first"
+    : "solve from the position shown (options in the solver tab)";
 }
 
 function newBoard() {
@@ -636,20 +664,90 @@ function userMove(m) {
   return true;
 }
 
-/** After the player's own move: the solved moment, once, when it reaches the goal. */
+/** After the player's own move: the solved moment when it reaches the goal (again after
+ * leaving it, with the moves then), and a personal best where it is one. */
 function afterPlayerMove() {
-  if (sameCells(S.cells, S.goal) && pathMoves().length > 0 && !S.won) {
+  const there = sameCells(S.cells, S.goal);
+  if (!there) S.won = false;
+  if (there && pathMoves().length > 0 && !S.won) {
     S.won = true;
     stopClock();
     const took = S.clock.began === null ? 0 : S.clock.stopped - S.clock.began;
-    const text = `Solved! ${plural(pathMoves().length, "move")} in ${clockText(took)}`;
+    const moves = metric() === "mtm" ? mtmCount(pathMoves()) : pathMoves().length;
+    const best = S.assisted ? "" : recordBest(moves, took);
+    const text = `Solved! ${plural(moves, metric() === "mtm" ? "MTM move" : "move")} in ${clockText(took)}${best}`;
     $("celebration").textContent = text;
     announce(text);
   }
   renderBoard();
 }
 
+// ------------------------------------------------------------------------------ personal bests
+
+/** Where the bests of the board's size and the metric are kept (the goal in order only). */
+function bestKey() {
+  return sameCells(S.goal, solvedCells(S.W, S.H)) ? `slidelab-best|${S.W}x${S.H}|${metric()}` : null;
+}
+
+function readBest() {
+  const key = bestKey();
+  if (!key) return null;
+  try { return JSON.parse(localStorage.getItem(key) || "null"); } catch (e) { return null; }
+}
+
+/** Keep a solve of the player's own (no solution shown, no hint asked) where it beats the best
+ * time or the fewest moves; what it beat, for the banner. */
+function recordBest(moves, ms) {
+  const key = bestKey();
+  if (!key) return "";
+  const was = readBest() || {};
+  const now = { ms: Math.min(ms, was.ms ?? Infinity), moves: Math.min(moves, was.moves ?? Infinity) };
+  try { localStorage.setItem(key, JSON.stringify(now)); } catch (e) { return ""; }
+  const beat = [];
+  if (was.ms === undefined || ms < was.ms) beat.push("time");
+  if (was.moves === undefined || moves < was.moves) beat.push("moves");
+  renderBest();
+  return beat.length ? ` — a personal best (${beat.join(" and ")})` : "";
+}
+
+function renderBest() {
+  const best = readBest();
+  $("best").hidden = !best;
+  if (best) $("best").querySelector("b").textContent = `${clockText(best.ms)} · ${num(best.moves)}`;
+  $("best").title = `your best time and fewest moves on ${S.W}x${S.H} (${metric().toUpperCase()}), kept in this browser`;
+  $("best-reset").disabled = !best;
+}
+
+function resetBest() {
+  const key = bestKey();
+  if (key) try { localStorage.removeItem(key); } catch (e) { /* nothing kept */ }
+  renderBest();
+}
+
+// --------------------------------------------------------------------------------------- swipe
+
+/** A swipe on the board slides the tile next to the blank the swipe's way (a touch screen's
+ * arrow keys); a tap stays a tap. */
+function swipeStart(ev) {
+  if (ev.pointerType === "mouse") return;
+  S.swipe = { x: ev.clientX, y: ev.clientY };
+}
+
+function swipeEnd(ev) {
+  const from = S.swipe;
+  S.swipe = null;
+  if (!from) return;
+  const dx = ev.clientX - from.x, dy = ev.clientY - from.y;
+  if (Math.max(Math.abs(dx), Math.abs(dy)) < 24) return; // a tap: the tile's own click
+  S.swiped = true; // not a click too
+  setTimeout(() => { S.swiped = false; }, 0);
+  const m = Math.abs(dx) > Math.abs(dy) ? (dx > 0 ? "R" : "L") : (dy > 0 ? "D" : "U");
+  stopPlaying();
+  if (userMove(m)) { S.undoSteps.push(1); afterPlayerMove(); }
+}
+
 function clickTile(t) {
+  if (S.swiped) return;
   const [m, k] = slideOf(parseInt(t.dataset.cell, 10));
   if (!m) return;
   stopPlaying();
@@ -752,6 +850,7 @@ function resetClock() {
   clearInterval(S.clock.timer);
   S.clock = { began: null, stopped: null, timer: null };
   S.won = false;
+  S.assisted = false;
 }
 
 function renderClock() {
@@ -773,7 +872,7 @@ function describeProgress(p) {
 }
 
 async function startSolve() {
-  if (S.solveId) return; // one solve at a time: a second click while one starts or runs does nothing
+  if (S.solveId || S.inputError) return; // one solve at a time; none of a board not read
   S.solveId = STARTING;
   $("solve-btn").disabled = true;
   $("resolve-btn").disabled = true;
@@ -848,7 +947,7 @@ function finishSolve() {
   clearTimeout(S.pollTimer);
   S.solveId = null;
   const focused = document.activeElement === $("cancel-btn");
-  $("solve-btn").disabled = false;
+  $("solve-btn").disabled = Boolean(S.inputError);
   $("solve-btn").hidden = false;
   $("resolve-btn").disabled = false;
   $("cancel-btn").disabled = true;
@@ -1058,6 +1157,7 @@ function renderHintLine() {
 }
 
 async function askHint(auto) {
+  if (!auto) S.assisted = true; // a solve helped by a hint is not a personal best
   const key = `${positionKey()}|${metric()}`;
   const seq = ++S.hintSeq;
   const hs = $("hint-status");
@@ -1163,16 +1263,8 @@ async function drawAnalysis() {
     return;
   }
   $("chart-status").textContent = "";
-  const h = currentHint();
-  if (!h) autoHint();
+  const h = currentHint(); // the position's bar is marked once its distance is known (a hint asked)
   drawChart(data, h && h.data.exact ? h.data.distance : -1);
-}
-
-let autoHintTimer = null;
-
-function autoHint() {
-  clearTimeout(autoHintTimer);
-  autoHintTimer = setTimeout(() => { if (!currentHint() && S.tab === "analysis") askHint(true); }, 250);
 }
 
 function drawChart(data, here) {
@@ -1214,7 +1306,7 @@ function drawChart(data, here) {
   $("chart-info").textContent = `${data.states.toLocaleString("en")} arrangements, diameter ${data.diameter}`
     + ` ${mtm ? "multi-tile moves (a slide of tiles in a line counts once)" : "single-tile moves"}`
     + (here >= 0 ? `; this position: ${here} (marked), ${data.counts[here].toLocaleString("en")} arrangements as far`
-      : "; this position: distance not known yet");
+      : "; this position: press hint to find and mark its distance");
   $("chart-box").hidden = false;
 }
 
@@ -1639,6 +1731,10 @@ function init() {
   $("board-input").addEventListener("input", scheduleCheck);
   $("goal-input").addEventListener("input", scheduleCheck);
   $("random-btn").addEventListener("click", () => shuffle());
+  $("best-reset").addEventListener("click", resetBest);
+  $("board").addEventListener("pointerdown", swipeStart);
+  $("board").addEventListener("pointerup", swipeEnd);
+  $("board").addEventListener("pointercancel", () => { S.swipe = null; });
   $("walk-btn").addEventListener("click", () => shuffle(Math.max(0, parseInt($("walk-moves").value, 10) || 0)));
   $("reset-btn").addEventListener("click", resetPosition);
   $("undo-btn").addEventListener("click", undo);
@@ -1699,14 +1795,18 @@ function init() {
   window.addEventListener("hashchange", () => { loadFromHash(); });
   setSlide();
   watchServer();
-  const goal = solvedCells(3, 3);
-  const hashAtStart = window.location.hash;
+  // the page opens where the address says, else on the last position played here, else on a
+  // shuffled 4x4 (the solved board only until it comes)
+  let last = null;
+  try { last = localStorage.getItem("slidelab-last"); } catch (e) { last = null; }
+  const hashAtStart = window.location.hash || last || "";
+  const goal = solvedCells(4, 4);
   S.restoring = true;
-  setPosition(goal, goal, 3, 3);
+  setPosition(goal, goal, 4, 4);
   S.restoring = false;
   if (hashAtStart) history.replaceState(null, "", hashAtStart); // restored below, once the menus are there
   loadMethods()
-    .then(() => (hashAtStart ? loadFromHash() : false))
+    .then(() => (hashAtStart ? loadFromHash() : shuffle()))
     .finally(() => { updateUrl(); document.body.dataset.ready = "yes"; });
 }
 
