@@ -38,6 +38,8 @@ def counts(monkeypatch) -> Counter:
         "slidelab.search.many",
         "slidelab.search.solve",
         "slidelab.web.app",
+        "slidelab.web.job_routes",
+        "slidelab.web.reading",
         "slidelab.workers.jobs",
     ):
         importlib.import_module(module)

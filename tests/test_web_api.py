@@ -95,14 +95,28 @@ def test_page_and_static_files_are_served(client):
 
 
 def test_openapi_lists_the_endpoints(client):
+    """The jobs a client follows (solve, compare, hint) have one shape: start, see, cancel."""
     paths = client.get("/openapi.json").json()["paths"]
-    assert {
-        "/api/check",
-        "/api/generate",
-        "/api/solve",
-        "/api/analyze",
-        "/api/solve/{solve_id}",
-    } <= set(paths)
+    assert {"/api/check", "/api/generate", "/api/analyze", "/api/status", "/api/methods"} <= set(
+        paths
+    )
+    for kind in ("solve", "compare", "hint"):
+        assert set(paths[f"/api/{kind}"]) == {"post"}
+        assert set(paths[f"/api/{kind}/{{job_id}}"]) == {"get", "delete"}
+
+
+def test_a_hint_is_a_job_like_a_solve(client):
+    """A hint started without waiting is followed and its result read like a solve's."""
+    started = client.post("/api/hint", json={"board": HARDEST, "wait": False})
+    assert started.status_code == 202
+    hint_id = started.json()["id"]
+    for _ in range(100):
+        view = client.get(f"/api/hint/{hint_id}").json()
+        if view["status"] not in ("queued", "running"):
+            break
+        time.sleep(0.05)
+    assert view["status"] == "done" and view["result"]["distance"] == 31, view
+    error_of(client.get("/api/hint/nope"), 404)
 
 
 # -- methods ------------------------------------------------------------------------------------
@@ -669,7 +683,7 @@ def test_compare_runs_each_method_on_the_position(client):
 def test_compare_holds_each_method_to_a_solves_memory_cap(client, monkeypatch):
     # a compare's methods had no memory cap: A* on a hard 15-puzzle held 2,978 MB in a worker,
     # where a solve stops at MAX_SOLVE_BYTES (2 GiB); here the cap is made tiny to see it hold
-    monkeypatch.setattr("slidelab.web.app.MAX_SOLVE_BYTES", 64 * 1024)
+    monkeypatch.setattr("slidelab.web.job_routes.MAX_SOLVE_BYTES", 64 * 1024)
     body = {"board": HARDEST, "methods": ["astar", "idastar"], "time_limit": 10}
     body["heuristic"] = "manhattan"  # (with the pattern databases A* stores a few nodes)
     astar, ida = client.post("/api/compare", json=body).json()["entries"]

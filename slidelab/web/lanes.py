@@ -249,10 +249,10 @@ class Lanes:
             )
         return pool, client
 
-    def find(self, request: Request, job_id: str, kind: str = "solve"):
-        """The pool and the job of a solve (or a job of another ``kind``: ``compare``) of the
-        client asking (the one that started it, by the address its allowance goes by), or 404:
-        another client's job is not found, whoever knows its id."""
+    def find(self, request: Request, job_id: str, kind: str = "solve", called: str = "solve"):
+        """The pool and the job of a ``kind`` (``solve``, ``compare``, ``hint``) of the client
+        asking (the one that started it, by the address its allowance goes by), or 404 naming
+        what it is ``called``: another client's job is not found, whoever knows its id."""
         client = _client(request)
         for pool in self.pools(request.app).values():
             job = pool.get(job_id)
@@ -260,8 +260,7 @@ class Lanes:
                 if job.watched is not None:
                     job.watched = time.monotonic()
                 return pool, job
-        what = "comparison" if kind == "compare" else kind
-        raise ApiError(404, f"no {what} with id {job_id!r}")
+        raise ApiError(404, f"no {called} with id {job_id!r}")
 
     async def reap(self, pools: dict) -> None:
         """Forever: end the jobs whose client polls them but has not asked for

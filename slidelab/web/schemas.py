@@ -72,6 +72,11 @@ class HintIn(PuzzleIn):
         description="Seconds of search at most (cut to the lane's limit: 2 s for boards of at"
         " most 9 cells); past it the answer is a lower bound.",
     )
+    wait: bool = Field(
+        True,
+        description="Answer with the hint (true) or a hint id at once; such a hint is ended"
+        f" once nobody has asked for it (GET) for {UNPOLLED_SECONDS:g} s.",
+    )
 
 
 class CompareIn(PuzzleIn):
@@ -300,6 +305,20 @@ class HintOut(BaseModel):
     metric: str = Field(description="stm or mtm: what the distance counts.")
     seconds: float
     message: str = Field(description="One line for people.")
+    id: str | None = None
+
+
+class HintView(BaseModel):
+    """A hint as the server tracks it (``result`` once done, ``error`` once failed)."""
+
+    id: str
+    status: Literal["queued", "running", "done", "failed", "cancelled"]
+    progress: dict = Field(description="The search's latest progress message.")
+    elapsed: float
+    result: HintOut | None = None
+    error: str | None = None
+    error_kind: str | None = None
+    warm_up: str | None = None
 
 
 class Entry(BaseModel):
