@@ -563,3 +563,22 @@ def test_tables_have_one_home():
             if word in source:
                 found.append(f"{path.relative_to(ROOT.parent)}: {word}")
     assert not found, "tables made or cached outside slidelab.tables:\n" + "\n".join(found)
+
+
+def test_the_web_server_and_its_page_are_small_pieces():
+    """``create_app`` was 297 lines with every route inside it, ``app.js`` had functions of
+    100 lines: the application is put together in at most 100 lines (its routes are modules of
+    their own), and no function of the page's script is over 80 lines."""
+    import re
+
+    app = ast.parse((ROOT / "web" / "app.py").read_text())
+    (create,) = [n for n in app.body if isinstance(n, ast.FunctionDef) and n.name == "create_app"]
+    assert create.end_lineno - create.lineno + 1 <= 100
+    lines = (ROOT / "web" / "static" / "app.js").read_text().splitlines()
+    starts = [i for i, line in enumerate(lines) if re.match(r"(async )?function \w+", line)]
+    long = []
+    for i in starts:
+        end = next(j for j in range(i, len(lines)) if lines[j] == "}")  # its closing brace
+        if end - i + 1 > 80:
+            long.append(f"{lines[i]} ({end - i + 1} lines)")
+    assert not long, long

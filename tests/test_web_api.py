@@ -105,6 +105,24 @@ def test_openapi_lists_the_endpoints(client):
         assert set(paths[f"/api/{kind}/{{job_id}}"]) == {"get", "delete"}
 
 
+def test_the_status_says_the_limits_the_page_uses(client):
+    """The page wrote 60, 10 and 5 s itself; the server says them once (``limits``)."""
+    from slidelab.web.lanes import (
+        DEFAULT_TIME_LIMIT,
+        HINT_TIME_LIMIT,
+        LAB_TIME_LIMIT,
+        UNPOLLED_SECONDS,
+    )
+
+    assert client.get("/api/status").json()["limits"] == {
+        "time_limit": DEFAULT_TIME_LIMIT,
+        "max_time_limit": 20,  # this app's (create_app(max_time_limit=20))
+        "hint_time_limit": HINT_TIME_LIMIT,
+        "lab_time_limit": LAB_TIME_LIMIT,
+        "unpolled_seconds": UNPOLLED_SECONDS,
+    }
+
+
 def test_a_hint_is_a_job_like_a_solve(client):
     """A hint started without waiting is followed and its result read like a solve's."""
     started = client.post("/api/hint", json={"board": HARDEST, "wait": False})

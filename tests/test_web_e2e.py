@@ -496,6 +496,9 @@ def test_jobs_end_with_their_page_and_an_error_is_its_own_status(browser, server
     pg = context.new_page()
     pg.set_default_timeout(TIMEOUT_MS)
     open_page(pg, server)
+    limits = _status(server)["limits"]  # the page's time fields are the server's
+    expect(pg.locator("#time-limit")).to_have_value(f"{limits['time_limit']:g}")
+    assert pg.locator("#time-limit").get_attribute("max") == f"{limits['max_time_limit']:g}"
     set_board(pg, "8 6 7/2 5 4/3 0 1")
     tab(pg, "solver")
     pg.select_option("#method", "bfs")

@@ -29,6 +29,7 @@ from .schemas import (
     GenerateIn,
     GenerateOut,
     MethodsOut,
+    PageLimits,
     PuzzleIn,
     StatusOut,
     error_responses,
@@ -58,6 +59,7 @@ async def status_endpoint(request: Request):
         "version": __version__,
         "lanes": out,
         "tables": lanes.tables(),
+        "limits": PageLimits(max_time_limit=lanes["hard"].time_limit),
     }
 
 

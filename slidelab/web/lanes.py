@@ -73,8 +73,13 @@ MAX_CELLS = 1024
 #: analysis (a complete breadth-first search) only for spaces small enough for a distance table
 #: made on the spot
 MAX_ANALYZE_STATES = SMALL_STATES
+#: a solve's seconds where its request gives none
 DEFAULT_TIME_LIMIT = 10.0
 MAX_TIME_LIMIT = HARD.time_limit
+#: a hint's seconds of search where its request gives none
+HINT_TIME_LIMIT = 2.0
+#: each method's seconds in the page's lab, to start with (a comparison asks its own)
+LAB_TIME_LIMIT = 5.0
 #: memory a solve may use (the searches that store states refuse to go past it)
 MAX_SOLVE_BYTES = 2 * 1024**3
 #: bytes of tables the server keeps in its table cache at most (``slidelab serve --cache-limit``):

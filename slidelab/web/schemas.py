@@ -20,7 +20,14 @@ from ..parse import STYLES
 from ..search.compare import DEFAULT_METHODS
 from ..search.options import MAX_WEIGHT
 from ..search.registry import METHODS
-from .lanes import DEFAULT_TIME_LIMIT, MAX_BODY, MAX_TIME_LIMIT, UNPOLLED_SECONDS
+from .lanes import (
+    DEFAULT_TIME_LIMIT,
+    HINT_TIME_LIMIT,
+    LAB_TIME_LIMIT,
+    MAX_BODY,
+    MAX_TIME_LIMIT,
+    UNPOLLED_SECONDS,
+)
 
 # ------------------------------------------------------------------------------------------
 # request bodies
@@ -66,7 +73,7 @@ class SolveIn(PuzzleIn):
 class HintIn(PuzzleIn):
     metric: str = Field("stm", max_length=8, description="stm or mtm: what a move is.")
     time_limit: float = Field(
-        2.0,
+        HINT_TIME_LIMIT,
         gt=0,
         le=MAX_TIME_LIMIT,
         description="Seconds of search at most (cut to the lane's limit: 2 s for boards of at"
@@ -407,6 +414,21 @@ class LaneStatus(BaseModel):
     time_limit: float
 
 
+class PageLimits(BaseModel):
+    """The server's limits and defaults, which its page uses (and a client may)."""
+
+    time_limit: float = Field(DEFAULT_TIME_LIMIT, description="A solve's seconds by default.")
+    max_time_limit: float = Field(MAX_TIME_LIMIT, description="The most seconds a job may ask.")
+    hint_time_limit: float = Field(HINT_TIME_LIMIT, description="A hint's seconds by default.")
+    lab_time_limit: float = Field(
+        LAB_TIME_LIMIT, description="Each method's seconds in the page's lab, to start with."
+    )
+    unpolled_seconds: float = Field(
+        UNPOLLED_SECONDS,
+        description="A job started without waiting ends once nobody has asked for it this long.",
+    )
+
+
 class ServerTables(BaseModel):
     """One set of the tables a server builds itself (:func:`slidelab.search.policy.server_tables`)."""
 
@@ -433,6 +455,7 @@ class StatusOut(BaseModel):
     )
     version: str
     lanes: dict[str, LaneStatus]
+    limits: PageLimits = Field(default_factory=PageLimits)
     tables: list[ServerTables] = Field(
         default_factory=list,
         description="The tables the server builds itself, and their states (empty until its"

@@ -32,6 +32,7 @@ const S = {
   analyses: new Map(), // goal|metric -> analysis, or {error}
   lab: new Map(),  // position key -> Map(row key -> entry)
   labOpen: new Map(),  // position key -> Set(row keys whose phases are shown)
+  limits: null,    // the server's limits and defaults, once it has said them (GET /api/status)
   labJob: null,    // {id, key, timer}
   urlBoard: null,  // the board and goal the address bar's history entry is for
   restoring: false,
@@ -262,20 +263,9 @@ function slideOf(i) {
   return [null, 0];
 }
 
-function renderBoard() {
-  const board = $("board");
-  const px = boardPixels();
-  const pad = Math.max(5, Math.round(px * 0.018)), gap = Math.max(3, Math.round(px * 0.01));
-  const s = (px - 2 * pad) / Math.max(S.W, S.H);
-  const w = Math.round(S.W * s + 2 * pad), h = Math.round(S.H * s + 2 * pad);
-  board.style.width = `${w}px`;
-  board.style.height = `${h}px`;
-  document.documentElement.style.setProperty("--board-px", `${Math.max(px, 320)}px`);
-  const place = (e, i) => {
-    const r = Math.floor(i / S.W), c = i % S.W;
-    e.style.width = e.style.height = `${s - gap}px`;
-    e.style.transform = `translate(${pad + c * s + gap / 2}px, ${pad + r * s + gap / 2}px)`;
-  };
+/** The tiles of the board, each a button placed on its cell (``place``) at ``s`` px a cell;
+ * the ids of those drawn. */
+function drawTiles(board, place, s) {
   const repeats = hasRepeats(S.goal);
   const labels = [...new Set(S.goal.filter((c) => c !== 0).map(String))];
   const hinted = currentHint();
@@ -310,6 +300,24 @@ function renderBoard() {
     t.setAttribute("aria-label", `tile ${label}, row ${r + 1}, column ${c + 1}, `
       + (!m ? "cannot slide" : k === 1 ? `slides ${WORD[m]}` : `slides ${WORD[m]} with the ${k - 1} between`));
   });
+  return seen;
+}
+
+function renderBoard() {
+  const board = $("board");
+  const px = boardPixels();
+  const pad = Math.max(5, Math.round(px * 0.018)), gap = Math.max(3, Math.round(px * 0.01));
+  const s = (px - 2 * pad) / Math.max(S.W, S.H);
+  const w = Math.round(S.W * s + 2 * pad), h = Math.round(S.H * s + 2 * pad);
+  board.style.width = `${w}px`;
+  board.style.height = `${h}px`;
+  document.documentElement.style.setProperty("--board-px", `${Math.max(px, 320)}px`);
+  const place = (e, i) => {
+    const r = Math.floor(i / S.W), c = i % S.W;
+    e.style.width = e.style.height = `${s - gap}px`;
+    e.style.transform = `translate(${pad + c * s + gap / 2}px, ${pad + r * s + gap / 2}px)`;
+  };
+  const seen = drawTiles(board, place, s);
   for (const [id, t] of tileEls) {
     if (!seen.has(id)) { t.remove(); tileEls.delete(id); }
   }
@@ -881,7 +889,7 @@ async function startSolve() {
     board: formatCells(S.cells, S.W),
     goal: formatCells(S.goal, S.W),
     method: $("method").value || "auto",
-    time_limit: Math.min(60, Math.max(0.1, parseFloat($("time-limit").value) || 10)),
+    time_limit: seconds("time-limit", "time_limit"),
     wait: false,
   };
   if ($("heuristic").value && !$("heuristic").disabled) body.heuristic = $("heuristic").value;
@@ -1357,7 +1365,7 @@ async function runLab() {
   }
   const key = positionKey();
   const body = { board: formatCells(S.cells, S.W), goal: formatCells(S.goal, S.W), methods,
-    time_limit: Math.min(60, Math.max(0.1, parseFloat($("lab-time").value) || 5)), wait: false };
+    time_limit: seconds("lab-time", "lab_time_limit"), wait: false };
   if ($("lab-heuristic").value) body.heuristic = $("lab-heuristic").value;
   S.labJob = { key, id: null, cancelled: false };
   $("lab-run").disabled = true;
@@ -1624,10 +1632,30 @@ async function copyText(id, button) {
 // --------------------------------------------------------------------------------------- methods
 
 /** Fill the method, heuristic and metric menus (and the lab's) from the server's tables. */
+/** The server's limits and defaults (``GET /api/status``'s ``limits``): the page's time
+ * fields take them, and the requests are held to them. */
+function applyLimits(limits) {
+  if (!limits) return;
+  S.limits = limits;
+  for (const [id, value] of [["time-limit", limits.time_limit], ["lab-time", limits.lab_time_limit]]) {
+    $(id).max = String(limits.max_time_limit);
+    $(id).value = String(value);
+  }
+}
+
+/** Seconds from a time field, within the server's limits (its default where unreadable);
+ * undefined before the server has said them: the request then leaves the time to its default. */
+function seconds(id, fallback) {
+  if (!S.limits) return undefined;
+  return Math.min(S.limits.max_time_limit, Math.max(0.1, parseFloat($(id).value) || S.limits[fallback]));
+}
+
 async function loadMethods() {
   let data;
   try {
-    data = await api("GET", "/api/methods");
+    let status;
+    [data, status] = await Promise.all([api("GET", "/api/methods"), api("GET", "/api/status").catch(() => null)]);
+    applyLimits(status && status.limits);
   } catch (e) {
     S.solveMsg = ["error: cannot list the methods: " + e.message, "error"];
     renderStatus();
@@ -1712,12 +1740,8 @@ function endJobs() {
   for (const path of paths) fetch(path, { method: "DELETE", keepalive: true }).catch(() => {});
 }
 
-function init() {
-  for (const id of ["width", "height"]) {
-    const sel = $(id);
-    for (let n = 2; n <= 10; n++) sel.appendChild(el("option", { value: String(n), text: String(n) }));
-    sel.value = "3";
-  }
+/** Every control's listener. */
+function listen() {
   $("new-btn").addEventListener("click", newBoard);
   for (const id of ["width", "height"]) {
     $(id).addEventListener("change", () => { if (S.sizeError) runCheck(); });
@@ -1793,6 +1817,15 @@ function init() {
   window.addEventListener("popstate", () => { loadFromHash(); });
   window.addEventListener("pagehide", endJobs);
   window.addEventListener("hashchange", () => { loadFromHash(); });
+}
+
+function init() {
+  for (const id of ["width", "height"]) {
+    const sel = $(id);
+    for (let n = 2; n <= 10; n++) sel.appendChild(el("option", { value: String(n), text: String(n) }));
+    sel.value = "3";
+  }
+  listen();
   setSlide();
   watchServer();
   // the page opens where the address says, else on the last position played here, else on a
