@@ -27,17 +27,19 @@ class Phase:
     Attributes
     ----------
     kind : str
-        ``"layer"`` (breadth-first: one layer expanded, the next made) or ``"iteration"``
-        (IDA*: one depth-first search to a bound).
+        ``"layer"`` (breadth-first: one layer expanded, the next made), ``"iteration"``
+        (IDA*: one depth-first search to a bound) or ``"contour"`` (A*: the nodes of one
+        value of ``f``, expanded in rising ``f``).
     side : str
         A bidirectional search's side, ``"forward"`` (from the start) or ``"backward"`` (from
         the goal); ``""`` otherwise.
     depth : float
-        The layer made (its distance from its side's root), or the iteration's bound.
+        The layer made (its distance from its side's root), the iteration's bound, or the
+        contour's ``f``.
     expanded, generated : int
         The nodes expanded and generated in it.
     frontier : int
-        The states of the layer it made (0 for an iteration).
+        The states of the layer it made (0 for an iteration; a contour's nodes still open).
     seconds : float
         Its wall-clock time.
 

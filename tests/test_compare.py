@@ -65,7 +65,11 @@ def test_layers_and_iterations_add_up(eight):
     )
     bounds = [p.depth for p in by["idastar"].stats.phases]
     assert bounds == sorted(bounds) and bounds[-1] == 31  # Manhattan's 21, then up by two
-    assert by["astar"].stats.phases == []  # best-first: no layers
+    contours = by["astar"].stats.phases  # best-first: by rising f, read from its nodes
+    assert {p.kind for p in contours} == {"contour"}
+    assert [p.depth for p in contours] == sorted(p.depth for p in contours)
+    assert sum(p.expanded for p in contours) == by["astar"].stats.expanded
+    assert sum(p.generated for p in contours) == by["astar"].stats.stored
 
 
 def test_a_method_that_does_not_search_in_the_metric_is_not_run():

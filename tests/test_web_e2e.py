@@ -1158,6 +1158,48 @@ def test_the_lab_searches_as_a_solve_would_and_keeps_its_table(desktop, server):
     shot(pg, "24-lab-stopped")
 
 
+def test_the_lab_plays_the_search_back(desktop, server):
+    """Teachers use visualisers because they show the search: the lab plays back each
+    method's layers (BFS), iterations (IDA*) and f-contours (A*), side by side, stepping
+    together; step, play, pause and resume."""
+    pg = desktop
+    open_page(pg, server)
+    set_board(pg, HARDEST)
+    tab(pg, "lab")
+    for box in pg.locator("#lab-methods input").all():
+        box.set_checked(box.get_attribute("value") in ("bfs", "astar", "idastar"))
+    pg.select_option("#lab-heuristic", "manhattan")
+    pg.click("#lab-run")
+    expect(pg.locator("#lab-status")).to_contain_text("done", timeout=120_000)
+    watch = pg.locator("#watch")
+    expect(watch).to_be_visible()
+    expect(pg.locator("#watch-charts figure")).to_have_count(3)
+    position = pg.locator("#watch-pos")
+    expect(position).to_have_text(re.compile(r"^step 0 of \d+$"))
+    steps = int(position.text_content().split()[-1])
+    assert steps >= 30  # bfs: 31 layers
+    pg.click("#watch-fwd")
+    expect(position).to_have_text(f"step 1 of {steps}")
+    now = pg.locator("#watch-now")
+    for words in ("bfs: layer 1", "astar: f ", "idastar: bound "):
+        expect(now).to_contain_text(words)
+    pg.select_option("#watch-speed", "8")
+    pg.click("#watch-play")  # plays ...
+    expect(position).not_to_have_text(f"step 1 of {steps}")
+    pg.click("#watch-play")  # ... pauses ...
+    paused = position.text_content()
+    pg.wait_for_timeout(600)
+    assert position.text_content() == paused
+    pg.click("#watch-play")  # ... resumes, to the end
+    expect(position).to_have_text(f"step {steps} of {steps}", timeout=30_000)
+    expect(now).to_contain_text("idastar: done")
+    expect(pg.locator("#watch-play")).to_have_attribute("aria-label", "play")
+    pg.click("#watch-back")
+    expect(position).to_have_text(f"step {steps - 1} of {steps}")
+    _check_accessible(pg)
+    shot(pg, "26-lab-watch")
+
+
 def test_the_analysis_for_every_board_the_server_allows(desktop, server):
     """The whole-space chart wherever the server analyses the goal (here 12 lettered cells),
     marked STM or MTM, the position's bar marked; beyond, the server's reason."""

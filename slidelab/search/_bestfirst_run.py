@@ -12,7 +12,7 @@ import numpy as np
 from ..errors import SearchLimitError
 from ..heuristics import Heuristic
 from ..puzzle import Puzzle
-from ..solution import Stats
+from ..solution import Phase, Stats
 from ..units import format_bytes
 from . import _bestfirst as bf
 from .limits import Limits, out_of_memory
@@ -128,6 +128,7 @@ def run_kernel(
     shorter_than: int | None = None,
     warm: bool = False,
     reach: int = 1,
+    contours: bool = False,
 ) -> list[int] | None:
     """Blank directions of the path the kernel finds from ``start`` to ``goal`` (label codes),
     one per single-tile step; a move slides 1 .. ``reach`` tiles (1: STM; more: MTM).
@@ -138,7 +139,8 @@ def run_kernel(
     node budget) raises :class:`WindowCapped`.  With ``shorter_than``, nodes
     with ``g + h`` at least that are dropped and None is returned when no path
     is left (with an admissible ``h``: none shorter exists).  With ``warm`` the
-    kernel is loaded first and the loading time is not counted as search time.
+    kernel is loaded first and the loading time is not counted as search time.  With
+    ``contours``, the answer's ``stats.phases`` are its f-contours (:func:`f_contours`).
     """
     allowed = limits.bytes_allowed
     size0 = INITIAL_NODES
@@ -222,6 +224,8 @@ def run_kernel(
         status = run(SLICE)
         update()
         if status == bf.FOUND:
+            if contours:
+                stats.phases.extend(f_contours(nodes, int(st[bf.S_NODES]), heur.divisor))
             return stack.sdir[: int(st[bf.S_DEPTH])].tolist()
         if status == bf.EXHAUSTED:
             if shorter_than is not None:
@@ -262,3 +266,22 @@ def run_kernel(
             st[bf.S_DEPTH] = 0
             st[bf.S_BLANK] = blank0
         limits.check(stats, method, open=int(st[bf.S_HEAP]))
+
+
+def f_contours(nodes: _Nodes, n: int, divisor: int = 1) -> list[Phase]:
+    """A* with a consistent heuristic expands its nodes by rising ``f = g + h``: its search,
+    contour by contour, read from the ``n`` nodes it stored once it found the goal.  A phase
+    of kind ``"contour"`` per value of ``f`` (its ``depth``): the nodes expanded (closed) at that
+    ``f``, the nodes stored at it (``generated``: each a first visit), and those still open
+    (``frontier``); its seconds are not told apart (0)."""
+    g = nodes.gs[:n].astype(np.int64)
+    h = nodes.hs[:n].astype(np.int64)
+    f = g + (h if divisor == 1 else (h + divisor - 1) // divisor)
+    closed = (nodes.flags[:n] & bf.CLOSED) != 0
+    values, at = np.unique(f, return_inverse=True)
+    stored = np.bincount(at, minlength=values.size)
+    expanded = np.bincount(at, weights=closed, minlength=values.size).astype(np.int64)
+    return [
+        Phase("contour", "", int(v), int(e), int(s), int(s - e), 0.0)
+        for v, e, s in zip(values, expanded, stored, strict=True)
+    ]

@@ -221,14 +221,22 @@ class Comparison:
 
 
 def _phase_lines(stats: Stats) -> list[str]:
-    """A method's layers or iterations, indented under its row."""
+    """A method's layers, iterations or contours, indented under its row."""
     lines = []
     for p in stats.phases:
         if p.kind == "iteration":
             what = f"bound {p.depth:g}"
+        elif p.kind == "contour":
+            what = f"f {p.depth:g}"
         else:
             what = f"depth {p.depth:g}" + (f" {p.side}" if p.side else "")
-        made = f"  layer {p.frontier:>10,}" if p.kind == "layer" else ""
+        made = (
+            f"  layer {p.frontier:>10,}"
+            if p.kind == "layer"
+            else f"  open {p.frontier:>11,}"
+            if p.kind == "contour"
+            else ""
+        )
         lines.append(
             f"    {what:<18} expanded {p.expanded:>12,}  generated {p.generated:>12,}{made}"
             f"  {p.seconds:.4f} s"

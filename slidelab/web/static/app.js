@@ -33,6 +33,7 @@ const S = {
   lab: new Map(),  // position key -> Map(row key -> entry)
   labOpen: new Map(),  // position key -> Set(row keys whose phases are shown)
   limits: null,    // the server's limits and defaults, once it has said them (GET /api/status)
+  watch: { step: 0, timer: null }, // the lab's search played back: the phase shown, the player
   labJob: null,    // {id, key, timer}
   urlBoard: null,  // the board and goal the address bar's history entry is for
   restoring: false,
@@ -1052,11 +1053,13 @@ function phasesDetails(phases) {
   return d;
 }
 
+/** What a phase's ``depth`` is, and its ``frontier``, by its kind. */
+const PHASE_WORDS = { layer: ["depth", "layer size"], iteration: ["bound", "frontier"], contour: ["f", "still open"] };
+
 function phasesTable(phases) {
-  const iter = phases.some((p) => p.kind === "iteration");
+  const [depth, frontier] = PHASE_WORDS[phases[0].kind] || PHASE_WORDS.layer;
   const sides = phases.some((p) => p.side);
-  const head = [iter ? "bound" : "depth", ...(sides ? ["side"] : []), "expanded", "generated",
-    iter ? "frontier" : "layer size", "seconds"];
+  const head = [depth, ...(sides ? ["side"] : []), "expanded", "generated", frontier, "seconds"];
   const t = el("table", {}, el("thead", {}, el("tr", {}, ...head.map((h) => el("th", { scope: "col", text: h })))));
   const body = el("tbody");
   for (const p of phases) {
@@ -1477,6 +1480,7 @@ function renderLab() {
   });
   body.replaceChildren(...out);
   drawLabChart(rows);
+  renderWatch();
 }
 
 /** Why a method stopped, in a few words ("stopped at the 1 s time limit"). */
@@ -1549,6 +1553,92 @@ function drawLabChart(rows) {
     exp.appendChild(te);
   });
   box.replaceChildren(svg);
+}
+
+// ------------------------------------------------------------------------------ watch the search
+
+/** The lab's rows of this position that can be watched: those whose search has phases. */
+function watchRows() {
+  return [...labRows(positionKey()).values()].filter((e) => (e.phases || []).length);
+}
+
+/** One phase in words: "layer 12 forward: 1,234 expanded, 2,345 generated, 3,456 in the layer". */
+function phaseText(e, p) {
+  const [depth, frontier] = PHASE_WORDS[p.kind] || PHASE_WORDS.layer;
+  const what = p.kind === "layer" ? `layer ${p.depth}${p.side ? " " + p.side : ""}` : `${depth} ${p.depth}`;
+  return `${e.method}: ${what}: ${num(p.expanded)} expanded, ${num(p.generated)} generated,`
+    + ` ${num(p.frontier)} ${frontier}`;
+}
+
+/** Each watched method's search up to the step: its phases so far as bars (log scale), the
+ * current one marked; the methods side by side, stepping together. */
+function renderWatch() {
+  const rows = watchRows();
+  $("watch").hidden = !rows.length;
+  if (!rows.length) { stopWatch(); return; }
+  const steps = Math.max(...rows.map((e) => e.phases.length));
+  S.watch.step = Math.min(S.watch.step, steps);
+  $("watch-pos").textContent = `step ${S.watch.step} of ${steps}`;
+  $("watch-back").disabled = S.watch.step === 0;
+  $("watch-fwd").disabled = S.watch.step >= steps;
+  const top = Math.max(1, ...rows.flatMap((e) => e.phases.map((p) => p.generated || 0)));
+  $("watch-charts").replaceChildren(...rows.map((e) => watchChart(e, S.watch.step, top)));
+  const now = rows.filter((e) => S.watch.step > 0 && S.watch.step <= e.phases.length)
+    .map((e) => phaseText(e, e.phases[S.watch.step - 1]));
+  const done = rows.filter((e) => S.watch.step > e.phases.length).map((e) => `${e.method}: done`);
+  $("watch-now").textContent = S.watch.step === 0 ? "step 0: nothing searched yet" : [...now, ...done].join("; ");
+}
+
+function watchChart(e, step, top) {
+  const w = 300, h = 90, pad = 4, n = e.phases.length, bw = (w - 2 * pad) / Math.max(n, 1);
+  const y = (v) => (h - 14) * Math.log10(1 + v) / Math.log10(1 + top);
+  const svg = document.createElementNS(SVG_NS, "svg");
+  svg.setAttribute("viewBox", `0 0 ${w} ${h}`);
+  svg.setAttribute("role", "img");
+  svg.setAttribute("aria-label", `${e.method} (${e.heuristic || "no heuristic"}, ${(e.metric || "").toUpperCase()}):`
+    + ` ${Math.min(step, n)} of ${n} ${e.phases[0].kind}s shown`);
+  const add = (tag, attrs) => {
+    const x = document.createElementNS(SVG_NS, tag);
+    for (const [k, v] of Object.entries(attrs)) x.setAttribute(k, v);
+    svg.appendChild(x);
+    return x;
+  };
+  e.phases.slice(0, step).forEach((p, i) => {
+    const side = p.side === "backward" ? " backward" : "";
+    const cur = i === step - 1 ? " now" : "";
+    add("rect", { x: pad + i * bw, y: h - 2 - y(p.generated), width: Math.max(1, bw - 1), height: y(p.generated), class: `gen${side}${cur}` });
+    add("rect", { x: pad + i * bw, y: h - 2 - y(p.expanded), width: Math.max(1, bw - 1), height: y(p.expanded), class: `exp${side}${cur}` });
+  });
+  const label = el("figcaption", { text: `${e.method} (${e.heuristic || "–"}), ${(e.metric || "").toUpperCase()}:`
+    + ` ${e.phases[0].kind}s` });
+  return el("figure", { class: "watch-chart" }, label, svg);
+}
+
+function stepWatch(by) {
+  S.watch.step = Math.max(0, S.watch.step + by);
+  renderWatch();
+}
+
+function toggleWatch() {
+  if (S.watch.timer) { stopWatch(); return; }
+  const steps = Math.max(0, ...watchRows().map((e) => e.phases.length));
+  if (S.watch.step >= steps) S.watch.step = 0; // from the start again
+  $("watch-play").setAttribute("aria-label", "pause");
+  $("watch-play").querySelector("span").textContent = "pause";
+  const tick = () => {
+    stepWatch(1);
+    const left = S.watch.step < Math.max(0, ...watchRows().map((e) => e.phases.length));
+    S.watch.timer = left ? setTimeout(tick, 1000 / (parseFloat($("watch-speed").value) || 2)) : null;
+    if (!left) stopWatch();
+  };
+  S.watch.timer = setTimeout(tick, 0);
+}
+
+function stopWatch() {
+  clearTimeout(S.watch.timer);
+  S.watch.timer = null;
+  $("watch-play").setAttribute("aria-label", "play");
+  $("watch-play").querySelector("span").textContent = "play";
 }
 
 // ---------------------------------------------------------------------------------------- share
@@ -1806,6 +1896,9 @@ function listen() {
     tab.addEventListener("keydown", tabKeys);
   }
   $("lab-run").addEventListener("click", runLab);
+  $("watch-back").addEventListener("click", () => { stopWatch(); stepWatch(-1); });
+  $("watch-fwd").addEventListener("click", () => { stopWatch(); stepWatch(1); });
+  $("watch-play").addEventListener("click", toggleWatch);
   $("lab-cancel").addEventListener("click", cancelLab);
   $("lab-clear").addEventListener("click", () => {
     labRows(positionKey()).clear();
