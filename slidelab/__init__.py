@@ -56,6 +56,8 @@ _EXPORTS = {
         "positions_at_distance",
         "prepare",
         "read_request",
+        "hint",
+        "review",
         "solve",
         "solve_all",
         "solve_many",

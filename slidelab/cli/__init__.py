@@ -26,9 +26,11 @@ from .batch import batch_command
 from .check import check_command
 from .compare import compare_command
 from .generate import generate_command
+from .hint import hint_command
 from .moves import moves_group
 from .program import ProgramGroup
 from .progress import QUIET_SECONDS
+from .review import review_command
 from .serve import serve_command
 from .solve import solve_command
 from .tables import tables_group
@@ -51,6 +53,8 @@ for _command in (
     solve_command,
     check_command,
     compare_command,
+    hint_command,
+    review_command,
     generate_command,
     analyze_command,
     batch_command,

@@ -153,15 +153,16 @@ class SearchCommand(click.Command):
         super().format_epilog(ctx, formatter)
 
 
-def metric_option(help_text: str):
-    """``--metric stm|mtm``: one declaration for every command that counts moves."""
+def metric_option(help_text: str, default: str | None = "stm"):
+    """``--metric stm|mtm``: one declaration for every command that counts moves (``default``
+    None: the command's own default, said in ``help_text``)."""
     from ..moves import METRICS
 
     return click.option(
         "--metric",
         type=click.Choice(METRICS, case_sensitive=False),
-        default="stm",
-        show_default=True,
+        default=default,
+        show_default=default is not None,
         help=help_text,
     )
 

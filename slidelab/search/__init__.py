@@ -25,12 +25,14 @@ _EXPORTS = {
     "bidirectional": ["bidirectional_bfs"],
     "bidirectional_astar": ["bidirectional_astar"],
     "constructive": ["constructive"],
+    "hint": ["Hint", "hint"],
     "idastar": ["idastar", "idastar_all"],
     "limits": ["Limits"],
     "many": ["solve_many"],
     "options": ["SearchOptions", "check_options"],
     "request": ["Request", "read_request"],
     "registry": ["METHODS", "Method", "method_name"],
+    "review": ["Review", "review"],
     "solve": ["choose_method", "prepare", "prepare_request", "solve", "solve_all", "solve_request"],
     "table": ["solve_by_table"],
 }
@@ -60,11 +62,13 @@ if TYPE_CHECKING:
     from .bidirectional import bidirectional_bfs
     from .bidirectional_astar import bidirectional_astar
     from .constructive import constructive
+    from .hint import Hint, hint
     from .idastar import idastar, idastar_all
     from .limits import Limits
     from .many import solve_many
     from .options import SearchOptions, check_options
     from .registry import METHODS, Method, method_name
     from .request import Request, read_request
+    from .review import Review, review
     from .solve import choose_method, prepare, prepare_request, solve, solve_all, solve_request
     from .table import solve_by_table

@@ -23,6 +23,7 @@ from ..errors import SearchLimitError
 from ..moves import Move, moved_tiles
 from ..puzzle import Puzzle
 from ..units import format_duration
+from .distances import table_at_hand
 from .request import Request, read_request
 
 #: the seconds of search a hint takes where no time limit is given
@@ -51,6 +52,10 @@ class Hint:
         The answer's seconds, compiling kernels left out (as time limits leave it out: a first
         hint that compiles its search's kernels said "no optimal solution within 9.4 s" for a
         2 s limit).
+    good : tuple of Move
+        Every move that keeps the optimum (the first moves of all optimal solutions), in
+        ``U D L R`` order; :attr:`move` is one of them.  Just :attr:`move` where the time
+        was not enough to look at the others.
     """
 
     distance: int | None
@@ -60,6 +65,7 @@ class Hint:
     how: str
     metric: str
     seconds: float
+    good: tuple[Move, ...] = ()
 
     @property
     def exact(self) -> bool:
@@ -78,9 +84,11 @@ class Hint:
                 " (the exact distance needs a longer search)"
             )
         plural = "" if self.distance == 1 else "s"
+        others = [str(m) for m in self.good if m != self.move]
+        also = f"; also optimal: {', '.join(others)}" if others else ""
         return (
             f"{self.distance} {unit}{plural} from the goal ({self.how}); best next move:"
-            f" {self.move} (tile {self.tile})"
+            f" {self.move} (tile {self.tile}){also}"
         )
 
     def as_dict(self) -> dict:
@@ -94,6 +102,7 @@ class Hint:
             "metric": self.metric,
             "seconds": self.seconds,
             "message": self.message,
+            "good": [str(m) for m in self.good],
         }
 
 
@@ -137,7 +146,7 @@ def hint_request(request: Request) -> Hint:
     puzzle, metric = request.puzzle, request.options.metric
     if puzzle.start == puzzle.goal:
         return Hint(0, None, None, None, "solved", metric, clock.elapsed())
-    table = _table(puzzle, metric)
+    table = table_at_hand(puzzle, metric)
     if table is not None:
         solution, how = table.solve(puzzle.start), "distance table"
     else:
@@ -156,19 +165,20 @@ def hint_request(request: Request) -> Hint:
     first = solution.moves[0]
     move = first if metric == "mtm" else Move(first.direction, 1)
     tile = moved_tiles(puzzle.start, [move])[-1]
-    return Hint(solution.length, None, move, tile, how, metric, clock.elapsed())
+    good = _good_moves(request, solution.length, move)
+    return Hint(solution.length, None, move, tile, how, metric, clock.elapsed(), good)
 
 
-def _table(puzzle: Puzzle, metric: str):
-    """The goal's distance table where it answers now (cached, or quick to make:
-    :func:`~.policy.distance_table_now`), else None."""
-    from ..tables.distance import DistanceTable
-    from ..tables.index import Space
-    from .policy import distance_table_now
+def _good_moves(request: Request, distance: int, move: Move) -> tuple[Move, ...]:
+    """Every move from the start that keeps the optimum (:class:`~.review.Distances`), or
+    just ``move`` where a neighbour's distance cannot be proven within the time limit."""
+    from ..errors import SlidelabError
+    from .distances import Distances
 
-    if not distance_table_now(puzzle, metric):
-        return None
-    return DistanceTable.of(Space(puzzle.goal, metric))
+    try:
+        return Distances(request).good(request.puzzle.start, distance)
+    except SlidelabError:  # a neighbour past the time limit: the one move known
+        return (move,)
 
 
 def _lower_bound(puzzle: Puzzle, metric: str, proved) -> int:

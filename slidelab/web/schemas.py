@@ -312,6 +312,11 @@ class HintOut(BaseModel):
     metric: str = Field(description="stm or mtm: what the distance counts.")
     seconds: float
     message: str = Field(description="One line for people.")
+    good: list[str] = Field(
+        default_factory=list,
+        description="Every move that keeps the optimum (the first moves of all optimal"
+        " solutions); ``move`` is one of them.",
+    )
     id: str | None = None
 
 
