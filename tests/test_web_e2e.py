@@ -1315,31 +1315,38 @@ def test_a_keyboard_only_journey(phone, server):
     not os.environ.get("SLIDELAB_WEB_SCREENSHOT"), reason="set SLIDELAB_WEB_SCREENSHOT=1"
 )
 def test_the_docs_pictures(browser, server):
-    """The docs' pictures: ``docs/web.png`` (a desktop: mid-replay, the lab) and
-    ``docs/web-phone.png`` (a phone: mid-replay, the controls under the board)."""
-    for name, viewport in (
-        ("web.png", VIEWPORTS["desktop"]),
-        ("web-phone.png", {"width": 390, "height": 844}),
-    ):
-        pages = _page(browser, viewport)
-        page = next(pages)
-        open_page(page, server)
-        set_board(page, HARDEST)
-        solve(page, "solved: 31 moves")
-        for _ in range(9):
-            page.click("#fwd-btn")
-        if name == "web.png":  # the lab, on the position shown
-            tab(page, "lab")
-            for box in page.locator("#lab-methods input").all():
-                box.set_checked(
-                    box.get_attribute("value") in ("bfs", "bidirectional", "astar", "idastar")
-                )
-            page.click("#lab-run")
-            expect(page.locator("#lab-status")).to_contain_text("done", timeout=120_000)
-            row = page.locator("#lab-table > tbody > tr:not(.phases)").filter(has_text="idastar")
-            row.first.locator("button.expand").click()
-        page.locator("#board").focus()
-        page.evaluate("document.activeElement.blur()")
-        page.wait_for_timeout(400)
-        page.screenshot(path=str(ROOT / "docs" / name), full_page=name == "web.png")
-        next(pages, None)
+    """The docs' pictures: ``docs/web.png`` (a desktop: the lab comparing four methods on the
+    8-puzzle's hardest position, its search played back halfway) and ``docs/web-phone.png``
+    (a phone: the player's page, a shuffled 4x4 being played, a personal best kept)."""
+    pages = _page(browser, VIEWPORTS["desktop"])
+    page = next(pages)
+    open_page(page, server)
+    set_board(page, HARDEST)
+    tab(page, "lab")
+    for box in page.locator("#lab-methods input").all():
+        box.set_checked(box.get_attribute("value") in ("bfs", "bidirectional", "astar", "idastar"))
+    page.select_option("#lab-heuristic", "manhattan")
+    page.click("#lab-run")
+    expect(page.locator("#lab-status")).to_contain_text("done", timeout=120_000)
+    for _ in range(16):
+        page.click("#watch-fwd")
+    page.evaluate("document.activeElement.blur()")
+    page.wait_for_timeout(400)
+    page.screenshot(path=str(ROOT / "docs" / "web.png"), full_page=True)
+    next(pages, None)
+    context = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True)
+    phone = context.new_page()
+    open_page(phone, server, where="")
+    phone.evaluate(
+        "localStorage.setItem('slidelab-best|4x4|stm', JSON.stringify({ms: 83000, moves: 61}))"
+    )
+    phone.reload()
+    expect(phone.locator("body")).to_have_attribute("data-ready", "yes")
+    board = phone.locator("#board")
+    board.focus()
+    for key in ("ArrowLeft", "ArrowUp", "ArrowRight", "ArrowUp", "ArrowLeft", "ArrowDown"):
+        phone.keyboard.press(key)
+    phone.evaluate("document.activeElement.blur()")
+    phone.wait_for_timeout(400)
+    phone.screenshot(path=str(ROOT / "docs" / "web-phone.png"))
+    context.close()
