@@ -1200,6 +1200,37 @@ def test_the_lab_plays_the_search_back(desktop, server):
     shot(pg, "26-lab-watch")
 
 
+def test_a_solve_reviewed_on_the_page(page, server):
+    """Paste a solve, review it: its summary, a chart of distance against move number with
+    the lost move marked, and a click on the lost move shows the position before it with its
+    good moves outlined; the review is in the address bar, and a reload opens it again."""
+    open_page(page, server)
+    set_board(page, HARDEST)
+    tab(page, "review")
+    page.fill("#review-moves", "L R D2RU2L2D2RURUL2D2RURUL2D2R2U2L2")
+    page.click("#review-run")
+    status = page.locator("#review-status")
+    expect(status).to_have_text("33 moves, optimal 31: 2 lost, at move 2 (2)")
+    expect(page.locator("#review-chart circle.lost")).to_have_count(1)
+    lost = page.locator("#review-list button")
+    expect(lost).to_have_count(1)
+    expect(lost).to_contain_text("move 2: R lost 2; good there: D")
+    _check_accessible(page)
+    lost.click()
+    # before move 2: the start after L; its good move D outlined, the tile above the blank
+    expect(page.locator("#board")).to_have_attribute("data-board", after(HARDEST, "L"))
+    good = page.locator("#board .tile.good")
+    expect(good).to_have_count(1)
+    assert "slides down" in good.get_attribute("aria-label")
+    assert "review=" in page.url
+    page.reload()
+    expect(page.locator("body")).to_have_attribute("data-ready", "yes")
+    expect(page.locator("#review-status")).to_have_text(
+        "33 moves, optimal 31: 2 lost, at move 2 (2)"
+    )
+    shot(page, "27-review")
+
+
 def test_the_analysis_for_every_board_the_server_allows(desktop, server):
     """The whole-space chart wherever the server analyses the goal (here 12 lettered cells),
     marked STM or MTM, the position's bar marked; beyond, the server's reason."""

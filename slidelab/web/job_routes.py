@@ -24,7 +24,7 @@ from fastapi.responses import JSONResponse
 from ..search.compare import DEFAULT_METHODS, method_names
 from ..search.request import check_request, read_options
 from ..workers import DONE, solve_job
-from ..workers.jobs import compare_job, hint_job
+from ..workers.jobs import compare_job, hint_job, review_job
 from .errors import ApiError, job_error, page_error, page_remedy, without_commands
 from .lanes import MAX_SOLVE_BYTES, Lanes, is_cheap
 from .reading import FIX_NAMES, options_of, puzzle_of, refusals
@@ -36,6 +36,9 @@ from .schemas import (
     HintIn,
     HintOut,
     HintView,
+    ReviewIn,
+    ReviewOut,
+    ReviewView,
     SolveIn,
     SolveOut,
     SolveStarted,
@@ -134,6 +137,20 @@ def _hint(body: HintIn, lanes: Lanes) -> Started:
     return Started(hint_job(checked), lane, time_limit)
 
 
+def _review(body: ReviewIn, lanes: Lanes) -> Started:
+    from ..moves import parse_moves
+
+    options = options_of(metric=body.metric)
+    puzzle = puzzle_of(body)
+    lane = "cheap" if is_cheap(puzzle.width * puzzle.height) else "hard"
+    time_limit = min(body.time_limit, lanes[lane].time_limit)
+    with refusals():  # the moves read and replayed here: an illegal one is 400, with its number
+        moves = parse_moves(body.moves)
+        puzzle.start.apply(moves)
+        checked = check_request(puzzle, options.replace(time_limit=time_limit), FIX_NAMES)
+    return Started(review_job(checked, moves), lane, lanes[lane].time_limit)
+
+
 KINDS = (
     JobKind("solve", "solve", SolveIn, SolveOut, SolveView, _solve,
             "Solve a position in a worker process, within ``time_limit`` seconds."),
@@ -143,6 +160,9 @@ KINDS = (
     JobKind("hint", "hint", HintIn, HintOut, HintView, _hint,
             "The best next move (one move of an optimal solution) and the position's distance"
             " to the goal; a lower bound when ``time_limit`` was not enough."),
+    JobKind("review", "review", ReviewIn, ReviewOut, ReviewView, _review,
+            "A solve judged move by move: each position's exact distance, the moves each move"
+            " lost and the moves that keep the optimum there, and a summary line."),
 )  # fmt: skip
 
 

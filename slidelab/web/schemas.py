@@ -320,6 +320,64 @@ class HintOut(BaseModel):
     id: str | None = None
 
 
+class ReviewIn(PuzzleIn):
+    moves: str = Field(
+        max_length=4000,
+        description="The solve: moves in tile notation (the letter: where the tile goes; R3 ="
+        " RRR), from the board.",
+    )
+    metric: str = Field("stm", max_length=8, description="stm or mtm: what a move is.")
+    time_limit: float = Field(
+        DEFAULT_TIME_LIMIT,
+        gt=0,
+        le=MAX_TIME_LIMIT,
+        description="Seconds for each position's optimal search where no distance table"
+        " answers; the whole review within the lane's limit.",
+    )
+    wait: bool = Field(
+        True,
+        description="Answer with the review (true) or a review id at once; such a review is"
+        f" ended once nobody has asked for it (GET) for {UNPOLLED_SECONDS:g} s.",
+    )
+
+
+class ReviewStep(BaseModel):
+    number: int
+    move: str
+    before: int = Field(description="The distance before the move.")
+    after: int = Field(description="The distance after it.")
+    lost: int = Field(description="Moves it lost: 0 when it kept the optimum.")
+    good: list[str] = Field(description="The moves that keep the optimum from before it.")
+    seconds: float | None = None
+
+
+class ReviewOut(BaseModel):
+    start: str
+    goal: str
+    metric: str
+    length: int
+    optimum: int
+    lost: int
+    reaches_goal: bool
+    summary: str = Field(description="'33 moves, optimal 31: 2 lost, at move 2 (2)'.")
+    good_at_start: list[str]
+    steps: list[ReviewStep]
+    id: str | None = None
+
+
+class ReviewView(BaseModel):
+    """A review as the server tracks it (``result`` once done, ``error`` once failed)."""
+
+    id: str
+    status: Literal["queued", "running", "done", "failed", "cancelled"]
+    progress: dict
+    elapsed: float
+    result: ReviewOut | None = None
+    error: str | None = None
+    error_kind: str | None = None
+    warm_up: str | None = None
+
+
 class HintView(BaseModel):
     """A hint as the server tracks it (``result`` once done, ``error`` once failed)."""
 

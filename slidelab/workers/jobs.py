@@ -75,6 +75,13 @@ def hint_job(request: Request) -> tuple[str, dict]:
     return "hint", {"puzzle": request.puzzle, "options": request.options}
 
 
+def review_job(request: Request, moves: tuple) -> tuple[str, dict]:
+    """The job that reviews the solve ``moves`` (read and legal) from ``request``'s start
+    (read and checked: its metric, and each position's search time;
+    :func:`~slidelab.search.review.review_request`); its result is ``Review.as_dict()``."""
+    return "review", {"puzzle": request.puzzle, "options": request.options, "moves": moves}
+
+
 def tables_job(tables) -> tuple[str, dict]:
     """The job that makes one set of tables ready (a :class:`~slidelab.tables.family.Tables`):
     built, announced, or loaded where another process built them meanwhile (it waits for that
@@ -208,7 +215,8 @@ def run_job(kind: str, args: dict, report=None) -> tuple:
     everything (a worker process of :mod:`.pool` ignores Ctrl-C: its server stops it).
 
     ``kind`` and ``args`` as :func:`solve_job`, :func:`analyze_job`, :func:`generate_job`,
-    :func:`compare_job`, :func:`hint_job`, :func:`tables_job` and :func:`server_tables_job`
+    :func:`compare_job`, :func:`hint_job`, :func:`review_job`, :func:`tables_job` and
+    :func:`server_tables_job`
     make them.  A failure's ``kind``: ``input``, ``unsolvable``, ``limit`` (with the search's
     ``stats``), ``cluster`` (a Dask cluster that could not answer:
     :class:`~slidelab.errors.ClusterError`) or ``internal``.  A limit reached that names the
@@ -234,6 +242,9 @@ def run_job(kind: str, args: dict, report=None) -> tuple:
         if kind == "hint":
             with granted(1):
                 return DONE, _hint(args)
+        if kind == "review":
+            with granted(1):
+                return DONE, _review(args)
         if kind == "tables":
             return DONE, _tables(args, report)
         if kind == "server-tables":
@@ -384,6 +395,13 @@ def _hint(args: dict) -> dict:
     from ..search.hint import hint_request
 
     return hint_request(_request(args)).as_dict()
+
+
+def _review(args: dict) -> dict:
+    """A solve judged move by move (``Review.as_dict()``)."""
+    from ..search.review import review_request
+
+    return review_request(_request(args), args["moves"]).as_dict()
 
 
 def remedy_fields(tables) -> dict:

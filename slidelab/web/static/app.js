@@ -34,6 +34,8 @@ const S = {
   labOpen: new Map(),  // position key -> Set(row keys whose phases are shown)
   limits: null,    // the server's limits and defaults, once it has said them (GET /api/status)
   watch: { step: 0, timer: null }, // the lab's search played back: the phase shown, the player
+  review: null,     // the last review: {key, data, start, moves}
+  reviewGood: null, // the good moves outlined: {key, moves} (a lost move jumped to)
   labJob: null,    // {id, key, timer}
   urlBoard: null,  // the board and goal the address bar's history entry is for
   restoring: false,
@@ -295,6 +297,7 @@ function drawTiles(board, place, s) {
     t.classList.toggle("moving", S.solution !== null && id === S.lastMoved && !S.detour.length);
     const [m, k] = slideOf(i);
     t.classList.toggle("fixed", !m);
+    t.classList.toggle("good", reviewGood(m, k));
     t.classList.toggle("hinted", !!(hinted && hinted.data.move && !hinted.implied
       && m === hinted.data.move[0] && k === (parseInt(hinted.data.move.slice(1), 10) || 1)));
     const r = Math.floor(i / S.W), c = i % S.W;
@@ -509,6 +512,7 @@ function stateHash() {
   } else if (S.history.length) {
     add("moves", compactMoves(S.history));
   }
+  if (S.review) add("review", S.review.moves); // a review link opens it again
   return "#" + parts.join("&");
 }
 
@@ -540,6 +544,7 @@ function setPosition(cells, goal, W, H, { keepInput = false } = {}) {
     if (id !== STARTING) api("DELETE", `/api/solve/${id}`).catch(() => {});
   }
   S.solveMsg = ["", ""];       // nothing said about the previous board stays
+  if (!S.keepReview) { S.review = null; S.reviewGood = null; } // a review is of its start
   S.undoSteps = [];
   const sizeChanged = W !== S.W || H !== S.H;
   S.W = W; S.H = H;
@@ -1641,6 +1646,108 @@ function stopWatch() {
   $("watch-play").querySelector("span").textContent = "play";
 }
 
+// --------------------------------------------------------------------------------- the review
+
+/** Review the moves in the review box (or, empty, the moves played) from the start position. */
+async function runReview() {
+  if (!$("review-moves").value.trim()) $("review-moves").value = compactMoves(S.history);
+  const moves = $("review-moves").value.trim();
+  const status = $("review-status");
+  if (!moves) { status.className = "status warn"; status.textContent = "no moves to review: play or paste some"; return; }
+  const start = S.solution ? S.solution.start : S.start;
+  const key = `${formatCells(start, S.W)}|${formatCells(S.goal, S.W)}|${metric()}|${moves}`;
+  status.className = "status";
+  status.textContent = "reviewing...";
+  $("review-run").disabled = true;
+  try {
+    const data = await api("POST", "/api/review", { board: formatCells(start, S.W),
+      goal: formatCells(S.goal, S.W), moves, metric: metric() });
+    S.review = { key, data, start: start.slice(), moves };
+    status.className = data.lost ? "status warn" : "status ok";
+    status.textContent = data.summary;
+  } catch (e) {
+    S.review = null;
+    status.className = "status error";
+    status.textContent = "error: " + e.message;
+  } finally {
+    $("review-run").disabled = false;
+    renderReview();
+    updateUrl();
+  }
+}
+
+/** The review's chart (distance against move number, the optimal line beside it, the lost
+ * moves marked) and its list of lost moves, each a jump to the position before it. */
+function renderReview() {
+  const r = S.review && S.review.data;
+  $("review-chart-box").hidden = !r;
+  if (!r) { $("review-list").replaceChildren(); return; }
+  const w = Math.max(300, Math.round($("review-chart").clientWidth || 420)), h = 160, pad = 28;
+  const n = Math.max(1, r.length, r.optimum), top = Math.max(1, r.optimum, ...r.steps.map((s) => s.after));
+  const x = (i) => pad + (w - pad - 8) * i / n, y = (d) => 8 + (h - 8 - pad) * (1 - d / top);
+  const svg = document.createElementNS(SVG_NS, "svg");
+  svg.setAttribute("viewBox", `0 0 ${w} ${h}`);
+  svg.setAttribute("role", "img");
+  svg.setAttribute("aria-label", `distance after each move: ${r.summary}`);
+  const add = (tag, attrs, text) => {
+    const e = document.createElementNS(SVG_NS, tag);
+    for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, v);
+    if (text !== undefined) e.textContent = text;
+    svg.appendChild(e);
+    return e;
+  };
+  add("line", { x1: x(0), y1: y(r.optimum), x2: x(r.optimum), y2: y(0), class: "optimal" });
+  const points = [[0, r.optimum], ...r.steps.map((s) => [s.number, s.after])];
+  add("polyline", { points: points.map(([i, d]) => `${x(i)},${y(d)}`).join(" "), class: "solve" });
+  for (const s of r.steps.filter((t) => t.lost)) {
+    const dot = add("circle", { cx: x(s.number), cy: y(s.after), r: 4, class: "lost" });
+    const t = document.createElementNS(SVG_NS, "title");
+    t.textContent = `move ${s.number} (${s.move}) lost ${s.lost}`;
+    dot.appendChild(t);
+  }
+  add("text", { x: 2, y: y(top) + 4 }, String(top));
+  add("text", { x: 2, y: y(0) }, "0");
+  add("text", { x: x(n), y: h - 6, "text-anchor": "end" }, `move ${n}`);
+  $("review-chart").replaceChildren(svg);
+  $("review-list").replaceChildren(...r.steps.filter((t) => t.lost).map((t) => el("li", {},
+    el("button", { type: "button", "data-number": String(t.number), title: "show the position before it, its good moves outlined" },
+      `move ${t.number}: ${t.move} lost ${t.lost}; good there: ${t.good.join(", ") || "none"}`))));
+}
+
+/** Show the position before the reviewed move ``number``, its good moves outlined. */
+function jumpToReviewed(number) {
+  const rv = S.review;
+  if (!rv) return;
+  const moves = expandMoves(rv.moves) || [];
+  const step = rv.data.steps[number - 1];
+  const before = metric() === "mtm" ? mtmPrefix(moves, number - 1) : moves.slice(0, number - 1);
+  S.keepReview = true;
+  try { setPosition(rv.start, S.goal, S.W, S.H); } finally { S.keepReview = false; }
+  for (const mv of before) userMove(mv);
+  S.reviewGood = { key: positionKey(), moves: step.good };
+  renderBoard();
+  announce(`before move ${number}: the good moves there are ${step.good.join(", ") || "none"}`);
+}
+
+/** The single-tile moves of the first ``k`` slides of ``moves`` (a run of one direction). */
+function mtmPrefix(moves, k) {
+  const out = [];
+  let runs = 0;
+  for (let i = 0; i < moves.length; i++) {
+    if (i === 0 || moves[i] !== moves[i - 1]) runs += 1;
+    if (runs > k) break;
+    out.push(moves[i]);
+  }
+  return out;
+}
+
+/** Whether the tile at cell ``i`` makes a good move of the review (its slide ``m``, ``k``). */
+function reviewGood(m, k) {
+  const g = S.reviewGood;
+  if (!g || g.key !== positionKey() || !m) return false;
+  return g.moves.some((mv) => mv[0] === m && (parseInt(mv.slice(1), 10) || 1) === k);
+}
+
 // ---------------------------------------------------------------------------------------- share
 
 /** Restore what the address bar's fragment describes (a reload, back, a bookmark, a link). */
@@ -1694,6 +1801,12 @@ async function restore(hash) {
     } else if (moves) {
       for (const mv of expandMoves(moves) || []) userMove(mv);
       renderBoard();
+    }
+    const reviewed = p.get("review");
+    if (reviewed) { // the review the link names, run again
+      $("review-moves").value = reviewed;
+      showTab("review");
+      runReview();
     }
     return true;
   } finally {
@@ -1830,6 +1943,21 @@ function endJobs() {
   for (const path of paths) fetch(path, { method: "DELETE", keepalive: true }).catch(() => {});
 }
 
+/** The lab's, the watch's and the review's listeners. */
+function listenPanels() {
+  $("lab-run").addEventListener("click", runLab);
+  $("review-run").addEventListener("click", runReview);
+  $("review-played").addEventListener("click", () => { $("review-moves").value = compactMoves(S.history); });
+  $("review-list").addEventListener("click", (ev) => {
+    const b = ev.target.closest("button");
+    if (b) jumpToReviewed(parseInt(b.dataset.number, 10));
+  });
+  $("watch-back").addEventListener("click", () => { stopWatch(); stepWatch(-1); });
+  $("watch-fwd").addEventListener("click", () => { stopWatch(); stepWatch(1); });
+  $("watch-play").addEventListener("click", toggleWatch);
+  $("lab-cancel").addEventListener("click", cancelLab);
+}
+
 /** Every control's listener. */
 function listen() {
   $("new-btn").addEventListener("click", newBoard);
@@ -1895,11 +2023,7 @@ function listen() {
     tab.addEventListener("click", () => showTab(tab.id.replace("tab-", "")));
     tab.addEventListener("keydown", tabKeys);
   }
-  $("lab-run").addEventListener("click", runLab);
-  $("watch-back").addEventListener("click", () => { stopWatch(); stepWatch(-1); });
-  $("watch-fwd").addEventListener("click", () => { stopWatch(); stepWatch(1); });
-  $("watch-play").addEventListener("click", toggleWatch);
-  $("lab-cancel").addEventListener("click", cancelLab);
+  listenPanels();
   $("lab-clear").addEventListener("click", () => {
     labRows(positionKey()).clear();
     labOpen(positionKey()).clear();
