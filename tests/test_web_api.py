@@ -123,6 +123,20 @@ def test_the_status_says_the_limits_the_page_uses(client):
     }
 
 
+def test_a_review_judges_each_move(client):
+    body = {"board": HARDEST, "moves": "L R D2RU2L2D2RURUL2D2RURUL2D2R2U2L2"}
+    review = client.post("/api/review", json=body).json()
+    assert review["summary"] == "33 moves, optimal 31: 2 lost, at move 2 (2)"
+    assert review["steps"][1] == {
+        "number": 2, "move": "R", "before": 30, "after": 31, "lost": 2, "good": ["D"],
+        "seconds": None,
+    }  # fmt: skip
+    mtm = client.post("/api/review", json={**body, "metric": "mtm"}).json()
+    assert mtm["optimum"] == 20 and mtm["length"] == 22
+    bad = error_of(client.post("/api/review", json={**body, "moves": "U"}), 400)
+    assert bad.startswith("move 1 (U) is illegal")
+
+
 def test_a_hint_is_a_job_like_a_solve(client):
     """A hint started without waiting is followed and its result read like a solve's."""
     started = client.post("/api/hint", json={"board": HARDEST, "wait": False})
