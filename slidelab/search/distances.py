@@ -29,14 +29,17 @@ def table_at_hand(puzzle: Puzzle, metric: str):
 
 class Distances:
     """Exact distances to the goal of ``puzzle`` in ``metric``, and the good moves of a
-    position: from the goal's distance table where it answers now, else by an optimal
-    search of each position (within the request's time limit each), remembered."""
+    position: from the goal's distance table where it answers now; else the first position by
+    an optimal search, and a neighbour of a position known by one bounded search (a move
+    changes the distance by one at most: the neighbour is one nearer exactly when the goal is
+    within that many moves of it), all remembered."""
 
     def __init__(self, request: Request):
         self.request = request
         self.puzzle, self.metric = request.puzzle, request.options.metric
         self.table = table_at_hand(self.puzzle, self.metric)
         self.known: dict[Board, int] = {}
+        self.heuristic = None  # the bounded searches', made after the first search
 
     def of(self, board: Board) -> int:
         """The exact distance of ``board``; :class:`~slidelab.errors.SlidelabError` where the
@@ -68,5 +71,40 @@ class Distances:
         return tuple(
             m
             for m in legal_moves(board.width, board.height, blank, self.metric)
-            if self.of(board.apply([m])) == distance - 1
+            if self._beside(board.apply([m]), distance) == distance - 1
         )
+
+    def _beside(self, board: Board, distance: int) -> int:
+        """The exact distance of ``board``, a neighbour of a position ``distance`` away:
+        ``distance - 1`` where the goal is within that many moves of it; else in single-tile
+        moves ``distance + 1`` (a move changes the distance's parity), in the multi-tile metric
+        ``distance`` or ``distance + 1``, by a second bounded search."""
+        found = self.known.get(board)
+        if found is not None:
+            return found
+        if self.table is not None:
+            return self.of(board)
+        from .idastar import within
+
+        puzzle = Puzzle(board, self.puzzle.goal)
+        heuristic = self._heuristic()
+        if within(puzzle, heuristic, distance - 1, self.metric):
+            found = distance - 1
+        elif self.metric == "stm" or not within(puzzle, heuristic, distance, self.metric):
+            found = distance + 1
+        else:
+            found = distance
+        self.known[board] = found
+        return found
+
+    def _heuristic(self):
+        """The strongest admissible heuristic ready for the goal (its tables cached: the first
+        position's search made them ready), made once."""
+        if self.heuristic is None:
+            from ..heuristics import make_heuristic
+            from .policy import ready_heuristic
+
+            name, options = ready_heuristic(self.puzzle, self.request.options.replace(
+                heuristic=None, partition=None))  # fmt: skip
+            self.heuristic = make_heuristic(self.puzzle, name, metric=self.metric, **options)
+        return self.heuristic

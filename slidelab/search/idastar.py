@@ -122,6 +122,33 @@ class _Search:
         self.tried[self.st[0]] = 4 * self.reach
 
 
+def within(puzzle: Puzzle, heur: Heuristic, bound: int, metric: str = "stm", limits=None) -> bool:
+    """Whether the goal of ``puzzle`` is at most ``bound`` moves from its start, in ``metric``:
+    one depth-first search to ``bound`` (IDA*'s last iteration alone), by an admissible
+    heuristic ``heur`` made for the goal.  ``limits`` are checked between slices.
+
+    >>> from slidelab.heuristics import make_heuristic
+    >>> p = Puzzle("1 2 3/4 5 6/0 7 8")
+    >>> h = make_heuristic(p, "manhattan")
+    >>> within(p, h, 2), within(p, h, 1)
+    (True, False)
+    """
+    reach = move_reach(metric, puzzle.width, puzzle.height)
+    board = puzzle.start_codes.copy()  # (the kernel moves its tiles)
+    search = _Search(board, puzzle, heur, 1.0, int(bound) + 2, reach)
+    if heur.estimate(search.h0) > bound:
+        return False
+    search.begin(bound)
+    stats = Stats()
+    while True:
+        status = search.run(BUDGET)
+        if status != RUNNING:
+            return status == FOUND
+        if limits is not None:
+            stats.expanded, stats.generated = search.counts
+            limits.check(stats, "idastar", bound=bound)
+
+
 def _iterate(
     puzzle: Puzzle,
     limits: Limits,

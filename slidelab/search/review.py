@@ -206,7 +206,7 @@ def review_request(request: Request, moves, times=None) -> Review:
     steps = []
     for i, move in enumerate(made):
         after_board = board.apply([move])
-        after = distances.of(after_board)
+        after = distances.of(after_board)  # known: a neighbour, looked at for the good moves
         steps.append(Step(i + 1, move, before, after, good, made_seconds[i]))
         board, before = after_board, after
         good = distances.good(board, before) if i + 1 < len(made) else ()
