@@ -56,6 +56,7 @@ _EXPORTS = {
         "positions_at_distance",
         "prepare",
         "read_request",
+        "count_solutions",
         "hint",
         "review",
         "solve",

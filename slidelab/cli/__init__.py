@@ -25,6 +25,7 @@ from .analyze import analyze_command
 from .batch import batch_command
 from .check import check_command
 from .compare import compare_command
+from .count import count_command
 from .generate import generate_command
 from .hint import hint_command
 from .moves import moves_group
@@ -55,6 +56,7 @@ for _command in (
     compare_command,
     hint_command,
     review_command,
+    count_command,
     generate_command,
     analyze_command,
     batch_command,

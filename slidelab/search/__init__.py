@@ -25,6 +25,7 @@ _EXPORTS = {
     "bidirectional": ["bidirectional_bfs"],
     "bidirectional_astar": ["bidirectional_astar"],
     "constructive": ["constructive"],
+    "count": ["count_solutions"],
     "hint": ["Hint", "hint"],
     "idastar": ["idastar", "idastar_all"],
     "limits": ["Limits"],
@@ -62,6 +63,7 @@ if TYPE_CHECKING:
     from .bidirectional import bidirectional_bfs
     from .bidirectional_astar import bidirectional_astar
     from .constructive import constructive
+    from .count import count_solutions
     from .hint import Hint, hint
     from .idastar import idastar, idastar_all
     from .limits import Limits
