@@ -58,6 +58,7 @@ _EXPORTS = {
         "read_request",
         "count_solutions",
         "hint",
+        "optimize",
         "review",
         "solve",
         "solve_all",

@@ -29,6 +29,7 @@ from .count import count_command
 from .generate import generate_command
 from .hint import hint_command
 from .moves import moves_group
+from .optimize import optimize_command
 from .program import ProgramGroup
 from .progress import QUIET_SECONDS
 from .review import review_command
@@ -56,6 +57,7 @@ for _command in (
     compare_command,
     hint_command,
     review_command,
+    optimize_command,
     count_command,
     generate_command,
     analyze_command,

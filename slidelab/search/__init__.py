@@ -30,6 +30,7 @@ _EXPORTS = {
     "idastar": ["idastar", "idastar_all"],
     "limits": ["Limits"],
     "many": ["solve_many"],
+    "optimize": ["optimize"],
     "options": ["SearchOptions", "check_options"],
     "request": ["Request", "read_request"],
     "registry": ["METHODS", "Method", "method_name"],
@@ -68,6 +69,7 @@ if TYPE_CHECKING:
     from .idastar import idastar, idastar_all
     from .limits import Limits
     from .many import solve_many
+    from .optimize import optimize
     from .options import SearchOptions, check_options
     from .registry import METHODS, Method, method_name
     from .request import Request, read_request
