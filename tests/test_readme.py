@@ -1,4 +1,4 @@
-"""The README's examples work as written: its five command lines and its Python lines.
+"""The README's examples work as written: its six command lines and its Python lines.
 
 The set-up commands are run by ``.ci/run`` itself (literally, in a fresh venv).
 """
@@ -29,7 +29,7 @@ def _block(heading: str, language: str) -> list[str]:
     return [line for line in body.group(1).splitlines() if line.strip()]
 
 
-EXAMPLES = _block("## Five examples", "sh")
+EXAMPLES = _block("## Six examples", "sh")
 
 
 def _slidelab(args, **kwargs):
@@ -38,8 +38,8 @@ def _slidelab(args, **kwargs):
     )
 
 
-def test_there_are_five_examples():
-    assert len(EXAMPLES) == 5 and all(line.startswith("slidelab ") for line in EXAMPLES)
+def test_there_are_six_examples():
+    assert len(EXAMPLES) == 6 and all(line.startswith("slidelab ") for line in EXAMPLES)
 
 
 @pytest.mark.parametrize("line", [e for e in EXAMPLES if " serve" not in e])
