@@ -1094,6 +1094,7 @@ def _lab_table(pg) -> dict:
     return {(r[0], r[2]): r for r in rows}
 
 
+@pytest.mark.slow  # 80 s on a first run: bidirectional A*'s kernels with pattern databases
 def test_the_lab_searches_as_a_solve_would_and_keeps_its_table(desktop, server):
     """On a random 15-puzzle the lab's A*, IDA* and bidirectional A* stopped at 5 s with
     Manhattan where the solve button answered in under 2 s; a stopped method had no bar; a
