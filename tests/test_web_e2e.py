@@ -411,6 +411,7 @@ def test_the_page_fits_the_screen_without_scrolling_sideways(browser, server, wi
     assert place(page, "#side") == where  # the chart moves nothing
     shot(page, "13-fits")
     page.click("#random-btn")
+    expect(page.locator("#board")).to_have_attribute("data-solved", "no")  # the new board shown
     expect(page.locator("#check-status")).to_contain_text("solvable")
     at = place(page, "#board")
     length = solve(page)
