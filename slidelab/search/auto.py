@@ -14,8 +14,8 @@ policy of :mod:`.policy`:
    next iteration is predicted to pass that: a position a few dozen moves from its goal is
    solved at once on any board, with no table built;
 3. then builds the first rung's tables (announced before: what, how big, about how long,
-   once) if the build fits the answer's budget (:func:`~.policy.time_left`: its time limit, or
-   a minute on a board past the 15-puzzle); if it does not, the answer names the tables and
+   once) if the build fits half the answer's budget (:func:`~.policy.build_fits`: its time
+   limit, or a minute on a board past the 15-puzzle); if it does not, the answer names the tables and
    how to build them ahead of time (its remedy);
 4. on boards past :data:`~.policy.OPTIMAL_CELLS` cells, it searches optimally for a share of
    the budget (:data:`~.policy.OPTIMAL_SHARE`), then settles for a bounded answer (weighted A*
@@ -105,7 +105,7 @@ def _probe(puzzle, options, clock, progress, table_progress, first: Rung, split=
     heur = search_heuristic(puzzle, cheap, limits, table_progress, options.metric)
     seconds = first.seconds()
     left = policy.time_left(puzzle, clock)
-    if left is not None and seconds > left:
+    if not policy.build_fits(puzzle, seconds, clock):
         # the build would not be done in time: the probe is the only optimal search
         estimate = heur.value(puzzle.start_codes)
         if not small(puzzle) and estimate > policy.PROBE_MAX_ESTIMATE:

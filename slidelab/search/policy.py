@@ -13,7 +13,7 @@ who waits for that time, and the rules are these, written once:
 2. **A build longer than a few seconds is never started without reason, nor past the answer's
    budget.**  ``auto`` builds a set of tables only when the search without it is predicted to
    take longer than the build (:mod:`.auto`), and only when the build, compiling included, fits
-   the time left of the answer's budget (:func:`time_left`): its time limit, or on a board past
+   half the time left of the answer's budget (:func:`build_fits`, :func:`time_left`): its time limit, or on a board past
    the 15-puzzle :data:`DEFAULT_SECONDS` when none is given (a board up to 16 cells is solved
    optimally whatever it takes).  It says what it builds before (which tables, how big, about
    how long).  A build that does not fit is not started: the answer is the best one within the
@@ -74,6 +74,11 @@ OPTIMAL_CELLS = 16
 #: seconds ``auto`` gives a board past :data:`OPTIMAL_CELLS` cells when no time limit is given:
 #: its optimal search, a build that fits, then a bounded answer, all within it
 DEFAULT_SECONDS = 60.0
+#: the share of the budget's time left that a build ``auto`` starts may take, compiling
+#: included: the rest is the search's with the tables (a random 5x5 from a new install: the
+#: 6-6-6-6 build, 26 s and 14 s of compiling, is not started; 78.6 s to a bounded answer when
+#: it was, against 10.9 s without it)
+BUILD_SHARE = 0.5
 #: the share of the budget's time left a board past :data:`OPTIMAL_CELLS` searches optimally,
 #: before it settles for a bounded answer
 OPTIMAL_SHARE = 0.5
@@ -258,10 +263,17 @@ def ready_heuristic(puzzle: Puzzle, options: SearchOptions) -> tuple[str, dict]:
 
 
 def may_build(puzzle: Puzzle, tables: Tables, clock) -> bool:
-    """Whether ``auto`` may start building ``tables`` now (rule 2): it fits the time left of
-    the answer's budget (:func:`time_left`), compiling included."""
+    """Whether ``auto`` may start building ``tables`` now (rule 2): it fits
+    :data:`BUILD_SHARE` of the time left of the answer's budget (:func:`time_left`), compiling
+    included, leaving the rest to the search with them (and its own compiling)."""
+    return build_fits(puzzle, tables.cost().seconds, clock)
+
+
+def build_fits(puzzle: Puzzle, seconds: float, clock) -> bool:
+    """Whether a build of ``seconds`` (compiling included) fits :data:`BUILD_SHARE` of the time
+    left of the answer's budget (:func:`time_left`; always, where the budget is unbounded)."""
     left = time_left(puzzle, clock)
-    return left is None or tables.cost().seconds <= max(left, 0.0)
+    return left is None or seconds <= BUILD_SHARE * max(left, 0.0)
 
 
 def server_tables() -> tuple[list[Tables], list[Tables]]:
@@ -307,10 +319,12 @@ __all__ = [
     "PROBE_NO_TABLES",
     "PROBE_SHARE",
     "QUICK_SECONDS",
+    "BUILD_SHARE",
     "Rung",
     "auto_heuristic",
     "choose_method",
     "distance_table_now",
+    "build_fits",
     "may_build",
     "probe_heuristic",
     "rungs",

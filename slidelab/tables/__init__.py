@@ -2,7 +2,7 @@
 
 The whole-space search and its tables:
 
-- :mod:`.driver`: the one two-bit breadth-first layer driver (push and pull) every walk runs on;
+- :mod:`.driver`: the two-bit breadth-first layer driver (push and pull) the whole-space walks run on;
 - :mod:`.index`: the numbering of positions (blank cell, rank of the tiles), one position with
   numpy; :mod:`.index_kernels`: the kernels that walk it;
 - :mod:`.layers`: the two-bit-per-state parallel breadth-first search of a whole space;
@@ -10,7 +10,7 @@ The whole-space search and its tables:
 - :mod:`.pack`: the search's depths packed into a table's encoding;
 - :mod:`.budget`: what a whole-space search costs, and refusing what does not fit;
 - :mod:`.distance`: :class:`DistanceTable` (exact distances, optimal solving by descent);
-- :mod:`.pdb`: pattern-database groups, their numbering and their builds;
+- :mod:`.pdb`: pattern-database groups, their numbering and their builds (by sets of cells);
 - :mod:`.registry`: the families of tables, declared once (no numba).
 
 The names below are imported on first use (PEP 562), so reading a cached table imports no

@@ -1,7 +1,7 @@
-"""Breadth-first search by layers in two bits per state: the driver the pattern-database
-builds and the full-space analysis share.
+"""Breadth-first search by layers in two bits per state: the driver of the full-space analysis
+and the distance tables.
 
-Both searches keep a two-bit code per state (or per slot of a state) in arrays of
+The whole-space searches keep a two-bit code per state (or per slot of a state) in arrays of
 words, and nothing else:
 
 ====  ==========================================================
@@ -21,11 +21,12 @@ breadth-first search): **push** while the layer is small, every state of it
 claiming its unreached neighbours; **pull** once it outweighs what is left
 unreached, every unreached state looking for a neighbour in the layer and
 stopping at the first.  :func:`breadth_first` runs the layers and makes that
-choice; the caller's kernels walk its states (``slidelab.tables.pdb.distinct``:
-placements of a group and the blank's regions; ``slidelab.tables.layers``:
-indices of whole positions).  :func:`close_layer` and :func:`close_range` close
-a layer for both, and :func:`spread_block` is the order in which parallel
-kernels hand out blocks.
+choice; the caller's kernels walk its states (``slidelab.tables.layers``:
+indices of whole positions; the pattern-database builder,
+``slidelab.tables.pdb.distinct``, keeps the same four codes in rows of its own
+and pulls every layer).  :func:`close_layer` and :func:`close_range` close a
+layer, and :func:`spread_block` is the order in which parallel kernels hand
+out blocks.
 
 Examples
 --------

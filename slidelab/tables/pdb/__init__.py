@@ -5,9 +5,8 @@
     named and automatic partitions, the reflection of the goal;
 :mod:`.build`
     building one group's table: the byte-per-state scan for groups with repeated labels, and
-    the entry to :mod:`.distinct`, the two-bit parallel builder for distinct tiles (on the
-    breadth-first layer driver of :mod:`slidelab.tables.driver`, shared with the whole-space
-    search).
+    the entry to :mod:`.distinct`, the parallel builder for distinct tiles (by sets of cells, a
+    bit per state, with the layer codes of :mod:`slidelab.tables.driver`).
 """
 
 from __future__ import annotations
@@ -21,30 +20,33 @@ from ..family import Family, Part, Tables, goal_argument, goal_words
 PDB_FORMAT = 2
 
 
-#: nanoseconds of one core per state of a build (a placement of the group with the blank on
-#: one of the other cells, :func:`~.layout.build_states`), on the 2-core development machine:
-#: the two-bit builder of distinct tiles where its words fit in the last-level cache (the
-#: 15-puzzle's 6-tile groups) and where they do not (its 7- and 8-tile groups, the 24-puzzle's
-#: 6-tile groups), and the byte scan of groups with repeated labels
-NS_PER_STATE = {"cached": 45.0, "memory": 55.0, "scan": 950.0}
-#: seconds per table whatever its size (writing it, checking it, starting the kernels)
-SECONDS_PER_TABLE = 0.1
+#: nanoseconds of one core per placement of a distinct-tile group's build, by sets of cells
+#: (:mod:`.distinct`), and per set of cells (each layer looks at every set), on the 2-core
+#: development machine: fitted to the 7-8 build (577 million placements, 24,310 sets: 19.4 s)
+#: and the 6-6-6-6 one (510 million placements, 708,400 sets: 26.4 s)
+NS_PER_PLACEMENT = 66.0
+NS_PER_SET = 26_000.0
+#: nanoseconds of one core per state (a placement and a cell of the blank,
+#: :func:`~.layout.build_states`) of the byte scan of groups with repeated labels
+NS_PER_SCAN_STATE = 950.0
+#: seconds per table whatever its size (writing it, checking it)
+SECONDS_PER_TABLE = 0.05
 
 
 def model_seconds(puzzle: Puzzle, codes, cores: int) -> float:
     """Seconds a group's build takes on ``cores`` cores of an idle development machine (the
     model :mod:`slidelab.calibration` scales to this machine and its load)."""
-    from ...memory import cache_bytes
-    from . import distinct
-    from .build import build_bytes
-    from .layout import build_states
+    import math
 
-    states = build_states(puzzle, codes)
-    if not distinct.suitable(puzzle, codes):
-        kind = "scan"
+    from . import distinct
+    from .layout import build_states, placements
+
+    if distinct.suitable(puzzle, codes):
+        sets = math.comb(puzzle.width * puzzle.height, len(codes))
+        ns = placements(puzzle, codes) * NS_PER_PLACEMENT + sets * NS_PER_SET
     else:
-        kind = "cached" if build_bytes(puzzle, codes) <= cache_bytes() else "memory"
-    return states * NS_PER_STATE[kind] * 1e-9 / max(1, cores) + SECONDS_PER_TABLE
+        ns = build_states(puzzle, codes) * NS_PER_SCAN_STATE
+    return ns * 1e-9 / max(1, cores) + SECONDS_PER_TABLE
 
 
 def spec(puzzle: Puzzle, codes) -> dict:

@@ -3,8 +3,8 @@
 The search runs over the group's tiles plus the blank, where moving the blank
 through non-group cells costs 0 and moving a group tile costs 1; the table
 keeps, per placement, the fewest tile moves over the blank's cells.  Groups of
-distinct tiles go to the two-bit parallel builder (:mod:`.distinct`); groups
-with repeated labels to the byte-per-state scan here (:func:`build_by_scan`):
+distinct tiles go to the parallel builder by sets of cells (:mod:`.distinct`);
+groups with repeated labels (or more than 9 tiles) to the byte-per-state scan here (:func:`build_by_scan`):
 each layer is a scan of a byte array over all states; a state at the current
 cost is expanded by flooding the blank's whole region at cost 0, then trying
 every group tile next to the region.  Both give the same table (tested).
@@ -70,16 +70,14 @@ def check_build_size(puzzle: Puzzle, codes: Sequence[int]) -> None:
 #: the pattern-database builds' kernels, in the compile notice
 WHAT = "the pattern-database build"
 #: seconds of one core compiling a build's kernels from nothing, on the development machine:
-#: the two-bit builder of distinct tiles (with 32- or 64-bit words, and again with 16-bit ones:
-#: each word type its own compile), and the byte scan of groups with repeated labels
-COMPILE_SECONDS = {"pdb-distinct": 36.0, "pdb-distinct-16": 36.0, "pdb-scan": 2.8}
+#: the builder of distinct tiles by sets of cells, and the byte scan of groups with repeated
+#: labels
+COMPILE_SECONDS = {"pdb-distinct": 14.0, "pdb-scan": 2.8}
 
 
 def build_kernels(puzzle: Puzzle, codes: Sequence[int]) -> str:
     """The set of kernels that builds the group's table (a key of :data:`COMPILE_SECONDS`)."""
-    if not distinct.suitable(puzzle, codes):
-        return "pdb-scan"
-    return "pdb-distinct-16" if distinct.narrow_words(puzzle, codes) else "pdb-distinct"
+    return "pdb-distinct" if distinct.suitable(puzzle, codes) else "pdb-scan"
 
 
 def build_group_table(
@@ -87,9 +85,9 @@ def build_group_table(
 ) -> np.ndarray:
     """The pattern database of one group: ``uint8`` per placement of its tiles.
 
-    Groups of distinct tiles go to the two-bit parallel builder
-    (:mod:`.distinct`); groups with repeated labels to the
-    byte-per-state scan below.  Both give the same table (tested).
+    Groups of distinct tiles go to the parallel builder by sets of cells
+    (:mod:`.distinct`); groups with repeated labels to the byte-per-state
+    scan below.  Both give the same table (tested).
     """
     from ..._jit import kernel_set
 

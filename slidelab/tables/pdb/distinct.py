@@ -1,535 +1,408 @@
-"""Building a distinct-tile pattern database in two bits per state, on every core.
+"""Building a distinct-tile pattern database by sets of cells, a bit per state, on every core.
 
-The search runs over *states* ``(placement, blank region)``: where the group's
-``k`` tiles stand, and which connected region of the other ``e = n - k`` cells
-holds the blank (moving the blank through non-group cells costs nothing, so
-only the region matters).  Moving a group tile into the blank's region costs 1.
+The search runs over *states* ``(cells, arrangement, blank region)``: the set
+``S`` of cells the group's ``k`` tiles stand on, which tile stands on which of
+them, and which connected region of the other cells holds the blank (moving
+the blank through non-group cells costs nothing, so only the region matters).
+Moving a group tile into the blank's region costs 1.
 
-**Storage.**  One word per placement (``uint16``, ``uint32`` or ``int64``), two
-bits per empty cell, the empty cells numbered in board order (*slots*).  All
-cells of a region carry the same code:
+**Why by sets.**  A move depends on the cells only: the tile on cell ``c``
+moving to the empty cell ``c'`` of the blank's region takes *every*
+arrangement over ``S`` to an arrangement over ``S' = S - c + c'`` in the same
+way.  Number the ``k`` cells of a set in board order (*slots*) and the
+arrangements by the slot of each tile (a Lehmer code, tile 0 most
+significant): the move takes the tile in slot ``a`` to slot ``b`` and shifts
+the tiles in between by one, a fixed permutation of the ``k!`` arrangement
+numbers for each pair ``(a, b)`` (:func:`_rotations`, a table each; a sideways
+move keeps every slot, ``a == b``).  So the states of one ``(set, region)`` are
+one *row* of ``k!`` bits, a layer of the search is rows of bits, and a move is
+a row's bits permuted into another row.  Every row a thread writes is a few
+kilobytes held in its cache (5 KB for 8 tiles); nothing is read or written at
+random across the whole table, which is what made the search by placements
+slow (on the 15-puzzle's 8-tile group: 112 s before, about 10 s now).
 
-====  ===================================================
-0     not reached
-1, 2  reached at an even / odd depth (the open layers)
-3     closed (reached two or more layers ago)
-====  ===================================================
+**Layers.**  Two bits per state in two bit planes, the breadth-first driver's
+codes (:mod:`slidelab.tables.driver`: 0 unreached, 1 and 2 the open layers
+by parity, 3 closed).  Each layer is *pulled* into every row that still holds
+unreached states, from the rows with a move into it whose open layer is not
+empty, so that each thread writes only its own rows; the layer before is
+closed after.
 
-For the 15-puzzle's 8-tile group that is 519 million ``uint16`` words, 1.04 GB,
-against 4.2 GB for a byte per (placement, blank cell).  The answer, the depth at
-which a placement is first reached, is kept as ``(depth - md) / 2`` in four
-bits, ``md`` being the group's Manhattan distance (a tile move changes both by
-one, so the difference is even), and widened to one byte per placement at the
-end, when the two-bit array is gone.
-
-**Layers.**  Placements are numbered like the search's tables (the
-``n (n-1) ... (n-k+1)`` perfect hash) and handled in *blocks* that share the
-positions of all but the last two tiles, so a block's placements are walked
-without unranking each one.  A byte per block marks the blocks holding the
-open layer.  While the open layer is small, every open region is expanded by
-every move of a group tile next to it ("push"); the successor's index is the
-parent's plus a few table entries (a sideways move changes one digit), and a
-successor region is claimed with an atomic OR, so threads share the blocks
-without losing an update and each region is counted once.  Once the open layer
-outweighs what is left unreached, every unreached region looks instead for a
-neighbour in the open layer and stops at the first ("pull", the direction
-switch of Beamer et al.'s breadth-first search); each thread then writes only
-its own blocks.  On the 15-puzzle's 8-tile group the last ten layers go about
-a third faster that way.
+**The answer** of a placement is the depth at which its first region is
+reached.  It is kept, a byte per placement, in an order of its own (the
+cell of tile 0, the set, the arrangement of the others), and turned into the
+order the searches look up (:func:`.layout.placement_index`) at the end, one
+cell of tile 0 at a time, each part's memory given back once it is turned
+(:func:`_convert`): the build's peak is the bit planes and one byte per
+placement (the 15-puzzle's 8-tile group: about 0.9 GB).
 """
 
 from __future__ import annotations
 
 import math
+import mmap
+import time
 from collections.abc import Callable, Sequence
 
 import numba
 import numpy as np
 from numba import prange
 
-from ..._bits import atomic_or, lowest_bit, pdep, pext, popcount, prefetch
-from ..._bits import with_code as _with_code
+from ..._bits import lowest_bit, pdep, pext, popcount
 from ..._jit import njit
 from ...errors import SlidelabError
 from ...geometry import taxicab_table
 from ...puzzle import Puzzle
-from ..driver import SPREAD, breadth_first, close_layer, spread_block, spread_per
 from .layout import GroupLayout
-from .layout import placement_index as _index
 
-#: a layer is pulled (backward) when its cells outnumber the unreached cells this many times
-PULL_RATIO = 0.5
-#: the same for a mirrored build, whose first pull also marks every placement whose mirror is
-#: the stored one (a mirror index each): pulling pays later (15-puzzle's 8-tile group: 137 s at
-#: 1.0, 145-150 s at 0.5; the unmirrored 7-tile group: 16.0 s at 0.5, 16.7 s at 1.0)
-PULL_RATIO_MIRROR = 1.0
-#: chunks of the parallel kernels; each takes every CHUNKS-th of SPREAD * CHUNKS ranges of
-#: blocks (:func:`slidelab.tables.driver.spread_block`)
-CHUNKS = 64
+#: the most tiles a group built here may have: a row is ``k!`` bits, and each pair of slots
+#: a move can join is a table of ``k!`` arrangement numbers (9 tiles: 362,880 a table)
+MAX_TILES = 9
+#: sets of cells a parallel task takes at a time
+SETS_PER_TASK = 16
+#: unreached marker of the answers
+UNSEEN = 255
+#: pages of the answers, for giving them back part by part
+PAGE = mmap.PAGESIZE
 
 
 # ----------------------------------------------------------------------------------------
-# small kernels
+# arrangements and sets
 
 
 @njit(cache=True, inline="always")
-def _flood(cell, free, w, not_first, not_last):
-    """The connected region of ``free`` cells (a bit mask) containing ``cell``."""
-    r = np.int64(1) << cell
-    while True:
-        g = (r | (r << w) | (r >> w) | ((r << 1) & not_first) | ((r >> 1) & not_last)) & free
-        if g == r:
-            return r
-        r = g
+def _select(mask, i):
+    """The cell of the ``i``-th set bit of ``mask``."""
+    return lowest_bit(pdep(np.int64(1) << i, mask))
 
 
-@njit(cache=True, inline="always")
-def _grow(r, w, not_first, not_last):
-    """The cells next to the cells of ``r`` (and ``r``'s own), within ``w`` columns."""
-    return r | (r << w) | (r >> w) | ((r << 1) & not_first) | ((r >> 1) & not_last)
-
-
-@njit(cache=True, inline="always")
-def _moved(p, j, t, to, w, tile_at, mult):
-    """Index of placement ``p`` after tile ``j`` moves from cell ``t`` to the neighbour ``to``.
-
-    A sideways move changes only tile ``j``'s digit, by one.  A vertical move
-    passes the ``w - 1`` cells in between: earlier tiles there shrink tile
-    ``j``'s step, later tiles there shift their own digit by one.
-    """
-    if to == t + 1:
-        return p + mult[j]
-    if to == t - 1:
-        return p - mult[j]
-    lo = min(t, to)
-    hi = max(t, to)
-    q = np.int64(0)
-    step = np.int64(w)
-    for c in range(lo + 1, hi):  # without branches: which tile stands there is anyone's guess
-        i = tile_at[c]
-        step -= (i >= 0) & (i < j)
-        q += mult[max(i, 0)] * (i > j)
-    q += step * mult[j]
-    return p + q if to > t else p - q
-
-
-@njit(cache=True, inline="always")
-def _slots(region, free):
-    """The region's slots as a mask with bit ``2 s`` set for each slot ``s``."""
-    return pdep(pext(region, free), np.int64(0x5555555555555555))
-
-
-@njit(cache=True, inline="always")
-def _select(free, s):
-    """The cell of slot ``s``: the ``s``-th set bit of ``free``."""
-    return lowest_bit(pdep(np.int64(1) << s, free))
-
-
-@njit(cache=True, inline="always")
-def _code_at(word, free, cell):
-    """Code of ``cell`` in a placement's word (``free``: the placement's empty cells)."""
-    return (word >> (2 * popcount(free & ((np.int64(1) << cell) - 1)))) & 3
-
-
-@njit(cache=True, inline="always")
-def _block_prefix(block, k, n, pos):
-    """Positions of tiles ``0 .. k-3`` in ``pos`` for a block; returns their cell mask."""
-    rem = block
-    for j in range(k - 3, -1, -1):
-        radix = n - j
-        pos[j] = rem % radix
-        rem //= radix
-    occ = np.int64(0)
-    for j in range(k - 2):
-        free = ~occ & ((np.int64(1) << n) - 1)
-        c = _select(free, pos[j])
-        pos[j] = c
-        occ |= np.int64(1) << c
-    return occ
-
-
-@njit(cache=True, inline="always")
-def _prefix_cells(block, k, n, pos, tile_at):
-    """:func:`_block_prefix`, also filling ``tile_at`` (cell -> tile, -1 when empty)."""
-    occ = _block_prefix(block, k, n, pos)
-    for c in range(n):
-        tile_at[c] = -1
-    for j in range(k - 2):
-        tile_at[pos[j]] = j
-    return occ
-
-
-@njit(cache=True, inline="always")
-def _mirror_mask(mask, scell):
-    """The cells of ``mask`` moved by the symmetry ``scell``."""
-    out = np.int64(0)
-    r = mask
-    while r != 0:
-        c = lowest_bit(r)
-        r &= r - 1
-        out |= np.int64(1) << scell[c]
-    return out
-
-
-@njit(cache=True, inline="always")
-def _start_block(blk, k, n, pos, tile_at, scell, stile, spos, tile_at_m, sym):
-    """Start on block ``blk``: tiles ``0 .. k-3`` on their cells in ``pos`` and ``tile_at``
-    (cell -> tile, -1 when empty) and, with ``sym``, their mirror images in ``spos`` and
-    ``tile_at_m``; the last two tiles not placed yet.  Returns the cells free of those tiles
-    and the cells of their mirror images.
-
-    The placements of a block share the cells of tiles ``0 .. k-3`` and are
-    numbered by the cells of the last two (``pos[k-2]``, then ``pos[k-1]``, in
-    board order among the free cells): the block's ``(n - k + 2) (n - k + 1)``
-    placements are consecutive indices, and :func:`_place_last_two` puts the
-    last two tiles on the cells of one of them without ranking or unranking.
-    """
-    occ0 = _prefix_cells(blk, k, n, pos, tile_at)
-    pos[k - 2] = -1
-    occ_m = np.int64(0)
-    if sym:
-        for c in range(n):
-            tile_at_m[c] = -1
-        for j in range(k - 2):
-            c = scell[pos[j]]
-            tile_at_m[c] = stile[j]
-            spos[stile[j]] = c
-            occ_m |= np.int64(1) << c
-        spos[stile[k - 2]] = -1
-    return ((np.int64(1) << n) - 1) & ~occ0, occ_m
-
-
-@njit(cache=True, inline="always")
-def _place_last_two(off, e1, free0, k, pos, tile_at):
-    """Put tiles ``k-2`` and ``k-1`` on their cells for placement ``off`` of a block (see
-    :func:`_start_block`), clearing their old cells in ``tile_at``; returns the empty cells."""
-    if pos[k - 2] >= 0:
-        tile_at[pos[k - 2]] = -1
-        tile_at[pos[k - 1]] = -1
-    a = _select(free0, off // e1)
-    rest = free0 & ~(np.int64(1) << a)
-    b = _select(rest, off % e1)
-    pos[k - 2] = a
-    pos[k - 1] = b
-    tile_at[a] = k - 2
-    tile_at[b] = k - 1
-    return rest & ~(np.int64(1) << b)
-
-
-@njit(cache=True, inline="always")
-def _place_mirror(pos, k, n, mult, scell, stile, spos, tile_at_m, occ_m):
-    """After :func:`_place_last_two`, the mirror images of the last two tiles in ``spos`` and
-    ``tile_at_m``; returns the mirrored placement's index (each move's mirror image is then one
-    :func:`_moved` from it) and its empty cells (``occ_m``: the other tiles' images, from
-    :func:`_start_block`)."""
-    ta = stile[k - 2]
-    tb = stile[k - 1]
-    if spos[ta] >= 0:
-        tile_at_m[spos[ta]] = -1
-        tile_at_m[spos[tb]] = -1
-    ma = scell[pos[k - 2]]
-    mb = scell[pos[k - 1]]
-    spos[ta] = ma
-    spos[tb] = mb
-    tile_at_m[ma] = ta
-    tile_at_m[mb] = tb
-    free_m = ((np.int64(1) << n) - 1) & ~(occ_m | (np.int64(1) << ma) | (np.int64(1) << mb))
-    return _index(spos, k, mult), free_m
-
-
-@njit(cache=True, inline="always")
-def _md(pos, k, md):
-    total = 0
+@njit(cache=True)
+def _arrangement_rank(slot, k, F):
+    """Number of the arrangement putting tile ``j`` in slot ``slot[j]`` (tile 0 most
+    significant; ``F[j] = (k - 1 - j)!``)."""
+    taken = np.int64(0)
+    r = np.int64(0)
     for j in range(k):
-        total += md[j, pos[j]]
-    return total
+        s = slot[j]
+        r += (s - popcount(taken & ((np.int64(1) << s) - 1))) * F[j]
+        taken |= np.int64(1) << s
+    return r
+
+
+@njit(cache=True)
+def _rotations(k, F, pairs):
+    """``rot[t, r]``: the number of arrangement ``r`` once the tile in slot ``a`` moves to
+    slot ``b`` and the tiles between shift by one (``pairs[t] = (a, b)``)."""
+    K = F[0] * k
+    everything = (np.int64(1) << k) - 1
+    rot = np.empty((pairs.shape[0], K), np.int32)
+    slot = np.zeros(k, np.int64)
+    for t in range(pairs.shape[0]):
+        a = pairs[t, 0]
+        b = pairs[t, 1]
+        for r in range(K):
+            taken = np.int64(0)
+            rest = r
+            for j in range(k):
+                s = _select(everything & ~taken, rest // F[j])
+                rest %= F[j]
+                taken |= np.int64(1) << s
+                if s == a:
+                    s = b
+                elif a < s <= b:
+                    s -= 1
+                elif b <= s < a:
+                    s += 1
+                slot[j] = s
+            rot[t, r] = _arrangement_rank(slot, k, F)
+    return rot
 
 
 @njit(cache=True, inline="always")
-def _md_placed(md0, pos, k, md):
-    """The group's Manhattan distance: ``md0`` for tiles ``0 .. k-3`` (a block's) and the last two."""
-    return md0 + md[k - 2, pos[k - 2]] + md[k - 1, pos[k - 1]]
+def _set_rank(mask, binom):
+    """Rank of a set of cells among the sets of as many cells, in increasing order of mask."""
+    r = np.int64(0)
+    i = 1
+    m = mask
+    while m != 0:
+        r += binom[lowest_bit(m), i]
+        m &= m - 1
+        i += 1
+    return r
 
 
-@njit(cache=True, inline="always")
-def _set_nibble(nib, p, value):
-    byte = p >> 1
-    if p & 1:
-        nib[byte] = (nib[byte] & 0x0F) | (value << 4)
-    else:
-        nib[byte] = (nib[byte] & 0xF0) | value
+@njit(cache=True)
+def _sets(total, n, k, w, not_first, not_last):
+    """Every set of ``k`` of the ``n`` cells in rank order (``total`` of them), the region
+    of each other cell (``regions[s, c]``, -1 on the set's cells), and the first row of
+    each set's regions (a row per set and region; ``first[total]`` rows in all)."""
+    masks = np.empty(total, np.int64)
+    regions = np.full((total, n), -1, np.int8)
+    first = np.zeros(total + 1, np.int64)
+    x = (np.int64(1) << k) - 1
+    full = (np.int64(1) << n) - 1
+    for s in range(total):
+        masks[s] = x
+        free = full & ~x
+        count = 0
+        while free != 0:
+            r = free & -free
+            while True:  # flood the region of the lowest free cell
+                g = r | (r << w) | (r >> w) | ((r << 1) & not_first) | ((r >> 1) & not_last)
+                g &= full & ~x
+                if g == r:
+                    break
+                r = g
+            free &= ~r
+            while r != 0:
+                regions[s, lowest_bit(r)] = count
+                r &= r - 1
+            count += 1
+        first[s + 1] = first[s] + count
+        if s + 1 < total:  # the next set of k cells (Gosper)
+            low = x & -x
+            up = x + low
+            x = (((up ^ x) >> 2) // low) | up
+    return masks, regions, first
 
 
-@njit(cache=True, inline="always")
-def _scratch(k, n):
-    """A thread's ``(pos, spos, tile_at, tile_at_m)``: the cells of the group's tiles and the
-    tile on each cell (-1: empty), of a placement and of its mirror image."""
-    return (
-        np.zeros(k, np.int64),
-        np.zeros(k, np.int64),
-        np.full(n, -1, np.int64),
-        np.full(n, -1, np.int64),
-    )
+@njit(cache=True)
+def _moves(masks, regions, first, n, nbmask, binom, pair):
+    """The moves into each row, as ``(start, source, kind)``: row ``i``'s are
+    ``source[start[i]:start[i + 1]]``, each a row whose bits the rotation ``kind`` takes
+    into row ``i`` (-1: a sideways move, the same numbers)."""
+    total = masks.shape[0]
+    rows = first[total]
+    start = np.zeros(rows + 1, np.int64)
+    source = np.empty(0, np.int64)
+    kind = np.empty(0, np.int32)
+    fill = np.empty(0, np.int64)
+    for count_only in (True, False):
+        if not count_only:
+            for i in range(rows):
+                start[i + 1] += start[i]
+            source = np.empty(start[rows], np.int64)
+            kind = np.empty(start[rows], np.int32)
+            fill = start[:rows].copy()
+        for s in range(total):
+            S = masks[s]
+            m = S
+            while m != 0:
+                c = lowest_bit(m)
+                m &= m - 1
+                a = popcount(S & ((np.int64(1) << c) - 1))
+                free = nbmask[c] & ~S
+                while free != 0:
+                    c2 = lowest_bit(free)
+                    free &= free - 1
+                    S2 = (S & ~(np.int64(1) << c)) | (np.int64(1) << c2)
+                    s2 = _set_rank(S2, binom)
+                    to = first[s2] + regions[s2, c]
+                    if count_only:
+                        start[to + 1] += 1
+                    else:
+                        b = popcount(S2 & ((np.int64(1) << c2) - 1))
+                        source[fill[to]] = first[s] + regions[s, c2]
+                        kind[fill[to]] = -1 if a == b else pair[a, b]
+                        fill[to] += 1
+    return start, source, kind
 
 
-@njit(cache=True, inline="always")
-def _move_list(n):
-    """A thread's list of one placement's moves (at most four a cell): ``(index, cell, empty
-    cells, both mirror members, depth less Manhattan distance)`` of each successor."""
-    m = 4 * n
-    return (
-        np.zeros(m, np.int64),
-        np.zeros(m, np.int64),
-        np.zeros(m, np.int64),
-        np.zeros(m, np.bool_),
-        np.zeros(m, np.int64),
-    )
-
-
-@njit(cache=True, inline="always")
-def _tile_moves(words, t, region, free, p, ps, free_m, md_p, d, geometry, places, moves, m):
-    """Add to ``moves`` (from entry ``m`` on) the moves of the group tile on cell ``t`` into
-    ``region`` of placement ``p``, and ask for the successors' words (prefetch, so that the
-    waits for memory could overlap: no measurable gain on the 2-core machine, where the build
-    is bound by its arithmetic); returns the new length.  A move's successor is a neighbour
-    either way: reached from ``p`` (push), or a state from which ``p`` is reached (pull)."""
-    block, k, n, w, not_first, not_last, nbmask, mult, md, low, scell, stile, sym = geometry
-    pos, spos, tile_at, tile_at_m = places
-    mq, mcell, mfree, mboth, mgap = moves
-    j = tile_at[t]
-    adj = nbmask[t] & region
-    while adj != 0:
-        to = lowest_bit(adj)
-        adj &= adj - 1
-        q, cell2, free2, both = _stored_move(
-            p, ps, j, t, to, free, free_m, w, tile_at, tile_at_m, mult, scell, stile, sym
-        )
-        prefetch(words, q)
-        mq[m] = q
-        mcell[m] = cell2
-        mfree[m] = free2
-        mboth[m] = both
-        mgap[m] = d + 1 - (md_p - md[j, t] + md[j, to])
-        m += 1
-    return m
-
-
-@njit(cache=True, inline="always")
-def _stored_move(p, ps, j, t, to, free, free_m, w, tile_at, tile_at_m, mult, scell, stile, sym):
-    """Placement ``p`` (mirror image ``ps``, empty cells ``free`` and ``free_m``) after tile
-    ``j`` moves from cell ``t`` into the blank's region at ``to``, as stored: ``(index, a cell
-    of the blank's region now, the empty cells, whether the placement is its own mirror)``.
-
-    With a mirror, a pair is stored once, as its smaller index (:func:`_symmetry`).
-    """
-    q = _moved(p, j, t, to, w, tile_at, mult)
-    cell = t
-    empty = (free | (np.int64(1) << t)) & ~(np.int64(1) << to)
-    both = False
-    if sym:
-        st = scell[t]
-        qs = _moved(ps, stile[j], st, scell[to], w, tile_at_m, mult)
-        both = qs == q
-        if qs < q:
-            q = qs
-            cell = st
-            empty = (free_m | (np.int64(1) << st)) & ~(np.int64(1) << scell[to])
-    return q, cell, empty, both
+@njit(cache=True)
+def _answer_places(masks, k, n, binom, K1, stride):
+    """``place[s, a]``: where the answers of set ``s`` with tile 0 in slot ``a`` start: the
+    part of tile 0's cell (``stride`` each), then the set's rank among those holding that
+    cell, ``K1 = (k-1)!`` answers a set."""
+    total = masks.shape[0]
+    place = np.empty((total, k), np.int64)
+    full = (np.int64(1) << n) - 1
+    for s in range(total):
+        S = masks[s]
+        m = S
+        for a in range(k):
+            c = lowest_bit(m)
+            m &= m - 1
+            others = full & ~(np.int64(1) << c)
+            place[s, a] = c * stride + _set_rank(pext(S & others, others), binom) * K1
+    return place
 
 
 # ----------------------------------------------------------------------------------------
-# layer kernels
+# the layers
 
 
 @njit(cache=True, inline="always")
-def _claim(words, nib, d, flags_next, m, geometry, moves):
-    """Push: the successors in ``moves[:m]`` (:func:`_tile_moves`) still unreached join the
-    next layer; returns ``(regions, cells, placements, overflow)`` reached.
-
-    Threads write anywhere, so a region is claimed with an atomic OR: bits only
-    ever go from 0 to the next layer's code, and the old value tells who was first.
-    """
-    block, k, n, w, not_first, not_last, nbmask, mult, md, low, scell, stile, sym = geometry
-    mq, mcell, mfree, mboth, mgap = moves
-    nxt = 2 - (d & 1)
-    regions = 0
-    cells = 0
-    new = 0
-    over = 0
-    for i in range(m):
-        q = mq[i]
-        cell2 = mcell[i]
-        free2 = mfree[i]
-        if _code_at(np.int64(words[q]), free2, cell2) != 0:
-            continue
-        region2 = _flood(cell2, free2, w, not_first, not_last)
-        if mboth[i]:  # a symmetric placement: a region and its mirror at once
-            region2 |= _mirror_mask(region2, scell)
-        old = np.int64(atomic_or(words, q, _slots(region2, free2) * nxt))
-        if _code_at(old, free2, cell2) != 0:
-            continue  # another thread claimed it first
-        regions += 1
-        cells += popcount(region2)
-        flags_next[q // block] = 1
-        if old == 0:
-            gap = mgap[i]
-            if gap > 30:
-                over = 1
-            atomic_or(nib, q >> 1, (gap >> 1) << (4 * (q & 1)))
-            new += 1
-    return regions, cells, new, over
+def _open(P0, P1, row, i, cur):
+    """The bits of the open layer ``cur`` (1 or 2) in word ``i`` of ``row``."""
+    if cur == 1:
+        return P0[row, i] & ~P1[row, i]
+    return P1[row, i] & ~P0[row, i]
 
 
-@njit(cache=True, inline="always")
-def _walk_block(
-    words, nib, d, flags_next, done, blk, pull, free0, occ_m, md0, places, geometry, moves
-):
-    """Layer ``d`` in block ``blk``; returns ``(regions, cells, placements, overflow)`` reached.
-
-    **Push**: the block's open regions list their moves (:func:`_tile_moves`)
-    and claim the unreached successors (:func:`_claim`).  **Pull**: the block's
-    unreached regions look for a neighbour in the open layer, a tile at a time,
-    stopping at the first; the thread writes only its own block, and marks it
-    ``done`` once nothing in it is left unreached.
-    """
-    block, k, n, w, not_first, not_last, nbmask, mult, md, low, scell, stile, sym = geometry
-    pos, spos, tile_at, tile_at_m = places
-    mq, mcell, mfree = moves[0], moves[1], moves[2]
+@njit(cache=True, parallel=True)
+def _layer(P0, P1, d, first, start, source, kind, rot, open_now, open_next, done, answers,
+           place, K1):  # fmt: skip
+    """Layer ``d + 1`` pulled into every row not ``done`` from the rows ``open_now`` marks;
+    writes the new placements' answers; returns ``(states, placements)`` reached."""
     cur = 1 + (d & 1)
-    full = (np.int64(1) << n) - 1
-    e1 = n - k + 1
-    regions = 0
-    cells = 0
-    new = 0
-    over = 0
-    left = False
-    base = blk * block
-    for off in range(block):
-        p = base + off
-        x = np.int64(words[p])
-        todo = _with_code(x, 0 if pull else cur, low)  # the regions to reach, or to expand
-        if todo == 0:
+    W = P0.shape[1]
+    total = first.shape[0] - 1
+    tasks = (total + SETS_PER_TASK - 1) // SETS_PER_TASK
+    counts = np.zeros((tasks, 2), np.int64)
+    for task in prange(tasks):
+        got = np.empty(W, np.uint64)  # the row's states reached by a move
+        new = np.empty(W, np.uint64)  # the set's new states, any region
+        old = np.empty(W, np.uint64)  # the set's states reached before, any region
+        states = 0
+        placements = 0
+        for s in range(task * SETS_PER_TASK, min(total, (task + 1) * SETS_PER_TASK)):
+            for i in range(W):
+                new[i] = 0
+                old[i] = 0
+            fresh = False
+            for row in range(first[s], first[s + 1]):
+                for i in range(W):
+                    old[i] |= P0[row, i] | P1[row, i]
+                if done[row]:
+                    continue
+                reached = False
+                for m in range(start[row], start[row + 1]):
+                    src = source[m]
+                    if open_now[src] == 0:
+                        continue
+                    if not reached:
+                        got[:] = 0
+                        reached = True
+                    t = kind[m]
+                    for i in range(W):
+                        x = _open(P0, P1, src, i, cur)
+                        if t < 0:
+                            got[i] |= x
+                            continue
+                        y = np.int64(x)
+                        while y != 0:
+                            q = rot[t, i * 64 + lowest_bit(y)]
+                            y &= y - 1
+                            got[q >> 6] |= np.uint64(1) << np.uint64(q & 63)
+                if not reached:
+                    continue
+                count = 0
+                left = np.uint64(0)
+                for i in range(W):
+                    seen = P0[row, i] | P1[row, i]
+                    x = got[i] & ~seen
+                    if x != 0:
+                        if cur == 1:
+                            P1[row, i] |= x
+                        else:
+                            P0[row, i] |= x
+                        new[i] |= x
+                        count += popcount(x)
+                    left |= ~(seen | x)
+                if count > 0:
+                    open_next[row] = 1
+                    states += count
+                    fresh = True
+                if left == 0:
+                    done[row] = 1
+            if fresh:  # placements whose first region this layer reached
+                for i in range(W):
+                    y = np.int64(new[i] & ~old[i])
+                    while y != 0:
+                        r = i * 64 + lowest_bit(y)
+                        y &= y - 1
+                        a = r // K1
+                        answers[place[s, a] + r - a * K1] = d + 1
+                        placements += 1
+        counts[task, 0] = states
+        counts[task, 1] = placements
+    return counts[:, 0].sum(), counts[:, 1].sum()
+
+
+@njit(cache=True, parallel=True)
+def _close(P0, P1, cur, open_now):
+    """The open layer ``cur`` of the rows ``open_now`` marks becomes closed (code 3)."""
+    for row in prange(P0.shape[0]):
+        if open_now[row] == 0:
             continue
-        free = _place_last_two(off, e1, free0, k, pos, tile_at)
-        md_p = _md_placed(md0, pos, k, md)
-        ps = 0
-        free_m = 0
-        if sym:
-            ps, free_m = _place_mirror(pos, k, n, mult, scell, stile, spos, tile_at_m, occ_m)
-            if pull and ps < p:
-                words[p] = low * 3  # not stored: its mirror is; closed from now on
+        for i in range(P0.shape[1]):
+            if cur == 1:
+                P1[row, i] |= P0[row, i]
+            else:
+                P0[row, i] |= P1[row, i]
+
+
+@njit(cache=True, parallel=True)
+def _convert(answers, table, masks, c0, place, k, F, mult, md):
+    """The answers of the placements with tile 0 on cell ``c0``, in the searches' order:
+    ``table[p]`` for each placement ``p`` of that part, Manhattan distance where unreached.
+
+    Tiles 1 to ``k-3`` are placed by an odometer over their slots, the last two on the two
+    slots left, both ways at once (their digits: ``qa``, ``qb`` below)."""
+    total = masks.shape[0]
+    K1 = F[0]
+    everything = (np.int64(1) << k) - 1
+    last = k - 2
+    tasks = (total + SETS_PER_TASK - 1) // SETS_PER_TASK
+    for task in prange(tasks):
+        cells = np.zeros(k, np.int64)
+        digit = np.zeros(k, np.int64)
+        taken = np.zeros(k + 1, np.int64)
+        occ = np.zeros(k + 1, np.int64)
+        index = np.zeros(k + 1, np.int64)
+        dist = np.zeros(k + 1, np.int64)
+        for s in range(task * SETS_PER_TASK, min(total, (task + 1) * SETS_PER_TASK)):
+            S = masks[s]
+            if not (S >> c0) & 1:
                 continue
-        reached = np.int64(0)
-        m = 0
-        while todo != 0:
-            region = _flood(_select(free, lowest_bit(todo) >> 1), free, w, not_first, not_last)
-            rs = _slots(region, free)
-            todo &= ~rs
-            border = _grow(region, w, not_first, not_last) & ~free & full
-            found = False
-            while border != 0 and not found:  # the group's tiles next to the region
-                t = lowest_bit(border)
-                border &= border - 1
-                # push: every move, claimed after the last region; pull: a tile's at a time
-                m = _tile_moves(
-                    words, t, region, free, p, ps, free_m, md_p, d, geometry, places, moves,
-                    0 if pull else m,
+            m = S
+            for i in range(k):
+                cells[i] = lowest_bit(m)
+                m &= m - 1
+                digit[i] = 0
+            a0 = popcount(S & ((np.int64(1) << c0) - 1))
+            taken[1] = np.int64(1) << a0
+            occ[1] = np.int64(1) << c0
+            index[1] = c0 * mult[0]
+            dist[1] = md[0, c0]
+            at = place[s, a0]
+            if k == 2:
+                c = cells[1 - a0]
+                table[index[1] + (c - (c > c0)) * mult[1]] = (
+                    dist[1] + md[1, c] if answers[at] == 255 else answers[at]
                 )  # fmt: skip
-                if pull:
-                    for i in range(m):
-                        if _code_at(np.int64(words[mq[i]]), mfree[i], mcell[i]) == cur:
-                            found = True
-                            break
-            if found:
-                reached |= rs
-                regions += 1
-                cells += popcount(region)
-            elif pull:
-                left = True
-        if not pull:
-            r, c, p2, o = _claim(words, nib, d, flags_next, m, geometry, moves)
-            regions += r
-            cells += c
-            new += p2
-            over = max(over, o)
-        elif reached != 0:
-            if x == 0:
-                gap = d + 1 - md_p
-                if gap > 30:
-                    over = 1
-                _set_nibble(nib, p, gap >> 1)
-                new += 1
-            words[p] = x | reached * (3 - cur)
-            flags_next[blk] = 1
-    if pull and not left:
-        done[blk] = 1
-    return regions, cells, new, over
-
-
-@njit(cache=True, parallel=True)
-def _layer(words, nib, d, marks, flags_next, geometry, chunks, pull):
-    """Layer ``d``, pushed from the blocks ``marks`` flags, or pulled into the blocks it does
-    not mark done (:func:`_walk_block`); returns ``(regions, cells,
-    placements, overflow)`` reached."""
-    k, n, md = geometry[1], geometry[2], geometry[8]
-    scell, stile, sym = geometry[10], geometry[11], geometry[12]
-    nblocks = marks.shape[0]
-    counts = np.zeros((chunks, 4), np.int64)
-    for ch in prange(chunks):
-        places = _scratch(k, n)
-        pos, spos, tile_at, tile_at_m = places
-        moves = _move_list(n)
-        # counted in registers, stored once: threads' rows of ``counts`` share cache lines
-        regions = 0
-        cells = 0
-        new = 0
-        over = 0
-        per = spread_per(nblocks, chunks)  # blocks a range
-        for i in range(per * SPREAD):
-            blk = spread_block(ch, i, per, chunks)
-            if blk >= nblocks or (marks[blk] != 0) == pull:  # pull: done; push: not open
                 continue
-            free0, occ_m = _start_block(blk, k, n, pos, tile_at, scell, stile, spos, tile_at_m, sym)
-            md0 = _md(pos, k - 2, md)
-            r, c, p, o = _walk_block(
-                words, nib, d, flags_next, marks, blk, pull, free0, occ_m, md0, places, geometry,
-                moves,
-            )  # fmt: skip
-            regions += r
-            cells += c
-            new += p
-            over = max(over, o)
-        counts[ch, 0] = regions
-        counts[ch, 1] = cells
-        counts[ch, 2] = new
-        counts[ch, 3] = over
-    return counts[:, 0].sum(), counts[:, 1].sum(), counts[:, 2].sum(), counts[:, 3].max()
-
-
-@njit(cache=True, parallel=True)
-def _widen(nib, table, block, k, n, md, mult, scell, stile, sym, chunks):
-    """One byte per placement: ``md + 2 * nibble`` (the nibble of the pair's stored member)."""
-    nblocks = table.shape[0] // block
-    e1 = n - k + 1
-    for ch in prange(chunks):
-        pos, spos, tile_at, tile_at_m = _scratch(k, n)
-        per = spread_per(nblocks, chunks)  # blocks a range
-        for i in range(per * SPREAD):
-            blk = spread_block(ch, i, per, chunks)
-            if blk >= nblocks:
-                continue
-            free0, occ_m = _start_block(blk, k, n, pos, tile_at, scell, stile, spos, tile_at_m, sym)
-            md0 = _md(pos, k - 2, md)
-            base = blk * block
-            for off in range(block):
-                p = base + off
-                _place_last_two(off, e1, free0, k, pos, tile_at)
-                src = p
-                if sym:
-                    ps, _ = _place_mirror(pos, k, n, mult, scell, stile, spos, tile_at_m, occ_m)
-                    src = min(p, ps)
-                v = (nib[src >> 1] >> (4 * (src & 1))) & 0x0F
-                table[p] = _md_placed(md0, pos, k, md) + 2 * v
+            j = 1
+            for r in range(0, K1, 2):
+                if r > 0:
+                    j = last - 1
+                    while digit[j] + 1 == k - j:
+                        digit[j] = 0
+                        j -= 1
+                    digit[j] += 1
+                for i in range(j, last):
+                    slot = _select(everything & ~taken[i], digit[i])
+                    c = cells[slot]
+                    taken[i + 1] = taken[i] | (np.int64(1) << slot)
+                    index[i + 1] = (
+                        index[i] + (c - popcount(occ[i] & ((np.int64(1) << c) - 1))) * mult[i]
+                    )
+                    occ[i + 1] = occ[i] | (np.int64(1) << c)
+                    dist[i + 1] = dist[i] + md[i, c]
+                rest = everything & ~taken[last]
+                ca = cells[lowest_bit(rest)]
+                cb = cells[lowest_bit(rest & (rest - 1))]
+                o = occ[last]
+                qa = ca - popcount(o & ((np.int64(1) << ca) - 1))
+                qb = cb - popcount(o & ((np.int64(1) << cb) - 1))
+                v = answers[at + r]
+                if v == UNSEEN:
+                    v = dist[last] + md[last, ca] + md[last + 1, cb]
+                table[index[last] + qa * mult[last] + (qb - 1) * mult[last + 1]] = v
+                v = answers[at + r + 1]
+                if v == UNSEEN:
+                    v = dist[last] + md[last, cb] + md[last + 1, ca]
+                table[index[last] + qb * mult[last] + qa * mult[last + 1]] = v
 
 
 # ----------------------------------------------------------------------------------------
@@ -537,70 +410,27 @@ def _widen(nib, table, block, k, n, md, mult, scell, stile, sym, chunks):
 
 
 def suitable(puzzle: Puzzle, codes: Sequence[int]) -> bool:
-    """Whether this builder handles the group: distinct tiles, 2+ tiles, 2+ other cells."""
+    """Whether this builder handles the group: 2 to :data:`MAX_TILES` distinct tiles and 2+
+    other cells, on a board of at most 62 cells."""
     n = puzzle.width * puzzle.height
     k = len(codes)
     counts = puzzle.label_counts
     return (
-        all(int(counts[c]) == 1 for c in codes)
-        and k >= 2
-        and n - k >= 2
-        and n <= 62
-        and 2 * (n - k) <= 62
+        all(int(counts[c]) == 1 for c in codes) and 2 <= k <= MAX_TILES and n - k >= 2 and n <= 62
     )
 
 
+#: rows (a set of cells and a region of the others) per set of cells, for the estimate of a
+#: build's memory: 2.75 on the 15-puzzle's 8-tile sets, 2.43 on its 7-tile sets, 2.05 on 6
+ROWS_PER_SET = 3
+
+
 def build_bytes(n: int, k: int) -> int:
-    """Bytes the build holds: the two-bit words and the four-bit answers."""
-    placements = math.perm(n, k)
-    return placements * _word_dtype(n - k, placements).itemsize + (placements + 1) // 2
-
-
-#: placements from which a group whose other cells' two-bit words fit 16 bits keeps them in 16
-#: (the 7-8 partition's 8-tile group: 519 million, 1 GB saved); below it they take 32 bits, like
-#: the 15-puzzle's 6-6-3 groups', so that one compiled build serves both (each word type is a
-#: build of its own to compile: about 37 s on 2 cores)
-NARROW_WORDS_FROM = 1 << 24
-
-
-def narrow_words(puzzle: Puzzle, codes: Sequence[int]) -> bool:
-    """Whether the group's build keeps its words in 16 bits (:data:`NARROW_WORDS_FROM`)."""
-    n = puzzle.width * puzzle.height
-    k = len(codes)
-    return _word_dtype(n - k, math.perm(n, k)).itemsize == 2
-
-
-def _word_dtype(e: int, placements: int):
-    """The words of a group with ``e`` other cells (two bits each) and ``placements`` entries."""
-    if 2 * e <= 16 and placements >= NARROW_WORDS_FROM:
-        return np.dtype(np.uint16)
-    if 2 * e <= 32:
-        return np.dtype(np.uint32)
-    return np.dtype(np.int64)
-
-
-def _symmetry(w: int, h: int, goal_pos: np.ndarray, region: int):
-    """A mirror of the board that maps the group's goal and start region onto themselves.
-
-    Returns ``(scell, stile)``: the cell each cell goes to, and the tile each
-    tile becomes (the one whose goal cell is the image of its own), or None.
-    """
-    n = w * h
-    cells = range(n)
-    candidates = [
-        [(c // w) * w + (w - 1 - c % w) for c in cells],  # left-right
-        [(h - 1 - c // w) * w + c % w for c in cells],
-    ]  # top-bottom
-    if w == h:
-        candidates.append([(c % w) * w + c // w for c in cells])  # main diagonal
-        candidates.append([(w - 1 - c % w) * w + (h - 1 - c // w) for c in cells])
-    tile_at = {int(cell): j for j, cell in enumerate(goal_pos)}
-    for scell in candidates:
-        stile = [tile_at.get(scell[int(cell)]) for cell in goal_pos]
-        image = sum(1 << scell[c] for c in cells if region >> c & 1)
-        if None not in stile and image == region:
-            return np.array(scell, dtype=np.int64), np.array(stile, dtype=np.int64)
-    return None
+    """Bytes the build holds at its peak: the two bit planes and a byte per placement."""
+    K = math.factorial(k)
+    sets = math.comb(n, k)
+    planes = 2 * sets * ROWS_PER_SET * ((K + 63) // 64) * 8
+    return planes + math.perm(n, k) + sets * (n + 8 * k)
 
 
 def build_distinct_table(
@@ -608,132 +438,110 @@ def build_distinct_table(
     codes: Sequence[int],
     progress: Callable[[float, str], None] | None = None,
     log: Callable[[dict], None] | None = None,
-    symmetry: bool = True,
 ) -> np.ndarray:
     """The pattern database of a group of distinct tiles: ``uint8`` per placement.
 
     ``codes`` are the group's label codes, in the order that fixes the table's
     index (tile 0 most significant).  ``log`` receives one dict per layer
-    (depth, mode, regions, cells, placements, seconds), for benchmarks.  With
-    ``symmetry``, a group whose goal is its own mirror image stores and expands
-    one state of each mirror pair (see :func:`_symmetry`).
+    (depth, states, placements, seconds), for benchmarks.
     """
     if not suitable(puzzle, codes):
         raise SlidelabError(
-            "this builder needs a group of 2 or more distinct tiles and 2 free cells"
+            f"this builder needs a group of 2 to {MAX_TILES} distinct tiles and 2 other cells"
         )
     w, h = puzzle.width, puzzle.height
     n, k = w * h, len(codes)
-    e = n - k
     layout = GroupLayout([codes], puzzle.label_counts, n, len(puzzle.labels) + 1)
     placements = layout.sizes[0]  # n (n-1) ... (n-k+1): the group index of the lookups
     mult = np.ascontiguousarray(layout.mult[0, :k])
-    block = (e + 2) * (e + 1)
     goal = puzzle.goal_codes
     home = {int(goal[c]): c for c in range(n)}
-    goal_pos = np.array([home[c] for c in codes], dtype=np.int64)
     md = np.ascontiguousarray(taxicab_table(goal, w)[list(codes)])
-    nbmask = np.zeros(n, dtype=np.int64)
+    F = np.array([math.factorial(k - 1 - j) for j in range(k)], np.int64)
+    K, K1 = math.factorial(k), math.factorial(k - 1)
+    W = (K + 63) // 64
+    binom = np.array([[math.comb(a, b) for b in range(k + 2)] for a in range(n + 1)], np.int64)
+    nbmask = np.zeros(n, np.int64)
     for c in range(n):
         for nb in puzzle.neighbours[c]:
             if nb >= 0:
                 nbmask[c] |= 1 << int(nb)
     first_col = sum(1 << (r * w) for r in range(h))
-    last_col = first_col << (w - 1)
     full = (1 << n) - 1
-    not_first, not_last = full & ~first_col, full & ~last_col
-    low = sum(1 << (2 * s) for s in range(e))
+    not_first, not_last = full & ~first_col, full & ~(first_col << (w - 1))
 
-    words = np.zeros(placements, dtype=_word_dtype(e, placements))
-    nib = np.zeros((placements + 1) // 2, dtype=np.uint8)
-    # Touch every page now: first touches scattered over the layers cost a page
-    # fault each, taken one at a time by the kernel even with several threads.
-    words[:] = 0
-    nib[:] = 0
-    start = _index(goal_pos, k, mult)
-    occ = 0
-    for c in goal_pos:
-        occ |= 1 << int(c)
-    free = full & ~occ
-    region = int(_flood(int(puzzle.goal.blank), free, w, not_first, not_last))
-    words[start] = int(_slots(region, free))  # depth 0: code 1, the blank's region at the goal
-    mirror = _symmetry(w, h, goal_pos, region) if symmetry else None
-    scell, stile = mirror if mirror is not None else (np.arange(n), np.arange(k))
-    geometry = (
-        block,
-        k,
-        n,
-        w,
-        not_first,
-        not_last,
-        nbmask,
-        mult,
-        md,
-        low,
-        scell,
-        stile,
-        mirror is not None,
-    )
-    previous_chunksize = numba.set_parallel_chunksize(1)  # hand out chunks dynamically
+    total = math.comb(n, k)
+    masks, regions, first = _sets(total, n, k, w, not_first, not_last)
+    pairs = [(a, b) for a in range(k) for b in range(k) if a != b and abs(a - b) < w]
+    pair = np.full((k, k), -1, np.int64)
+    for t, (a, b) in enumerate(pairs):
+        pair[a, b] = t
+    rot = _rotations(k, F, np.array(pairs, np.int64).reshape(-1, 2))
+    start, source, kind = _moves(masks, regions, first, n, nbmask, binom, pair)
+    # the answers: a part per cell of tile 0, each on whole pages
+    stride = -(-math.comb(n - 1, k - 1) * K1 // PAGE) * PAGE
+    place = _answer_places(masks, k, n, binom, K1, stride)
+    memory = mmap.mmap(-1, n * stride)
+    if hasattr(mmap, "MADV_HUGEPAGE"):  # written a set at a time, all over: fewer page misses
+        memory.madvise(mmap.MADV_HUGEPAGE)
+    answers = np.frombuffer(memory, np.uint8)
+    answers[:] = UNSEEN
+    rows = int(first[-1])
+    P0 = np.zeros((rows, W), np.uint64)
+    P1 = np.zeros((rows, W), np.uint64)
+    if K % 64:  # the last word's unused bits: closed, never reached
+        pad = np.uint64(((1 << 64) - 1) ^ ((1 << (K % 64)) - 1))
+        P0[:, W - 1] = pad
+        P1[:, W - 1] = pad
+
+    cells = sorted(home[c] for c in codes)
+    slot = np.array([cells.index(home[c]) for c in codes], np.int64)
+    s0 = int(_set_rank(np.int64(sum(1 << c for c in cells)), binom))
+    row0 = int(first[s0] + regions[s0, int(puzzle.goal.blank)])
+    r0 = int(_arrangement_rank(slot, k, F))
+    P0[row0, r0 >> 6] |= np.uint64(1 << (r0 & 63))  # depth 0: code 1
+    answers[place[s0, r0 // K1] + r0 % K1] = 0
+    open_now = np.zeros(rows, np.uint8)
+    open_next = np.zeros(rows, np.uint8)
+    done = np.zeros(rows, np.uint8)
+    open_now[row0] = 1
+    previous_chunksize = numba.set_parallel_chunksize(1)  # hand out tasks dynamically
     try:
-        _layers(words, nib, start, geometry, progress, log)
-        del words  # the two-bit array goes before the byte table comes
-        table = np.empty(placements, dtype=np.uint8)
-        _widen(nib, table, block, k, n, md, mult, scell, stile, mirror is not None, CHUNKS)
+        reached, d = 1, 0
+        while True:
+            t0 = time.perf_counter()
+            open_next[:] = 0
+            states, new = _layer(
+                P0, P1, d, first, start, source, kind, rot, open_now, open_next, done, answers,
+                place, K1,
+            )  # fmt: skip
+            _close(P0, P1, 1 + (d & 1), open_now)
+            reached += int(new)
+            if log is not None:
+                log(
+                    {
+                        "depth": d + 1,
+                        "states": int(states),
+                        "placements": int(new),
+                        "seconds": time.perf_counter() - t0,
+                    }
+                )
+            if progress is not None:
+                progress(
+                    reached / placements, f"depth {d + 1}, {reached:,} of {placements:,} placements"
+                )
+            if states == 0:
+                break
+            open_now, open_next = open_next, open_now
+            d += 1
+        del P0, P1  # the bit planes go before the table comes
+        table = np.empty(placements, np.uint8)
+        for c0 in range(n):
+            _convert(answers, table, masks, c0, place, k, F, mult, md)
+            if hasattr(mmap, "MADV_DONTNEED"):  # this part is turned: its memory goes back
+                memory.madvise(mmap.MADV_DONTNEED, c0 * stride, stride)
     finally:
         numba.set_parallel_chunksize(previous_chunksize)
+    del answers
+    memory.close()
     return table
-
-
-def _layers(words, nib, start, geometry, progress, log):
-    """Breadth-first layers until one comes out empty (:func:`slidelab.tables.driver.breadth_first`)."""
-    block, k, n = geometry[:3]
-    low, sym = geometry[9], geometry[12]
-    placements = words.shape[0]
-    reached = [1]
-
-    def expand(d, pull, size, flags_cur, flags_next, done):
-        return _layer(
-            words, nib, d, done if pull else flags_cur, flags_next, geometry, CHUNKS, pull
-        )
-
-    def close(flags, code, size):
-        close_layer(words, flags, block, code, low, CHUNKS)
-
-    def on_layer(depth, pull, result, seconds):
-        regions, cells, new, overflow = result
-        if overflow:
-            raise SlidelabError(
-                "pattern database values exceed the group's Manhattan distance"
-                " by more than 30 moves; use smaller groups"
-            )
-        reached[0] += int(new)
-        if log is not None:
-            log(
-                {
-                    "depth": depth,
-                    "mirror": bool(sym),
-                    "mode": "pull" if pull else "push",
-                    "regions": int(regions),
-                    "cells": int(cells),
-                    "placements": int(new),
-                    "seconds": seconds,
-                }
-            )
-        if progress is not None:
-            seen = (
-                min(placements, 2 * reached[0]) if sym else reached[0]
-            )  # mirror pairs stored once
-            progress(seen / placements, f"depth {depth}, {seen:,} of {placements:,} placements")
-
-    # The search ends with an empty layer.  With two free cells some placements can be
-    # unreachable (parity); they keep the Manhattan distance, a value no search ever looks up.
-    breadth_first(
-        placements // block,
-        start // block,
-        expand,
-        close,
-        on_layer=on_layer,
-        unseen=placements * (n - k) // (2 if sym else 1),  # about half are stored with a mirror
-        pull_ratio=PULL_RATIO_MIRROR if sym else PULL_RATIO,
-    )
