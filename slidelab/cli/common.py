@@ -98,6 +98,45 @@ def report_failure(record, message, number, as_json, outcome, code):
         click.echo(f"error: {_where(number)}{message}", err=True)
 
 
+def each_answer(board, goal, blank_first, size, as_json, outcome, answer):
+    """``(puzzle, answer(puzzle))`` for the argument's board or each line of standard input
+    (:func:`inputs`), the board read with the goal options; a board that cannot be read or
+    answered is reported (:func:`report_failure`) and skipped."""
+    from ..errors import SlidelabError
+    from ..search.request import read_puzzle
+
+    for number, text in inputs(board):
+        try:
+            puzzle = read_puzzle(text, goal, blank_first=blank_first, size=size)
+            result = answer(puzzle)
+        except SlidelabError as exc:
+            report_failure({"start": text}, str(exc), number, as_json, outcome, failure_code(exc))
+            continue
+        yield puzzle, result
+
+
+def board_record(puzzle) -> dict:
+    """A JSON record's start and goal."""
+    return {"start": puzzle.start.format(), "goal": puzzle.goal.format()}
+
+
+def json_option(help_text: str = "One JSON object per board."):
+    """``--json``: the answers as JSON (the parameter ``as_json``)."""
+    return click.option("--json", "as_json", is_flag=True, help=help_text)
+
+
+def time_limit_option(help_text: str, default: float | None = 10.0):
+    """``--time-limit SECONDS`` (the parameter ``time_limit``)."""
+    return click.option(
+        "--time-limit",
+        type=float,
+        default=default,
+        show_default=default is not None,
+        metavar="SECONDS",
+        help=help_text,
+    )
+
+
 def goal_options(f):
     f = click.option("--size", metavar="WxH", help="Size of one-line boards (e.g. 4x3).")(f)
     f = click.option(

@@ -10,13 +10,13 @@ import click
 from ..errors import SlidelabError
 from .common import (
     Outcome,
+    each_answer,
     fail,
-    failure_code,
     goal_options,
-    inputs,
+    json_option,
     metric_option,
     option_names,
-    report_failure,
+    time_limit_option,
 )
 from .program import needs
 
@@ -38,20 +38,13 @@ from .program import needs
     " with now, its tables cached).",
 )
 @metric_option("What a move is: one tile (stm), or a slide of tiles in a line (mtm).")
-@click.option(
-    "--time-limit",
-    type=float,
-    default=10.0,
-    show_default=True,
-    metavar="SECONDS",
-    help="Seconds for each method's answer.",
-)
+@time_limit_option("Seconds for each method's answer.")
 @click.option(
     "--phases",
     is_flag=True,
     help="Under each method, its layers (breadth-first) or iterations (IDA*).",
 )
-@click.option("--json", "as_json", is_flag=True, help="One JSON object per board.")
+@json_option()
 @needs("slidelab.search.compare")
 def compare_command(
     board, goal, blank_first, size, methods, heuristic, metric, time_limit, phases, as_json
@@ -70,14 +63,12 @@ def compare_command(
     except SlidelabError as exc:
         fail(str(exc))
     outcome = Outcome()
-    for number, text in inputs(board):
-        try:
-            request = read_request(text, goal, blank_first=blank_first, size=size, options=options)
-        except SlidelabError as exc:
-            code = failure_code(exc)
-            report_failure({"start": text}, str(exc), number, as_json, outcome, code)
-            continue
-        result = compare_request(request, names)
+
+    def request(puzzle):
+        return read_request(puzzle, options=options)
+
+    for _, checked in each_answer(board, goal, blank_first, size, as_json, outcome, request):
+        result = compare_request(checked, names)
         if as_json:
             click.echo(json.dumps(result.as_dict()))
         else:

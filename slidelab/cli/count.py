@@ -7,16 +7,7 @@ import sys
 
 import click
 
-from ..errors import SlidelabError
-from .common import (
-    FIX_NAMES,
-    Outcome,
-    failure_code,
-    goal_options,
-    inputs,
-    metric_option,
-    report_failure,
-)
+from .common import FIX_NAMES, Outcome, board_record, each_answer, goal_options, metric_option
 from .program import needs
 
 
@@ -40,20 +31,15 @@ def count_command(board, goal, blank_first, size, metric, beyond, as_json):
     at each length up to K moves longer: move sequences that reach the goal at their end only,
     detours included.  Boards whose distance table is at hand (the 8-puzzle's size)."""
     from ..search.count import count_request
-    from ..search.request import check_request, read_options, read_puzzle
+    from ..search.request import check_request, read_options
+
+    def count(puzzle):
+        return count_request(check_request(puzzle, read_options(metric=metric), FIX_NAMES), beyond)
 
     outcome = Outcome()
-    for number, text in inputs(board):
-        try:
-            puzzle = read_puzzle(text, goal, blank_first=blank_first, size=size)
-            request = check_request(puzzle, read_options(metric=metric), FIX_NAMES)
-            counts = count_request(request, beyond)
-        except SlidelabError as exc:
-            report_failure({"start": text}, str(exc), number, as_json, outcome, failure_code(exc))
-            continue
+    for puzzle, counts in each_answer(board, goal, blank_first, size, as_json, outcome, count):
         if as_json:
-            record = {"start": puzzle.start.format(), "goal": puzzle.goal.format()}
-            click.echo(json.dumps({**record, "metric": metric, "counts": counts}))
+            click.echo(json.dumps({**board_record(puzzle), "metric": metric, "counts": counts}))
             continue
         optimum = min(counts)
         for length, n in counts.items():

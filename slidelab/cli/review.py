@@ -8,7 +8,15 @@ import sys
 import click
 
 from ..errors import SlidelabError
-from .common import FIX_NAMES, fail, failure_code, goal_options, metric_option
+from .common import (
+    FIX_NAMES,
+    fail,
+    failure_code,
+    goal_options,
+    json_option,
+    metric_option,
+    time_limit_option,
+)
 from .program import needs
 
 
@@ -24,15 +32,11 @@ from .program import needs
     help="Seconds each move took, comma-separated, one a move as written: the review then"
     " names the slowest.",
 )
-@click.option(
-    "--time-limit",
-    type=float,
-    default=None,
-    metavar="SECONDS",
-    help="Seconds for each position's optimal search where no distance table answers"
-    " (default: none).",
+@time_limit_option(
+    "Seconds for each position's optimal search where no distance table answers (default: none).",
+    None,
 )
-@click.option("--json", "as_json", is_flag=True, help="The review as one JSON object.")
+@json_option("The review as one JSON object.")
 @needs("slidelab.search.review")
 def review_command(start, moves, goal, blank_first, size, metric, times, time_limit, as_json):
     """Replay MOVES from START and judge each: the distance to the goal before and after it,

@@ -13,6 +13,7 @@ from .common import (
     FIX_NAMES,
     Outcome,
     SearchCommand,
+    board_record,
     fail,
     failure_code,
     goal_options,
@@ -99,8 +100,7 @@ def solve_command(
                 lines.append((number, {"start": text}))
                 yield exc
                 continue
-            record = {"start": puzzle.start.format(), "goal": puzzle.goal.format()}
-            lines.append((number, {**record, "size": puzzle.size}))
+            lines.append((number, {**board_record(puzzle), "size": puzzle.size}))
             try:
                 yield check_request(puzzle, options, FIX_NAMES)
             except SlidelabError as exc:  # a partition that does not fit, an unsolvable board

@@ -54,6 +54,7 @@ from ...errors import SlidelabError
 from ...geometry import taxicab_table
 from ...puzzle import Puzzle
 from .layout import GroupLayout
+from .layout import placement_index as _arrangement_rank  # slots ranked as cells are
 
 #: the most tiles a group built here may have: a row is ``k!`` bits, and each pair of slots
 #: a move can join is a table of ``k!`` arrangement numbers (9 tiles: 362,880 a table)
@@ -74,19 +75,6 @@ PAGE = mmap.PAGESIZE
 def _select(mask, i):
     """The cell of the ``i``-th set bit of ``mask``."""
     return lowest_bit(pdep(np.int64(1) << i, mask))
-
-
-@njit(cache=True)
-def _arrangement_rank(slot, k, F):
-    """Number of the arrangement putting tile ``j`` in slot ``slot[j]`` (tile 0 most
-    significant; ``F[j] = (k - 1 - j)!``)."""
-    taken = np.int64(0)
-    r = np.int64(0)
-    for j in range(k):
-        s = slot[j]
-        r += (s - popcount(taken & ((np.int64(1) << s) - 1))) * F[j]
-        taken |= np.int64(1) << s
-    return r
 
 
 @njit(cache=True)
