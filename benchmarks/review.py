@@ -2,8 +2,9 @@
 
 Issue 40's speed table: a review of a 60-move 15-puzzle solve (a few moves off the optimum) in
 single-tile moves and in the multi-tile metric, ``hint`` on random 15-puzzles (every optimal
-next move, so up to five optimal searches each), and a review on the 8-puzzle (its distance
-table).  Each row is run once after a warm-up (kernels and tables loaded); it prints a table.
+next move, so up to five optimal searches each), a review on the 8-puzzle (its distance
+table), and the solutions of Korf's first 15-puzzle counted to two moves past the optimum.
+Each row is run once after a warm-up (kernels and tables loaded); it prints a table.
 
 Run: ``python benchmarks/review.py [--partition 7-8] [--seed N]``.
 """
@@ -56,6 +57,12 @@ def main() -> None:
     eight = "8 6 7/2 5 4/3 0 1"
     seconds, r = timed(lambda: slidelab.review(eight, slidelab.solve(eight).moves))
     rows.append(("review, 8-puzzle, 31 moves", seconds, r.summary))
+    korf1 = "14 13 15 7/11 12 9 5/6 0 2 1/4 8 10 3"  # no distance table: a search, the estimates
+    slidelab.solve(korf1, blank_first=True)  # its tables ready
+    seconds, counts = timed(lambda: slidelab.count_solutions(korf1, blank_first=True, beyond=2))
+    rows.append(
+        ("count, Korf's #1, +2", seconds, ", ".join(f"{n:,} of {k}" for k, n in counts.items()))
+    )
     print(
         f"start: {start.format()}; solve of {len(moves)} moves; tables: {args.partition or 'auto'}"
     )

@@ -123,19 +123,20 @@ def test_6x2_matches_oeis_a090167():
     assert (st.states, st.diameter) == (int(published["states"]), int(published["diameter"]))
 
 
+@pytest.mark.parametrize("parallel", [False, pytest.param(True, marks=pytest.mark.slow)])
 @pytest.mark.parametrize("goal", ["3x3", "5x2", "2x5", "3 1 2/4 0 5/6 7 8"])
-def test_suffix_block_walk_agrees_with_stepping(goal, monkeypatch):
+def test_suffix_block_walk_agrees_with_stepping(goal, parallel, monkeypatch):
     # distinct tiles from 8 on: the kernels walk suffix blocks, placing a state's last 8 tiles
     # from tables (layers._walk with by_suffix); the older ones step from state to state.  Same depth
-    # for every state, on one thread and on all, pushing and pulling.
+    # for every state, pushing and pulling, on one thread, and on all (the parallel walk's
+    # kernels: the slow step's, no other test of the README's run compiles them).
     from slidelab.tables import layers
 
     space = space_of(goal)
     runs = []
     for walk in (True, False):
         monkeypatch.setattr(layers, "BLOCK_WALK", walk)
-        for parallel in (False, True):
-            runs.append(search_layers(space, record=True, limit=10**6, parallel=parallel))
+        runs.append(search_layers(space, record=True, limit=10**6, parallel=parallel))
     for run in runs[1:]:
         assert run.counts == runs[0].counts
         assert np.array_equal(run.depth, runs[0].depth)
@@ -188,6 +189,9 @@ def test_matches_a_dictionary_bfs(goal):
         assert table.distance(Board.from_cells(cells, goal.width, goal.height)) == d
 
 
+# the parallel walk's kernels (spaces of 2 million states and more): no other test of the
+# README's run compiles them
+@pytest.mark.slow
 @pytest.mark.parametrize("goal", ["3x3", "AAB/BCC/DD_", "4x2"])
 def test_parallel_kernels_agree_with_one_thread(goal):
     space = space_of(goal)

@@ -29,7 +29,8 @@ from .program import needs
 def count_command(board, goal, blank_first, size, metric, beyond, as_json):
     """How many solutions BOARD has at the optimum (without listing them), and with --beyond
     at each length up to K moves longer: move sequences that reach the goal at their end only,
-    detours included.  Boards whose distance table is at hand (the 8-puzzle's size)."""
+    detours included.  Exact distances where the goal's distance table is at hand (the
+    8-puzzle's size); elsewhere an optimal search first, then the pattern databases' estimates."""
     from ..search.count import count_request
     from ..search.request import check_request, read_options
 

@@ -7,9 +7,12 @@ of length ``L`` is a sequence of ``L`` moves from the start that ends at the goa
 only at its end (detours and moves taken back included: they are what players make).  The
 count is made by paths through the positions, not by enumerating them: the number of
 solutions of ``r`` moves from a position is the sum over its neighbours of theirs of ``r - 1``
-moves, a neighbour counted only where the goal is within ``r - 1`` moves of it.  The
-distances are the goal's distance table's (boards whose table is at hand: the 8-puzzle, the
-2x4, boards of repeated tiles of that size).
+moves, a neighbour counted only where the goal may be within ``r - 1`` moves of it, each
+position and ``r`` counted once.  Where the goal's distance table is at hand (the 8-puzzle,
+the 2x4, boards of repeated tiles of that size) that test is exact; elsewhere the optimum comes
+from an optimal search and the test from the strongest admissible heuristic ready (an
+estimate never above the distance, so no solution is missed: IDA*'s last iteration, each
+position met again counted from memory).
 
 Examples
 --------
@@ -45,8 +48,9 @@ def count_solutions(
     (in steps of 2 in single-tile moves, where lengths keep their parity; of 1 in the
     multi-tile metric): ``{length: count}`` (see the module).
 
-    Raises :class:`~slidelab.errors.SearchLimitError` where the goal's distance table is not at
-    hand, or where the count would look at more than :data:`MAX_COUNTED` positions.
+    Raises :class:`~slidelab.errors.SearchLimitError` where no optimum is proven within the
+    time limit (boards without a distance table at hand), or where the count would look at
+    more than :data:`MAX_COUNTED` positions.
     """
     beyond = _args.integer(beyond, "beyond", minimum=0)
     request = read_request(start, goal, blank_first=blank_first, size=size, metric=metric)
@@ -58,18 +62,20 @@ def count_request(request: Request, beyond: int = 0) -> dict[int, int]:
     _args.instance(request, "request", Request)
     puzzle, metric = request.puzzle, request.options.metric
     table = table_at_hand(puzzle, metric)
-    if table is None:
-        raise SearchLimitError(
-            f"counting solutions needs the goal's distance table, which a {puzzle.size} board"
-            " does not have at hand here (the 8-puzzle and boards of its size do): list them"
-            " with solve --all instead"
-        )
-    distance: dict[Board, int] = {}
+    if table is not None:
+        optimum = int(table.distance(puzzle.start))
+
+        def at_least(board: Board) -> int:
+            return int(table.distance(board))
+    else:
+        optimum, at_least = _searched(request)
+    bounds: dict[Board, int] = {}
 
     def d(board: Board) -> int:
-        found = distance.get(board)
+        """The distance to the goal (the table's), or a lower bound of it."""
+        found = bounds.get(board)
         if found is None:
-            found = distance[board] = int(table.distance(board))
+            found = bounds[board] = at_least(board)
         return found
 
     memo: dict[tuple[Board, int], int] = {}
@@ -98,7 +104,6 @@ def count_request(request: Request, beyond: int = 0) -> dict[int, int]:
         memo[key] = total
         return total
 
-    optimum = d(puzzle.start)
     step = 2 if metric == "stm" else 1
     depth = optimum + beyond + 10
     old = sys.getrecursionlimit()
@@ -110,3 +115,20 @@ def count_request(request: Request, beyond: int = 0) -> dict[int, int]:
         }
     finally:
         sys.setrecursionlimit(old)
+
+
+def _searched(request: Request):
+    """The optimum of a board without a distance table at hand, by an optimal search, and a
+    lower bound of any position's distance (the strongest admissible heuristic ready)."""
+    from .distances import ready_estimate
+    from .solve import solve_request
+
+    solution = solve_request(request)
+    if not solution.optimal:
+        raise SearchLimitError(
+            f"no proven optimum within the time limit ({solution.length} moves found): counting"
+            " solutions needs it"
+        )
+    puzzle = request.puzzle
+    heuristic = ready_estimate(request)
+    return solution.length, lambda board: int(heuristic.value(puzzle.encode(board)))

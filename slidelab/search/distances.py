@@ -98,13 +98,18 @@ class Distances:
         return found
 
     def _heuristic(self):
-        """The strongest admissible heuristic ready for the goal (its tables cached: the first
-        position's search made them ready), made once."""
+        """:func:`ready_estimate`, made once."""
         if self.heuristic is None:
-            from ..heuristics import make_heuristic
-            from .policy import ready_heuristic
-
-            name, options = ready_heuristic(self.puzzle, self.request.options.replace(
-                heuristic=None, partition=None))  # fmt: skip
-            self.heuristic = make_heuristic(self.puzzle, name, metric=self.metric, **options)
+            self.heuristic = ready_estimate(self.request)
         return self.heuristic
+
+
+def ready_estimate(request: Request):
+    """The strongest admissible heuristic ready for the request's goal and metric (its tables
+    cached: a search of the start makes them ready), building nothing."""
+    from ..heuristics import make_heuristic
+    from .policy import ready_heuristic
+
+    puzzle, metric = request.puzzle, request.options.metric
+    name, options = ready_heuristic(puzzle, request.options.replace(heuristic=None, partition=None))
+    return make_heuristic(puzzle, name, metric=metric, **options)
