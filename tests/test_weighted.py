@@ -77,7 +77,6 @@ def test_weight_one_is_optimal_a_star(exact_3x3):
         assert solve(board, method="weighted-astar", weight=1).optimal
 
 
-@pytest.mark.slow  # A*'s kernels with the pattern databases: 25 s to compile, this test's alone
 def test_15_puzzle_a_star_matches_the_known_optimum():
     for puzzle, known in korf([9]):
         s = solve(puzzle, method="astar", heuristic="pdb")
