@@ -640,9 +640,12 @@ function linePuzzle() {
 async function shuffle(moves) {
   const body = { goal: formatCells(S.goal, S.W), n: 1 };
   if (moves !== undefined) body.moves = moves;
+  const asked = `${S.W}x${S.H} ${formatCells(S.cells, S.W)}`;
   try {
     const data = await api("POST", "/api/generate", body);
     const check = await api("POST", "/api/check", { board: data.boards[0], goal: body.goal });
+    // a position set meanwhile (typed while a busy server shuffled) is the player's: kept
+    if (`${S.W}x${S.H} ${formatCells(S.cells, S.W)}` !== asked) return;
     setPosition(check.cells, check.goal_cells, check.width, check.height);
     setCheck(check.reason, check.solvable ? "ok" : "warn");
   } catch (e) {
