@@ -5,8 +5,8 @@
     named and automatic partitions, the reflection of the goal;
 :mod:`.build`
     building one group's table: the byte-per-state scan for groups with repeated labels, and
-    the entry to :mod:`.distinct`, the parallel builder for distinct tiles (by sets of cells, a
-    bit per state, with the layer codes of :mod:`slidelab.tables.driver`).
+    the entry to :mod:`.distinct`, the parallel builder for distinct tiles (by sets of cells, two
+    bits per state: the layer codes of :mod:`slidelab.tables.driver`).
 """
 
 from __future__ import annotations

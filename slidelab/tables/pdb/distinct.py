@@ -1,4 +1,4 @@
-"""Building a distinct-tile pattern database by sets of cells, a bit per state, on every core.
+"""Building a distinct-tile pattern database by sets of cells, two bits per state, on every core.
 
 The search runs over *states* ``(cells, arrangement, blank region)``: the set
 ``S`` of cells the group's ``k`` tiles stand on, which tile stands on which of
