@@ -145,6 +145,28 @@ def test_a_task_stopped_while_still_needed_runs_again(monkeypatch, every_iterati
     assert remote.notation == local.notation and remote.length == known and remote.optimal
 
 
+def test_a_result_nobody_can_give_is_awaited_with_the_limits_checked(client):
+    """A task's result lost with its worker after the task finished: Dask runs the task again
+    where it can, and while no worker can, a gather waited for ever (a solve with ``--time-limit
+    30`` did not answer in 150 s after its only worker was killed).  The result is awaited
+    with the search's checks (limits, workers) between short waits, so one of them ends it.
+    Here a task held for a worker that does not exist stands for it."""
+    future = client.submit(sum, [1, 2], workers=["tcp://127.0.0.1:9"], pure=False)
+    calls = []
+
+    def check() -> None:
+        calls.append(1)
+        if len(calls) == 3:
+            raise SearchLimitError("time limit reached")
+
+    try:
+        with pytest.raises(SearchLimitError, match="time limit"):
+            dist._result(future, check)
+        assert len(calls) == 3
+    finally:
+        client.cancel(future)
+
+
 # ------------------------------------------------------------------------- stopping
 
 

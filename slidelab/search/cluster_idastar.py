@@ -294,17 +294,20 @@ class DaskSplit:
                 futures.append(future)
             tries[i] += 1
 
+        def check() -> None:
+            self._check(iteration, tally, limits, name)
+
         try:
             for i in range(len(roots)):
                 submit(i)
             while pending and min(pending) < tally.first:
-                for i in self._take(_drain(finished), tally, pending):
+                for i in self._take(_drain(finished), tally, pending, check):
                     submit(i)
                 if tally.first < told:  # a path: the subtrees after it are not needed
                     told = tally.first
                     stop.set((count, told))
                     self._stop([futures[i] for i in pending if i > told], name)
-                self._check(iteration, tally, limits, name)
+                check()
         finally:
             if pending:  # a limit, Ctrl-C, an error, or the tasks after a path
                 stop.set((count, -1))
@@ -346,10 +349,12 @@ class DaskSplit:
             for worker, keys in processing.items()
         }
 
-    def _take(self, done: list, tally: Tally, pending: set) -> list[int]:
+    def _take(self, done: list, tally: Tally, pending: set, check) -> list[int]:
         """Tell ``tally`` the results of the tasks ``done`` (``(index, future)``); return the
         subtrees to search again: a task that stopped although its subtree is still needed (it
-        took the scheduler's silence for the search's end)."""
+        took the scheduler's silence for the search's end).  ``check`` is called while a
+        result is awaited: a result is lost with its worker after the task has finished, and
+        Dask then runs the task again, or waits for a worker to do so."""
         lost = [i for i, f in done if f.status == "cancelled" and i in pending and i < tally.first]
         if lost:  # cancelled, not by us (we cancel only subtrees past a path): the cluster's doing
             raise self._cannot_go_on(f"the task of subtree {lost[0]} was lost")
@@ -359,8 +364,8 @@ class DaskSplit:
         if not taken:
             return again
         try:
-            results = self.client.gather([f for _, f in taken])
-        except SlidelabError:
+            results = [_result(f, check) for _, f in taken]
+        except (SlidelabError, KeyboardInterrupt):
             raise  # a worker's words (its tables differ, or cannot be made there)
         except Exception as exc:  # noqa: BLE001 - a task failed: lost workers, a bug
             raise ClusterError(
@@ -395,6 +400,19 @@ class DaskSplit:
             tally.stats, iteration.method, bound=iteration.bound, workers=self.workers,
             busy=self.busy,
         )  # fmt: skip
+
+
+def _result(future, check) -> Any:
+    """The result of ``future``, calling ``check`` every :data:`POLL` seconds while it is
+    awaited (its limits and its workers: a gather would wait for ever on a result whose
+    worker died with no other to run its task again)."""
+    while True:
+        try:
+            return future.result(timeout=POLL)
+        except TimeoutError:
+            if future.status == "error":
+                raise  # the task's own error
+            check()
 
 
 def _drain(finished: queue.Queue) -> list:
