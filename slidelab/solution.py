@@ -58,6 +58,47 @@ class Phase:
     seconds: float
 
 
+@dataclass(frozen=True)
+class Visit:
+    """A node a search visited, recorded for playing the search back (the web page's lab):
+    the finer stream under :class:`Phase`, kept only when asked for
+    (:attr:`slidelab.search.Limits.record`).
+
+    Attributes
+    ----------
+    kind : str
+        ``"expanded"`` (A*: the node it expanded, in order) or ``"layer"`` (breadth-first:
+        one of the first states of the layer it made).
+    side : str
+        A bidirectional search's side (``"forward"``, ``"backward"``); ``""`` otherwise.
+    board : str
+        The position (``Board.format()``).
+    g : int
+        Its distance from the side's root along the path found to it (a layer: the layer).
+    h : int
+        Its estimate (0 for a breadth-first search).
+    f : float
+        ``g + weight * h``: its priority (a layer: ``g``).
+    open, closed : int
+        A*: the nodes open and the nodes expanded once it was expanded; a layer: the layer's
+        states and the states stored.
+
+    Examples
+    --------
+    >>> Visit("expanded", "", "1 2 3/4 5 6/7 0 8", 0, 1, 1.0, 2, 1)
+    Visit(kind='expanded', side='', board='1 2 3/4 5 6/7 0 8', g=0, h=1, f=1.0, open=2, closed=1)
+    """
+
+    kind: str
+    side: str
+    board: str
+    g: int
+    h: int
+    f: float
+    open: int
+    closed: int
+
+
 @dataclass
 class Stats:
     """What a search did.
@@ -79,7 +120,11 @@ class Stats:
         Bidirectional searches: the expansions of the search from the start and of
         the search from the goal (they add up to ``expanded``); 0 for the others.
     phases : list of Phase
-        Breadth-first searches: each layer; IDA*: each iteration; empty for the others.
+        Breadth-first searches: each layer; IDA*: each iteration; A*: each f-contour.
+    visits : list of Visit
+        The nodes recorded for playing the search back, where asked for
+        (:attr:`slidelab.search.Limits.record`): A*'s first expansions in order, each layer's
+        first states of a breadth-first search; empty otherwise.
     """
 
     expanded: int = 0
@@ -90,13 +135,14 @@ class Stats:
     expanded_forward: int = 0
     expanded_backward: int = 0
     phases: list = field(default_factory=list)
+    visits: list = field(default_factory=list)
 
     def as_dict(self) -> dict:
         return asdict(self)
 
     def copy(self) -> Stats:
-        """A copy whose phases are its own."""
-        return replace(self, phases=list(self.phases))
+        """A copy whose phases and visits are its own."""
+        return replace(self, phases=list(self.phases), visits=list(self.visits))
 
 
 @dataclass(frozen=True)

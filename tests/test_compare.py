@@ -78,6 +78,51 @@ def test_layers_and_iterations_add_up(eight):
     assert sum(p.generated for p in contours) == by["astar"].stats.stored
 
 
+def test_a_recorded_search_is_the_search_it_played(eight):
+    """The lab plays a search back from the nodes the engine recorded (``record``): A*'s
+    expansions in order, each with the g it was expanded at (its distance from the start: a
+    consistent estimate), its estimate, f rising contour by contour as its phases say, and
+    the open and closed counts; each layer's first states at that distance from their side's
+    root.  Recording runs the search again: the counts are those of the search unrecorded."""
+    from reference import exact_distances
+
+    start = Board(EIGHT)
+    recorded = compare(EIGHT, methods=["astar", "bfs", "bidirectional", "idastar"],
+                       heuristic="manhattan", record=20_000)  # fmt: skip
+    by = {e.method: e for e in recorded.entries}
+    plain = {e.method: e for e in eight.entries}
+    from_start = exact_distances(start)
+    from_goal = exact_distances(start.goal())
+    puzzle = slidelab.Puzzle(EIGHT)
+    manhattan = slidelab.make_heuristic(puzzle, "manhattan")
+    for name in ("astar", "bfs", "bidirectional", "idastar"):
+        assert by[name].stats.expanded == plain[name].stats.expanded, name
+    visits = by["astar"].stats.visits
+    assert len(visits) == by["astar"].stats.expanded  # every expansion: 6,728 under 20,000
+    assert visits[0].board == EIGHT and (visits[0].g, visits[0].h) == (0, 21)
+    assert [v.closed for v in visits] == list(range(1, len(visits) + 1))
+    assert [v.f for v in visits] == sorted(v.f for v in visits)
+    for v in visits[:: len(visits) // 50]:
+        board = Board(v.board)
+        assert v.kind == "expanded" and v.g == from_start[board.cells] and v.f == v.g + v.h
+        assert v.h == manhattan.value(puzzle.encode(board)) and v.open > 0
+    contours = {p.depth: p.expanded for p in by["astar"].stats.phases}
+    assert {f: sum(v.f == f for v in visits) for f in contours} == contours
+    layers = by["bfs"].stats.visits
+    assert {v.g for v in layers} == set(range(1, 32)) and all(v.kind == "layer" for v in layers)
+    assert all(from_start[Board(v.board).cells] == v.g for v in layers)
+    assert [v.open for v in layers if v.g == 1] == [3, 3, 3]  # the layer's three states
+    sides = by["bidirectional"].stats.visits
+    assert {v.side for v in sides} == {"forward", "backward"}
+    for v in sides:
+        distance = from_start if v.side == "forward" else from_goal
+        assert distance[Board(v.board).cells] == v.g
+    assert by["idastar"].stats.visits == []  # its iterations are its phases
+    few = compare(EIGHT, methods=["astar", "bfs"], heuristic="manhattan", record=10)
+    assert [len(e.stats.visits) for e in few.entries] == [10, 10]
+    assert all(not e.stats.visits for e in eight.entries)  # none unless asked for
+
+
 def test_a_method_that_does_not_search_in_the_metric_is_not_run():
     """``compare --metric mtm`` and the lab ran bidirectional A* in MTM only to print "does not
     search in MTM"; it is not run, and the comparison says so."""

@@ -111,6 +111,7 @@ def test_the_status_says_the_limits_the_page_uses(client):
         DEFAULT_TIME_LIMIT,
         HINT_TIME_LIMIT,
         LAB_TIME_LIMIT,
+        MAX_RECORD,
         UNPOLLED_SECONDS,
     )
 
@@ -120,6 +121,7 @@ def test_the_status_says_the_limits_the_page_uses(client):
         "hint_time_limit": HINT_TIME_LIMIT,
         "lab_time_limit": LAB_TIME_LIMIT,
         "unpolled_seconds": UNPOLLED_SECONDS,
+        "max_record": MAX_RECORD,
     }
 
 
@@ -715,6 +717,23 @@ def test_compare_runs_each_method_on_the_position(client):
     assert all(p["kind"] == "iteration" for p in ida["phases"])
     assert bounds == sorted(bounds) and bounds[-1] == 31
     assert sum(p["expanded"] for p in ida["phases"]) == ida["expanded"]
+
+
+def test_compare_records_the_searches_the_lab_plays_back(client):
+    """``record``: A*'s expansions and the breadth-first layers' first states, per entry."""
+    from slidelab.web.lanes import MAX_RECORD
+
+    body = {"board": HARDEST, "methods": ["astar", "bidirectional", "idastar"], "record": 50}
+    astar, both, ida = client.post("/api/compare", json={**body, "heuristic": "manhattan"}).json()[
+        "entries"
+    ]
+    assert len(astar["visits"]) == 50 and astar["visits"][0] == {
+        "kind": "expanded", "side": "", "board": HARDEST, "g": 0, "h": 21, "f": 21.0,
+        "open": 3, "closed": 1,
+    }  # fmt: skip
+    assert {v["side"] for v in both["visits"]} == {"forward", "backward"}
+    assert ida["visits"] == []
+    error_of(client.post("/api/compare", json={**body, "record": MAX_RECORD + 1}), 422)
 
 
 def test_compare_holds_each_method_to_a_solves_memory_cap(client, monkeypatch):

@@ -12,13 +12,15 @@ import numpy as np
 from ..errors import SearchLimitError
 from ..heuristics import Heuristic
 from ..puzzle import Puzzle
-from ..solution import Phase, Stats
+from ..solution import Phase, Stats, Visit
 from ..units import format_bytes
 from . import _bestfirst as bf
 from .limits import Limits, out_of_memory
 
 #: expansions per kernel slice (limits and progress are checked between slices)
 SLICE = 1 << 14
+#: while expansions are recorded (one a slice), the limits are looked at every so many
+SLICE_RECORDED = 256
 #: node and heap capacity to start with (the arrays double when full)
 INITIAL_NODES = 1 << 10
 #: path-stack depth to start with (doubled when a path gets deeper)
@@ -129,6 +131,7 @@ def run_kernel(
     warm: bool = False,
     reach: int = 1,
     contours: bool = False,
+    name=None,
 ) -> list[int] | None:
     """Blank directions of the path the kernel finds from ``start`` to ``goal`` (label codes),
     one per single-tile step; a move slides 1 .. ``reach`` tiles (1: STM; more: MTM).
@@ -141,6 +144,9 @@ def run_kernel(
     is left (with an admissible ``h``: none shorter exists).  With ``warm`` the
     kernel is loaded first and the loading time is not counted as search time.  With
     ``contours``, the answer's ``stats.phases`` are its f-contours (:func:`f_contours`).
+    With ``name`` (label codes to the board's text) and ``limits.record``, its first
+    expansions are recorded in ``stats.visits`` (:func:`_visit`): the kernel then runs one
+    expansion a slice, and the node it expanded is the top of its path stack.
     """
     allowed = limits.bytes_allowed
     size0 = INITIAL_NODES
@@ -220,9 +226,15 @@ def run_kernel(
         stats.peak_frontier = max(base[3], int(st[bf.S_PEAK]))
         stats.seconds = limits.elapsed()
 
+    record = limits.record if name is not None else 0
     while True:
-        status = run(SLICE)
+        recording = len(stats.visits) < record
+        status = run(1 if recording else SLICE)
         update()
+        if recording and status == bf.RUNNING:
+            stats.visits.append(_visit(nodes, stack, st, board, weight, name))
+            if len(stats.visits) % SLICE_RECORDED:
+                continue  # (the limits are looked at every so many of them)
         if status == bf.FOUND:
             if contours:
                 stats.phases.extend(f_contours(nodes, int(st[bf.S_NODES]), heur.divisor))
@@ -266,6 +278,17 @@ def run_kernel(
             st[bf.S_DEPTH] = 0
             st[bf.S_BLANK] = blank0
         limits.check(stats, method, open=int(st[bf.S_HEAP]))
+
+
+def _visit(nodes: _Nodes, stack: _Stack, st: np.ndarray, board, weight: float, name) -> Visit:
+    """The node the kernel has just expanded (a slice of one expansion): the top of its path
+    stack, whose board ``board`` holds; ``name`` gives the board's text."""
+    x = int(stack.snode[int(st[bf.S_DEPTH])])
+    g, h = int(nodes.gs[x]), int(nodes.hs[x])
+    closed = int(st[bf.S_EXPANDED] - st[bf.S_REOPENED])
+    return Visit(
+        "expanded", "", name(board), g, h, g + weight * h, int(st[bf.S_NODES]) - closed, closed
+    )
 
 
 def f_contours(nodes: _Nodes, n: int, divisor: int = 1) -> list[Phase]:

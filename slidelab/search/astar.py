@@ -179,6 +179,7 @@ def _kernel_search(
         warm=True,
         reach=reach(metric, puzzle.width, puzzle.height),
         contours=weight == 1,  # (a weighted search does not go by contours)
+        name=lambda codes: puzzle.decode(codes).format(),
     )
     if polish and weight != 1 and metric == "stm":
         path = polish_path(puzzle, path, heur, limits, method, stats, **(polish_options or {}))

@@ -24,9 +24,9 @@ from ..errors import SlidelabError
 from ..moves import reach
 from ..puzzle import Puzzle
 from ..ranking import arrangement_rank, arrangement_unrank
-from ..solution import Phase, Solution, Stats, make_solution
+from ..solution import Phase, Solution, Stats, Visit, make_solution
 from ._common import search_entry
-from .limits import Limits
+from .limits import LAYER_VISITS, Limits
 
 UNSEEN = 255
 SIDE_START, SIDE_GOAL = 0, 8
@@ -303,6 +303,8 @@ def layered(puzzle: Puzzle, limits: Limits, metric: str, method: str, both_ends:
                     time.perf_counter() - began,
                 )
             )
+            if front.depth == depth:
+                _record_layer(puzzle, front.layer, side, depth, stats, limits.record)
         stats.peak_frontier = max(stats.peak_frontier, sum(len(f.layer) for f in fronts))
         if meet:
             if not both_ends:
@@ -311,3 +313,25 @@ def layered(puzzle: Puzzle, limits: Limits, metric: str, method: str, both_ends:
             path = space.meeting_path(front.side, *meet)
             return make_solution(puzzle, path, True, method, stats, metric)
     raise AssertionError(f"{method} exhausted the space without reaching the goal")
+
+
+def _record_layer(puzzle: Puzzle, layer, side: str, depth: int, stats: Stats, record: int):
+    """The first states of the layer just made (ranks ``layer``), at most
+    :data:`~.limits.LAYER_VISITS` of them and ``record`` visits in all
+    (:attr:`~.limits.Limits.record`), in ``stats.visits``."""
+    if record <= len(stats.visits):
+        return
+    room = min(LAYER_VISITS, record - len(stats.visits))
+    stats.visits.extend(
+        Visit(
+            "layer",
+            side,
+            puzzle.unrank(int(r)).format(),
+            depth,
+            0,
+            float(depth),
+            len(layer),
+            stats.stored,
+        )  # fmt: skip
+        for r in layer[:room]
+    )

@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import contextlib
 import time
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 
 from .. import _args
 from ..errors import SearchLimitError, SlidelabError
@@ -133,6 +133,7 @@ class Entry:
             "solution": None if s is None else s.format(),
             "error": self.error,
             "phases": [asdict(p) for p in self.stats.phases],
+            "visits": [asdict(v) for v in self.stats.visits],
             **({} if self.remedy is None else {"remedy": _remedy(self.remedy)}),
         }
 
@@ -255,6 +256,7 @@ def compare(
     blank_first: bool = False,
     size=None,
     progress=None,
+    record: int = 0,
 ) -> Comparison:
     """Solve one position with each of ``methods`` (default :data:`DEFAULT_METHODS`), side by
     side (see the module): the request read once (:func:`~.request.read_request`), then
@@ -276,6 +278,11 @@ def compare(
     progress : callable, optional
         ``progress(entries, method)`` before each method: the entries so far and the method
         that runs next.
+    record : int
+        Nodes of each search to record for playing it back, in its row's ``stats.visits``
+        (:attr:`~.limits.Limits.record`): A*'s first expansions, a breadth-first search's
+        first states of each layer.  The search is answered again to record them, so its
+        times and memory are those of the search unrecorded.  Default 0: none.
 
     Examples
     --------
@@ -297,16 +304,20 @@ def compare(
         time_limit=time_limit,
         heuristic=heuristic,
     )
-    return compare_request(request, names, progress=progress)
+    return compare_request(request, names, progress=progress, record=record)
 
 
-def compare_request(request: Request, methods=None, *, progress=None) -> Comparison:
+def compare_request(
+    request: Request, methods=None, *, progress=None, record: int = 0
+) -> Comparison:
     """:func:`compare` of a request read and checked already (:func:`~.request.read_request`):
     each of ``methods`` (canonical names, as :func:`method_names` gives them; default
     :data:`DEFAULT_METHODS`) answers it in turn with the request's options (its heuristic for
     the methods that take one, its metric, and its time limit for each method's answer:
     :meth:`~.options.SearchOptions.for_method`).  Nothing is parsed, checked or resolved again:
-    the web server's and batch's workers take the request as it is.
+    the web server's and batch's workers take the request as it is.  ``record``: the nodes of
+    each search to record for playing it back (:attr:`~.limits.Limits.record`; the web page's
+    lab on small boards), in its row's ``visits``.
 
     Examples
     --------
@@ -324,6 +335,7 @@ def compare_request(request: Request, methods=None, *, progress=None) -> Compari
             f" {_args.show(unknown[0] if unknown else methods)}"
         )
     _args.callback(progress, "progress")
+    record = _args.integer(record, "record", minimum=0)
     metric = request.options.metric
     run, skipped = runnable(names, metric)
     request = _with_default_heuristic(request)
@@ -331,7 +343,7 @@ def compare_request(request: Request, methods=None, *, progress=None) -> Compari
     for name in run:
         if progress is not None:
             progress(list(entries), name)
-        entries.append(_one(request, name))
+        entries.append(_one(request, name, record))
     puzzle = request.puzzle
     return Comparison(puzzle.start, puzzle.goal, metric, entries, skipped)
 
@@ -384,8 +396,11 @@ def method_names(methods) -> list[str]:
     return names
 
 
-def _one(request: Request, method: str) -> Entry:
-    """One method's row: its answer to ``request``, or why it stopped."""
+def _one(request: Request, method: str, record: int = 0) -> Entry:
+    """One method's row: its answer to ``request``, or why it stopped; with ``record``, the
+    nodes of its search recorded in its statistics' ``visits`` where the method records them
+    (:attr:`~.registry.Method.records`), by answering again: the time and memory are those of
+    the search unrecorded."""
     from .solve import solve_request
 
     puzzle, given = request.puzzle, request.options
@@ -417,6 +432,9 @@ def _one(request: Request, method: str) -> Entry:
     memory = None if floor is None or peak is None else max(0, peak - floor)
     if solution is not None and total <= TRACE_SECONDS:
         memory = _traced_peak(lambda: solve_request(Request(puzzle, options), plan=plan))
+        if record and METHODS[method].records:  # the same search again, recorded: slower
+            recorded = solve_request(Request(puzzle, options), plan=plan, record=record)
+            stats = replace(stats, visits=recorded.stats.visits)
     return Entry(method, used, metric, solution, error, stats, memory, total, setup, remedy)
 
 

@@ -21,6 +21,9 @@ from ..units import durations_apart, format_bytes
 
 T = TypeVar("T")
 
+#: the most states of one layer a breadth-first search records (:attr:`Limits.record`)
+LAYER_VISITS = 6
+
 
 def out_of_memory(method: str, what: str, stats: Stats | None = None) -> SearchLimitError:
     """The error for an allocation the operating system refused (a ``MemoryError``)."""
@@ -62,6 +65,11 @@ class Limits:
         (IDA*) when it is predicted to (its next two iterations, each growing in
         nodes as the last did).  ``auto`` sets it to the time stronger tables
         would take to build.
+    record : int
+        Nodes to record for playing the search back (:attr:`~slidelab.solution.Stats.visits`):
+        A*'s first ``record`` expansions, a breadth-first search's first states of each layer
+        (at most :data:`LAYER_VISITS` a layer, ``record`` in all); 0 (the default): none.
+        A* recording runs its kernel one expansion at a time (microseconds each).
     """
 
     time_limit: float | None = None
@@ -72,6 +80,7 @@ class Limits:
     started: float = field(default_factory=time.perf_counter)
     patience: float | None = None
     clock: Clock | None = None
+    record: int = 0
     _default_bytes: int | None = field(default=None, init=False, repr=False, compare=False)
 
     def __post_init__(self):
@@ -86,6 +95,7 @@ class Limits:
         self.patience = _args.number(
             self.patience, "patience", positive=True, finite=False, optional=True
         )
+        self.record = _args.integer(self.record, "record", minimum=0)
         if self.clock is None:
             self.clock = Clock(self.time_limit)
         _args.instance(self.clock, "clock", Clock)

@@ -73,11 +73,15 @@ def make_plan(puzzle: Puzzle, options: SearchOptions) -> Plan:
     return Plan(METHODS[name], heuristic, weight, options.metric)
 
 
-def limits_of(options: SearchOptions, progress, clock: Clock, patience=None) -> Limits:
-    """The limits of one search of an answer: the options' memory limits, the answer's clock."""
+def limits_of(
+    options: SearchOptions, progress, clock: Clock, patience=None, record: int = 0
+) -> Limits:
+    """The limits of one search of an answer: the options' memory limits, the answer's clock
+    (``record``: :attr:`~.limits.Limits.record`)."""
     return Limits(
-        None, options.max_states, options.max_bytes, progress, clock=clock, patience=patience
-    )
+        None, options.max_states, options.max_bytes, progress, clock=clock, patience=patience,
+        record=record,
+    )  # fmt: skip
 
 
 def prepare_tables(

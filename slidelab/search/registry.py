@@ -68,6 +68,9 @@ class Method:
         It runs on a Dask cluster (the ``scheduler`` option): its function takes ``split=``,
         the runner of its iterations' subtrees (:mod:`slidelab.search.cluster_idastar`).  IDA*,
         and ``auto`` where it picks IDA*.
+    records : bool
+        It records the nodes it visits for playing its search back when asked
+        (:attr:`~.limits.Limits.record`: A*'s expansions, a breadth-first search's layers).
     compile_seconds : float
         Seconds of one core compiling its kernels from nothing (with Manhattan distance or
         linear conflict, in one metric), on the 2-core development machine: the compile
@@ -90,6 +93,7 @@ class Method:
     stores: bool = False
     metrics: tuple[str, ...] = METRICS
     cluster: bool = False
+    records: bool = False
     compile_seconds: float = 0.0
     compile_with: tuple[tuple[str, float], ...] = ()
 
@@ -132,6 +136,7 @@ METHODS: dict[str, Method] = {
             True,
             aliases=("breadth-first",),
             stores=True,
+            records=True,
             compile_seconds=1.85,
         ),
         Method(
@@ -141,6 +146,7 @@ METHODS: dict[str, Method] = {
             True,
             aliases=("bibfs", "bidirectional-bfs", "bi-bfs"),
             stores=True,
+            records=True,
             compile_seconds=1.9,
         ),
         _guided(
@@ -150,6 +156,7 @@ METHODS: dict[str, Method] = {
             True,
             aliases=("a*",),
             stores=True,
+            records=True,
             compile_seconds=6.0,
             compile_with=(("pdb", 16.0),),
         ),
@@ -173,6 +180,7 @@ METHODS: dict[str, Method] = {
             False,
             aliases=("wastar", "weighted-a*"),
             stores=True,
+            records=True,
             compile_seconds=7.2,
         ),
         _guided(

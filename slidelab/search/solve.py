@@ -165,12 +165,14 @@ def solve_request(
     progress: Callable[[dict], None] | None = None,
     table_progress: Callable[[float, str], None] | None = None,
     clock: Clock | None = None,
+    record: int = 0,
 ) -> Solution:
     """:func:`solve` of a request already read and checked (:func:`~.request.read_request`):
     nothing is parsed, checked or resolved again.  ``plan``: the board's plan from
     :func:`prepare_request`, its tables ready (else it is made here); ``clock``: the answer's
-    (default: one of the options' time limit, started now).  The solution is replayed and
-    checked before it is returned.
+    (default: one of the options' time limit, started now); ``record``: nodes to record for
+    playing the search back (:attr:`~.limits.Limits.record`; a method named, not ``auto``).
+    The solution is replayed and checked before it is returned.
 
     Examples
     --------
@@ -187,7 +189,7 @@ def solve_request(
         if _auto_searches(plan, options):
             solution = solve_auto(puzzle, plan, options, clock, progress, table_progress, split)
         else:
-            limits = limits_of(options, progress, clock)
+            limits = limits_of(options, progress, clock, record=record)
             if plan.tables is None:
                 tables = prepare_tables(plan, puzzle, options, limits, table_progress)
             else:

@@ -124,7 +124,7 @@ def _compare(body: CompareIn, lanes: Lanes) -> Started:
     with refusals():
         checked = check_request(puzzle, options, FIX_NAMES)
     seconds = compare_limit(len(methods), body.time_limit)
-    return Started(compare_job(checked, methods), "hard", seconds)
+    return Started(compare_job(checked, methods, body.record), "hard", seconds)
 
 
 def _hint(body: HintIn, lanes: Lanes) -> Started:

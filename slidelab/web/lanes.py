@@ -80,6 +80,9 @@ MAX_TIME_LIMIT = HARD.time_limit
 HINT_TIME_LIMIT = 2.0
 #: each method's seconds in the page's lab, to start with (a comparison asks its own)
 LAB_TIME_LIMIT = 5.0
+#: the most nodes of a search the lab may have recorded for playing it back (a comparison's
+#: ``record``: about 100 bytes of JSON each)
+MAX_RECORD = 2_000
 #: memory a solve may use (the searches that store states refuse to go past it)
 MAX_SOLVE_BYTES = 2 * 1024**3
 #: bytes of tables the server keeps in its table cache at most (``slidelab serve --cache-limit``):

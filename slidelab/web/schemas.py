@@ -25,6 +25,7 @@ from .lanes import (
     HINT_TIME_LIMIT,
     LAB_TIME_LIMIT,
     MAX_BODY,
+    MAX_RECORD,
     MAX_TIME_LIMIT,
     UNPOLLED_SECONDS,
 )
@@ -107,6 +108,15 @@ class CompareIn(PuzzleIn):
         le=MAX_TIME_LIMIT,
         description="Seconds for each method (the comparison may take methods x time_limit).",
     )
+    record: int = Field(
+        0,
+        ge=0,
+        le=MAX_RECORD,
+        description="Nodes of each search to record for playing it back, in its entry's"
+        " ``visits``: A*'s first expansions (the node, g, h, f, open and closed), a breadth-first"
+        " search's first states of each layer.  The search is run again to record them: its"
+        " times and memory are those of the search unrecorded.",
+    )
     wait: bool = Field(
         True,
         description="Answer with the comparison (true) or a comparison id at once; such a"
@@ -157,11 +167,24 @@ class GenerateOut(BaseModel):
     boards: list[str]
 
 
+class Visit(BaseModel):
+    """A node a search visited, recorded for playing it back (``slidelab.solution.Visit``)."""
+
+    kind: str = Field(description="expanded (A*) or layer (breadth-first)")
+    side: str = Field("", description="Bidirectional searches: forward or backward.")
+    board: str
+    g: int
+    h: int
+    f: float
+    open: int = Field(description="A*: nodes open once it was expanded; a layer: its states.")
+    closed: int = Field(description="A*: nodes expanded so far; a layer: states stored.")
+
+
 class Phase(BaseModel):
     """A layer of a breadth-first search (``depth``: its distance from its side's root) or an
     iteration of IDA* (``depth``: its bound)."""
 
-    kind: str = Field(description="layer or iteration")
+    kind: str = Field(description="layer, iteration or contour")
     side: str = Field("", description="Bidirectional searches: forward or backward.")
     depth: float
     expanded: int
@@ -186,6 +209,7 @@ class Stats(BaseModel):
         default_factory=list,
         description="Per layer (breadth-first searches) or per iteration (IDA*), where kept.",
     )
+    visits: list[Visit] = Field(default_factory=list, description="Nodes recorded, where asked.")
 
 
 class Remedy(BaseModel):
@@ -422,6 +446,9 @@ class Entry(BaseModel):
     solution: str | None = None
     error: str | None = None
     phases: list[Phase] = Field(default_factory=list)
+    visits: list[Visit] = Field(
+        default_factory=list, description="The nodes recorded, where asked for (``record``)."
+    )
 
 
 class CompareOut(BaseModel):
@@ -489,6 +516,9 @@ class PageLimits(BaseModel):
     unpolled_seconds: float = Field(
         UNPOLLED_SECONDS,
         description="A job started without waiting ends once nobody has asked for it this long.",
+    )
+    max_record: int = Field(
+        MAX_RECORD, description="The most nodes of a search a comparison may record (``record``)."
     )
 
 

@@ -54,17 +54,18 @@ def generate_job(
     return "generate", {"goal": goal, "n": n, "moves": moves, "seed": seed, "format": format}
 
 
-def compare_job(request: Request, methods: tuple) -> tuple[str, dict]:
+def compare_job(request: Request, methods: tuple, record: int = 0) -> tuple[str, dict]:
     """The job that runs each of ``methods`` (canonical names:
     :func:`~slidelab.search.compare.method_names`) on ``request`` (read and checked: its
     heuristic, metric and time limit for each method's answer), one method at a time so that
     each finished entry is reported while the next runs
-    (:func:`~slidelab.search.compare.compare_request`); its result is
-    ``Comparison.as_dict()``."""
+    (:func:`~slidelab.search.compare.compare_request`, with ``record`` nodes of each search
+    recorded for playing it back); its result is ``Comparison.as_dict()``."""
     return "compare", {
         "puzzle": request.puzzle,
         "options": request.options,
         "methods": tuple(methods),
+        "record": int(record),
     }
 
 
@@ -387,7 +388,8 @@ def _compare(args: dict, report=None) -> dict:
             entries = [e.as_dict() for e in done]
             report({"method": coming, "done": len(done), "of": len(run), "entries": entries})
 
-    return compare_request(request, methods, progress=each).as_dict()
+    record = args.get("record", 0)
+    return compare_request(request, methods, progress=each, record=record).as_dict()
 
 
 def _hint(args: dict) -> dict:
