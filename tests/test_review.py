@@ -4,6 +4,7 @@ breadth-first search (:mod:`reference`): every distance, every lost move, every 
 
 from __future__ import annotations
 
+import importlib
 import json
 
 import pytest
@@ -13,7 +14,9 @@ from hypothesis import strategies as st
 import slidelab
 from reference import exact_distances, successors
 from slidelab import Board, IllegalMoveError, Move
+from slidelab.errors import SearchLimitError
 from slidelab.moves import expand, legal_moves, runs
+from slidelab.search.distances import Distances, NotProven
 
 EIGHT_GOAL = Board("1 2 3/4 5 6/7 8 0")
 #: boards with identical tiles: a 2x3 with two pairs alike, a 3x3 of three kinds
@@ -105,6 +108,90 @@ def test_a_review_on_the_15_puzzle_by_search():
     review = slidelab.review(start, [*moves[:3], *slidelab.invert(moves[2:3]), *moves[2:]])
     assert review.lost == 2 and [s.number for s in review.mistakes] == [4]
     assert all(s.move in s.good or s.lost for s in review.steps)
+
+
+class _ShortOfTime(Distances):
+    """The review's distances as on a board too hard for its time limit, on the 8-puzzle (so
+    that every answer is known): no optimum of the start is proven, and each bounded search
+    from a position farther than ``reach`` from the goal runs past the limit."""
+
+    reach = 0
+
+    def __init__(self, request):
+        super().__init__(request)
+        self.table = None  # searched, as on a board with no distance table
+
+    def of(self, board):
+        raise NotProven("no proven optimum within the time limit", None)
+
+    def beside(self, board, distance, limits=None):
+        if distance > self.reach:
+            raise SearchLimitError("limit reached: stopped at the time limit", None)
+        return super().beside(board, distance, limits)
+
+
+@settings(max_examples=15, deadline=None)
+@given(st.integers(0, 10**6), st.integers(0, 30), st.booleans())
+def test_where_no_optimum_is_proven_the_review_gives_bounds_that_hold(
+    distances, seed, reach, reaches_goal
+):
+    """A position whose optimum cannot be proven in time stopped the review with one line.
+    Now the distances are proven back from the goal as far as the time allows, and before that
+    bounded (the heuristic's estimate, the moves the solve still takes, the parity, one move
+    between neighbours): every bound holds, a move is judged lost only where it was, and the
+    summary says bounds."""
+    dist = distances(EIGHT_GOAL, "stm")
+    start, moves = _random_walk(EIGHT_GOAL, "stm", seed, 8)
+    end = start.apply(moves)
+    if reaches_goal:
+        moves = [*moves, *slidelab.solve(end, method="bfs").moves]
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(importlib.import_module("slidelab.search.review"), "Distances", _ShortOfTime)
+        patch.setattr(_ShortOfTime, "reach", reach)
+        review = slidelab.review(start, moves, time_limit=1)
+    board = review.start
+    low, high = review.optimum_bounds
+    assert low <= dist[board.cells] <= high and review.optimum in (None, dist[board.cells])
+    for step in review.steps:
+        after = board.apply([step.move])
+        truth = dist[board.cells], dist[after.cells]
+        for (lo, hi), d in zip(step.bounds, truth, strict=True):
+            assert lo <= d <= hi and (d - lo) % 2 == 0, (step, truth)
+        assert step.before in (None, truth[0]) and step.after in (None, truth[1])
+        lost = truth[1] - truth[0] + 1
+        assert step.lost_bounds[0] <= lost <= step.lost_bounds[1]
+        assert step.good is None or set(step.good) == {
+            m for m in legal_moves(3, 3, board.cells.index(0))
+            if dist[board.apply([m]).cells] == truth[0] - 1
+        }  # fmt: skip
+        board = after
+    if not reaches_goal:
+        assert review.exact_from is None and "no distance proven" in review.summary
+    elif review.exact_from:
+        assert review.optimum is None and "optimal " in review.summary
+        assert "bounds: " in review.summary and " lost" in review.summary
+        assert all(s.exact for s in review.steps[review.exact_from :])
+    for step in review.mistakes:
+        assert step.lost_bounds[0] > 0
+
+
+@pytest.mark.slow  # 19 s here: a position's bounded searches, each up to the 1 s limit
+def test_a_24_puzzle_solve_is_reviewed_with_bounds_labelled():
+    """Korf and Felner's first 24-puzzle (95 moves): no optimum is proven in a second, so the
+    review proves the distances back from the goal as far as a second a position allows,
+    bounds the rest (labelled so), and the bounds hold the optimum."""
+    from korf import korf24
+
+    puzzle, known = korf24(1)
+    solution = slidelab.solve(puzzle, method="constructive")
+    review = slidelab.review(puzzle.start, solution.moves, puzzle.goal, time_limit=1)
+    low, high = review.optimum_bounds
+    assert review.optimum is None and low <= known <= high <= solution.length
+    assert 0 < review.exact_from < review.length and review.reaches_goal
+    assert "bounds: distances proven from move" in review.summary
+    assert all(s.exact for s in review.steps[review.exact_from :])
+    text = review.format()
+    assert "?" in text and f"{low}-{high}" in text
 
 
 def test_an_illegal_move_is_refused_with_its_number():

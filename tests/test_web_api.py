@@ -131,7 +131,8 @@ def test_a_review_judges_each_move(client):
     assert review["summary"] == "33 moves, optimal 31: 2 lost, at move 2 (2)"
     assert review["steps"][1] == {
         "number": 2, "move": "R", "before": 30, "after": 31, "lost": 2, "good": ["D"],
-        "seconds": None,
+        "seconds": None, "before_bounds": [30, 30], "after_bounds": [31, 31],
+        "lost_bounds": [2, 2],
     }  # fmt: skip
     mtm = client.post("/api/review", json={**body, "metric": "mtm"}).json()
     assert mtm["optimum"] == 20 and mtm["length"] == 22

@@ -33,7 +33,9 @@ from .program import needs
     " names the slowest.",
 )
 @time_limit_option(
-    "Seconds for each position's optimal search where no distance table answers (default: none).",
+    "Seconds for each position's optimal search where no distance table answers (default:"
+    " none); where the start's optimum is not proven within it, the distances are proven back"
+    " from the goal as far as it allows and bounded before that, labelled.",
     None,
 )
 @json_option("The review as one JSON object.")

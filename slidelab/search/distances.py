@@ -9,10 +9,19 @@ within the request's time limit, each position searched once.
 from __future__ import annotations
 
 from ..board import Board
-from ..errors import SlidelabError
+from ..errors import SearchLimitError, SlidelabError
 from ..moves import Move, legal_moves
 from ..puzzle import Puzzle
 from .request import Request
+
+
+class NotProven(SlidelabError):
+    """No optimum proven for a position within the time limit: its distance is not known.
+    ``upper``: the length of the solution found instead (an upper bound), or None."""
+
+    def __init__(self, message: str, upper: int | None = None):
+        super().__init__(message)
+        self.upper = upper
 
 
 def table_at_hand(puzzle: Puzzle, metric: str):
@@ -42,8 +51,8 @@ class Distances:
         self.heuristic = None  # the bounded searches', made after the first search
 
     def of(self, board: Board) -> int:
-        """The exact distance of ``board``; :class:`~slidelab.errors.SlidelabError` where the
-        search cannot prove it within its time limit."""
+        """The exact distance of ``board``; :class:`NotProven` where the search cannot prove
+        it within its time limit."""
         found = self.known.get(board)
         if found is not None:
             return found
@@ -53,32 +62,41 @@ class Distances:
             from .solve import solve_request
 
             puzzle = Puzzle(board, self.puzzle.goal)
-            solution = solve_request(Request(puzzle, self.request.options))
+            try:
+                solution = solve_request(Request(puzzle, self.request.options))
+            except SearchLimitError as exc:  # not even a bounded answer in time
+                raise NotProven(
+                    f"{exc.reason}: the distance of {board.format()} is not known"
+                ) from None
             if not solution.optimal:
-                raise SlidelabError(
+                raise NotProven(
                     f"no proven optimum for the position {board.format()} within the time"
-                    " limit: its distance is not known, so the solve cannot be reviewed here"
+                    " limit: its distance is not known",
+                    solution.length,
                 )
             found = solution.length
         self.known[board] = found
         return found
 
-    def good(self, board: Board, distance: int) -> tuple[Move, ...]:
-        """The moves from ``board`` (``distance`` from the goal) that keep the optimum."""
+    def good(self, board: Board, distance: int, limits=None) -> tuple[Move, ...]:
+        """The moves from ``board`` (``distance`` from the goal) that keep the optimum
+        (``limits``: each bounded search's, :meth:`beside`)."""
         if distance == 0:
             return ()
         blank = board.cells.index(0)
         return tuple(
             m
             for m in legal_moves(board.width, board.height, blank, self.metric)
-            if self._beside(board.apply([m]), distance) == distance - 1
+            if self.beside(board.apply([m]), distance, limits) == distance - 1
         )
 
-    def _beside(self, board: Board, distance: int) -> int:
+    def beside(self, board: Board, distance: int, limits=None) -> int:
         """The exact distance of ``board``, a neighbour of a position ``distance`` away:
         ``distance - 1`` where the goal is within that many moves of it; else in single-tile
         moves ``distance + 1`` (a move changes the distance's parity), in the multi-tile metric
-        ``distance`` or ``distance + 1``, by a second bounded search."""
+        ``distance`` or ``distance + 1``, by a second bounded search.  ``limits`` (a
+        :class:`~.limits.Limits`) bound each search: past them it raises
+        :class:`~slidelab.errors.SearchLimitError` and nothing is remembered."""
         found = self.known.get(board)
         if found is not None:
             return found
@@ -88,14 +106,24 @@ class Distances:
 
         puzzle = Puzzle(board, self.puzzle.goal)
         heuristic = self._heuristic()
-        if within(puzzle, heuristic, distance - 1, self.metric):
+        if within(puzzle, heuristic, distance - 1, self.metric, limits):
             found = distance - 1
-        elif self.metric == "stm" or not within(puzzle, heuristic, distance, self.metric):
+        elif self.metric == "stm" or not within(puzzle, heuristic, distance, self.metric, limits):
             found = distance + 1
         else:
             found = distance
         self.known[board] = found
         return found
+
+    def estimate(self, board: Board) -> int:
+        """A lower bound of the distance of ``board``: the exact one where known, else the
+        ready heuristic's estimate (:func:`ready_estimate`)."""
+        found = self.known.get(board)
+        if found is not None:
+            return found
+        if self.table is not None:
+            return self.of(board)
+        return int(self._heuristic().value(self.puzzle.encode(board)))
 
     def _heuristic(self):
         """:func:`ready_estimate`, made once."""

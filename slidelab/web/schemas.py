@@ -365,14 +365,23 @@ class ReviewIn(PuzzleIn):
     )
 
 
+#: bounds ``[low, high]`` of a distance or a loss (``high`` null: none)
+BOUNDS = "[low, high] (high null where there is none)"
+
+
 class ReviewStep(BaseModel):
     number: int
     move: str
-    before: int = Field(description="The distance before the move.")
-    after: int = Field(description="The distance after it.")
-    lost: int = Field(description="Moves it lost: 0 when it kept the optimum.")
-    good: list[str] = Field(description="The moves that keep the optimum from before it.")
+    before: int | None = Field(description="The distance before the move (null: not proven).")
+    after: int | None = Field(description="The distance after it (null: not proven).")
+    lost: int | None = Field(description="Moves it lost: 0 when it kept the optimum.")
+    good: list[str] | None = Field(
+        description="The moves that keep the optimum from before it (null: not known)."
+    )
     seconds: float | None = None
+    before_bounds: list[int | None] = Field(description=f"The distance before it, {BOUNDS}.")
+    after_bounds: list[int | None] = Field(description=f"The distance after it, {BOUNDS}.")
+    lost_bounds: list[int | None] = Field(description="The fewest and most moves it lost.")
 
 
 class ReviewOut(BaseModel):
@@ -380,11 +389,17 @@ class ReviewOut(BaseModel):
     goal: str
     metric: str
     length: int
-    optimum: int
-    lost: int
+    optimum: int | None = Field(description="The start's distance (null: not proven).")
+    optimum_bounds: list[int | None] = Field(description=f"The start's distance, {BOUNDS}.")
+    exact_from: int | None = Field(
+        description="The first position whose distance is proven (0: the start; null: none);"
+        " before it the distances are bounds."
+    )
+    lost: int | None
+    lost_bounds: list[int | None]
     reaches_goal: bool
     summary: str = Field(description="'33 moves, optimal 31: 2 lost, at move 2 (2)'.")
-    good_at_start: list[str]
+    good_at_start: list[str] | None
     steps: list[ReviewStep]
     id: str | None = None
 
