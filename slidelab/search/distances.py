@@ -8,8 +8,11 @@ within the request's time limit, each position searched once.
 
 from __future__ import annotations
 
+from concurrent.futures import ThreadPoolExecutor
+
 from ..board import Board
 from ..errors import SearchLimitError, SlidelabError
+from ..memory import cores_for_this_thread
 from ..moves import Move, legal_moves
 from ..puzzle import Puzzle
 from .request import Request
@@ -48,6 +51,7 @@ class Distances:
         self.puzzle, self.metric = request.puzzle, request.options.metric
         self.table = table_at_hand(self.puzzle, self.metric)
         self.known: dict[Board, int] = {}
+        self.floor: dict[Board, int] = {}  # positions known to be at least this far
         self.heuristic = None  # the bounded searches', made after the first search
 
     def of(self, board: Board) -> int:
@@ -81,14 +85,52 @@ class Distances:
     def good(self, board: Board, distance: int, limits=None) -> tuple[Move, ...]:
         """The moves from ``board`` (``distance`` from the goal) that keep the optimum
         (``limits``: each bounded search's, :meth:`beside`)."""
-        if distance == 0:
-            return ()
-        blank = board.cells.index(0)
-        return tuple(
-            m
-            for m in legal_moves(board.width, board.height, blank, self.metric)
-            if self.beside(board.apply([m]), distance, limits) == distance - 1
-        )
+        return self.good_of([(board, distance)], limits)[0]
+
+    def good_of(self, positions: list, limits=None) -> list[tuple[Move, ...]]:
+        """:meth:`good` of each ``(board, distance)`` of ``positions``: their neighbours'
+        bounded searches side by side on this thread's cores (the kernels release the GIL),
+        all of them in one pool so that the long ones do not leave a core idle."""
+        asks, owners = [], []
+        for k, (board, distance) in enumerate(positions):
+            if distance == 0:
+                continue
+            blank = board.cells.index(0)
+            for m in legal_moves(board.width, board.height, blank, self.metric):
+                asks.append((board.apply([m]), distance))
+                owners.append((k, m))
+        threads = min(len(asks), cores_for_this_thread())
+        if self.table is None and threads > 1:
+            self._heuristic()  # (made once, before the threads share it)
+            with ThreadPoolExecutor(threads) as pool:
+                answers = list(pool.map(lambda ask: self._nearer(*ask, limits), asks))
+        else:
+            answers = [self._nearer(*ask, limits) for ask in asks]
+        good: list[list[Move]] = [[] for _ in positions]
+        for (k, m), yes in zip(owners, answers, strict=True):
+            if yes:
+                good[k].append(m)
+        return [tuple(g) for g in good]
+
+    def _nearer(self, board: Board, distance: int, limits) -> bool:
+        """Whether ``board``, a neighbour of a position ``distance`` away, is one move nearer
+        the goal: one bounded search (whether it is as far or farther is not asked: in the
+        multi-tile metric that would be a second, longer one)."""
+        found = self.known.get(board)
+        if found is not None:
+            return found == distance - 1
+        if self.floor.get(board, 0) >= distance:
+            return False
+        if self.table is not None or self.metric == "stm":  # (in STM the parity tells the rest)
+            return self.beside(board, distance, limits) == distance - 1
+        from .idastar import within
+
+        puzzle = Puzzle(board, self.puzzle.goal)
+        if within(puzzle, self._heuristic(), distance - 1, self.metric, limits):
+            self.known[board] = distance - 1
+            return True
+        self.floor[board] = distance
+        return False
 
     def beside(self, board: Board, distance: int, limits=None) -> int:
         """The exact distance of ``board``, a neighbour of a position ``distance`` away:
@@ -106,7 +148,9 @@ class Distances:
 
         puzzle = Puzzle(board, self.puzzle.goal)
         heuristic = self._heuristic()
-        if within(puzzle, heuristic, distance - 1, self.metric, limits):
+        if self.floor.get(board, 0) < distance and within(
+            puzzle, heuristic, distance - 1, self.metric, limits
+        ):
             found = distance - 1
         elif self.metric == "stm" or not within(puzzle, heuristic, distance, self.metric, limits):
             found = distance + 1
@@ -123,7 +167,8 @@ class Distances:
             return found
         if self.table is not None:
             return self.of(board)
-        return int(self._heuristic().value(self.puzzle.encode(board)))
+        estimate = int(self._heuristic().value(self.puzzle.encode(board)))
+        return max(estimate, self.floor.get(board, 0))
 
     def _heuristic(self):
         """:func:`ready_estimate`, made once."""

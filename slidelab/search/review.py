@@ -331,15 +331,13 @@ def review_request(request: Request, moves, times=None) -> Review:
 
 def _forward(distances: Distances, boards: list[Board]) -> tuple[list, list]:
     """Every position's exact distance and good moves, from the start: the start by an optimal
-    search (:class:`NotProven` where it cannot be proven), each next position a neighbour of
-    one known (looked at for the good moves)."""
+    search (:class:`NotProven` where it cannot be proven), each next position as a neighbour
+    of one known (:meth:`~.distances.Distances.beside`), then every position's good moves."""
     exact = [distances.of(boards[0])]
-    good = []
-    for i in range(max(1, len(boards) - 1)):
-        good.append(distances.good(boards[i], exact[i]))
-        if i + 1 < len(boards):
-            exact.append(distances.of(boards[i + 1]))
-    return exact, good
+    for board in boards[1:]:
+        exact.append(distances.beside(board, exact[-1]))
+    n = max(1, len(boards) - 1)
+    return exact, distances.good_of(list(zip(boards[:n], exact[:n], strict=True)))
 
 
 def _backward(distances: Distances, boards: list[Board], request: Request) -> tuple[list, list]:
