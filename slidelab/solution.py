@@ -120,7 +120,8 @@ class Stats:
         Bidirectional searches: the expansions of the search from the start and of
         the search from the goal (they add up to ``expanded``); 0 for the others.
     phases : list of Phase
-        Breadth-first searches: each layer; IDA*: each iteration; A*: each f-contour.
+        Breadth-first searches: each layer; iterative deepening: each iteration; A-star: each
+        f-contour.
     visits : list of Visit
         The nodes recorded for playing the search back, where asked for
         (:attr:`slidelab.search.Limits.record`): A*'s first expansions in order, each layer's

@@ -1,0 +1,80 @@
+"""Nodes per instance: slidelab's IDA* beside the published figures for the same heuristics.
+
+Issue 41's yardstick.  The published figures (Felner, Korf, Hanan and Holte, "Additive
+pattern database heuristics", JAIR 22, 2004, and Felner, Zahavi, Schaeffer and Holte, "Dual
+lookups in pattern databases", IJCAI 2005) are nodes *generated* per instance, averaged over
+1,000 random 15-puzzles, for IDA* with the 7-8 additive pattern databases (goal: blank first).
+Here the same counts (``Stats.generated``, every child made, the parent's excepted) over
+Korf's 100 and over ``--random`` seeded uniformly random 15-puzzles, for each heuristic
+slidelab has: one look-up a node, and its default, the look-up maxed with the reflection's.
+``--partitions 7-8,6-6-3`` adds what a first install's tables give (five minutes more).  Tables cached (``slidelab tables
+build 4x4 --blank-first --partition 7-8``; a missing table is built first, not timed).
+
+Run: ``python benchmarks/nodes.py [--random 1000] [--partitions 7-8]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+
+from _korf import korf100
+
+import slidelab
+from slidelab import Puzzle
+from slidelab.heuristics.pdb import pattern_database
+from slidelab.search import Limits
+from slidelab.search.idastar import idastar
+
+#: nodes generated per instance, 7-8 additive pattern databases, 1,000 random 15-puzzles
+PUBLISHED = {
+    "one look-up": 136_289,
+    "with its reflection": 36_710,
+    "max of regular, reflected and both dual look-ups": 18_601,
+    "dual IDA*": 13_687,
+}
+
+
+def run(instances: list, partition: str, reflect: bool) -> tuple[float, float, float]:
+    """Mean and median nodes generated per instance, and the seconds of search in all."""
+    heuristic = pattern_database(instances[0], partition, reflect=reflect).heuristic()
+    idastar(instances[0], heuristic=heuristic)  # kernels loaded
+    nodes, seconds = [], 0.0
+    for puzzle in instances:
+        s = idastar(puzzle, heuristic=heuristic, limits=Limits())
+        nodes.append(s.stats.generated)
+        seconds += s.stats.seconds
+    return statistics.mean(nodes), statistics.median(nodes), seconds
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--random", type=int, default=1000, help="seeded random 15-puzzles")
+    parser.add_argument("--partitions", default="7-8")
+    args = parser.parse_args()
+    sets = {
+        "Korf's 100": [p for _, p, _ in korf100()],
+        f"{args.random:,} random": [
+            Puzzle(slidelab.random_board("4x4", seed=i, blank_first=True), blank_first=True)
+            for i in range(args.random)
+        ],
+    }
+    print("| heuristic | instances | generated per instance (mean) | median | search s | published (1,000 random) |")
+    print("| --- | --- | ---: | ---: | ---: | ---: |")
+    for partition in args.partitions.split(","):
+        for reflect, words in ((False, "one look-up"), (True, "with its reflection")):
+            for name, instances in sets.items():
+                mean, median, seconds = run(instances, partition, reflect)
+                published = PUBLISHED[words] if partition == "7-8" else None
+                print(
+                    f"| {partition}, {words}{' (default)' if reflect else ''} | {name} |"
+                    f" {mean:,.0f} | {median:,.0f} | {seconds:.2f} |"
+                    f" {'' if published is None else f'{published:,}'} |",
+                    flush=True,
+                )
+    for words in list(PUBLISHED)[2:]:
+        print(f"| 7-8, {words} | not in slidelab | | | | {PUBLISHED[words]:,} |")
+
+
+if __name__ == "__main__":
+    main()
