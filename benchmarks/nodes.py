@@ -7,8 +7,9 @@ lookups in pattern databases", IJCAI 2005) are nodes *generated* per instance, a
 Here the same counts (``Stats.generated``, every child made, the parent's excepted) over
 Korf's 100 and over ``--random`` seeded uniformly random 15-puzzles, for each heuristic
 slidelab has: one look-up a node, and its default, the look-up maxed with the reflection's.
-``--partitions 7-8,6-6-3`` adds what a first install's tables give (five minutes more).  Tables cached (``slidelab tables
-build 4x4 --blank-first --partition 7-8``; a missing table is built first, not timed).
+``--partitions 7-8,6-6-3`` adds what a first install's tables give (five minutes more).
+Tables cached (``slidelab tables build 4x4 --blank-first --partition 7-8``; a missing table is
+built first, not timed).
 
 Run: ``python benchmarks/nodes.py [--random 1000] [--partitions 7-8]``.
 """
@@ -59,7 +60,9 @@ def main() -> None:
             for i in range(args.random)
         ],
     }
-    print("| heuristic | instances | generated per instance (mean) | median | search s | published (1,000 random) |")
+    print(
+        "| heuristic | instances | generated per instance (mean) | median | search s | published (1,000 random) |"
+    )
     print("| --- | --- | ---: | ---: | ---: | ---: |")
     for partition in args.partitions.split(","):
         for reflect, words in ((False, "one look-up"), (True, "with its reflection")):
