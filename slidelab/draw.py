@@ -1,6 +1,6 @@
 """Pictures of boards and solutions: SVG (for Jupyter and files), and GIF with matplotlib.
 
-The colours are the web page's (``web/static/style.css`` and ``app.js``; a test keeps them
+The colours are the web page's (``web/static/style.css`` and ``cells.js``; a test keeps them
 equal): tiles are amber on a dark frame when every tile is different, a tile already on its
 goal cell is a little paler; when labels repeat, every label class has its own colour from
 :data:`PALETTE`, in the order the labels first appear in the goal.
@@ -32,7 +32,7 @@ TILE = "#f4e4c1"
 TILE_INK = "#3a2a10"
 FRAME = "#2f3a45"
 HOME_FILTER = "saturate(0.75) brightness(1.04)"
-#: one colour per label class when labels repeat (``app.js``'s ``PALETTE``)
+#: one colour per label class when labels repeat (``web/static/cells.js``'s ``PALETTE``)
 PALETTE = (
     "#f4d58d", "#a8dcc3", "#b9cdf5", "#f5b8b8", "#d9c4f3", "#f5c9a0", "#c3e5a0",
     "#f3c2df", "#bfdede", "#e5dbb1", "#cfcff0", "#efcaca",

@@ -566,19 +566,55 @@ def test_tables_have_one_home():
 
 
 def test_the_web_server_and_its_page_are_small_pieces():
-    """``create_app`` was 297 lines with every route inside it, ``app.js`` had functions of
-    100 lines: the application is put together in at most 100 lines (its routes are modules of
-    their own), and no function of the page's script is over 80 lines."""
+    """``create_app`` was 297 lines with every route inside it, and the page's script was one
+    2,063-line ``app.js`` with functions of 100 lines and one 30-field global state object
+    that every function read and wrote: the application is put together in at most 100 lines
+    (its routes are modules of their own); the page is ES modules (``main.js`` starts it), each
+    under 500 lines, with no function over 80 lines, no large shared state object (a module
+    keeps its own state: module-level variables, or a small object of at most 12 lines), and
+    imports that point one way (no cycles)."""
     import re
 
     app = ast.parse((ROOT / "web" / "app.py").read_text())
     (create,) = [n for n in app.body if isinstance(n, ast.FunctionDef) and n.name == "create_app"]
     assert create.end_lineno - create.lineno + 1 <= 100
-    lines = (ROOT / "web" / "static" / "app.js").read_text().splitlines()
-    starts = [i for i, line in enumerate(lines) if re.match(r"(async )?function \w+", line)]
-    long = []
-    for i in starts:
-        end = next(j for j in range(i, len(lines)) if lines[j] == "}")  # its closing brace
-        if end - i + 1 > 80:
-            long.append(f"{lines[i]} ({end - i + 1} lines)")
+    static = ROOT / "web" / "static"
+    scripts = sorted(static.glob("*.js"))
+    assert len(scripts) >= 8 and not (static / "app.js").exists()
+    html = (static / "index.html").read_text()
+    assert re.findall(r"<script[^>]*>", html) == ['<script type="module" src="/static/main.js">']
+    long, big, state, imports = [], [], [], {}
+    for path in scripts:
+        lines = path.read_text().splitlines()
+        if len(lines) > 500:
+            big.append(f"{path.name}: {len(lines)} lines")
+        for i, line in enumerate(lines):
+            if re.match(r"(export )?(async )?function \w+", line):
+                end = next(j for j in range(i, len(lines)) if lines[j] == "}")  # its closing brace
+                if end - i + 1 > 80:
+                    long.append(f"{path.name}: {line} ({end - i + 1} lines)")
+            elif re.match(r"(export )?(const|let|var) \w+ = \{$", line):  # a state object
+                end = next(j for j in range(i, len(lines)) if lines[j] == "};")
+                if end - i + 1 > 12 or re.match(r"(export )?(const|let|var) S = ", line):
+                    state.append(f"{path.name}: {line} ({end - i + 1} lines)")
+        imports[path.name] = re.findall(
+            r'^import [^;]*? from "\./([\w-]+\.js)";', path.read_text(), re.M | re.S
+        )
     assert not long, long
+    assert not big, big
+    assert not state, state
+    assert {m for found in imports.values() for m in found} <= set(imports), imports
+
+    def cycle(name: str, path: tuple[str, ...]) -> tuple[str, ...] | None:
+        if name in path:
+            return (*path, name)
+        return next((c for m in imports[name] if (c := cycle(m, (*path, name)))), None)
+
+    cycles = [c for name in imports if (c := cycle(name, ()))]
+    assert not cycles, cycles
+    reached, todo = set(), ["main.js"]  # every module is the page's: main.js reaches it
+    while todo:
+        if (name := todo.pop()) not in reached:
+            reached.add(name)
+            todo.extend(imports[name])
+    assert reached == set(imports), set(imports) - reached

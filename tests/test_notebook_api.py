@@ -107,10 +107,10 @@ def test_a_board_draws_in_the_web_page_colours():
 
 def test_the_colours_are_the_web_pages():
     css = (STATIC / "style.css").read_text()
-    js = (STATIC / "app.js").read_text()
+    js = (STATIC / "cells.js").read_text()  # the page's boards (board.js draws with it)
     assert f"--tile: {TILE};" in css and f"--tile-ink: {TILE_INK};" in css
     assert f"--frame: {FRAME};" in css
-    palette = re.search(r"const PALETTE = \[(.*?)\];", js, re.S).group(1)
+    palette = re.search(r"export const PALETTE = \[(.*?)\];", js, re.S).group(1)
     assert tuple(re.findall(r'"(#[0-9a-f]{6})"', palette)) == PALETTE
 
 

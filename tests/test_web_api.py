@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import time
 from contextlib import contextmanager
+from pathlib import Path
 
 import pytest
 
@@ -15,6 +16,7 @@ from fastapi.testclient import TestClient  # noqa: E402
 
 from slidelab.web import create_app  # noqa: E402
 
+STATIC = Path(__file__).resolve().parent.parent / "slidelab" / "web" / "static"
 HARDEST = "8 6 7/2 5 4/3 0 1"
 KORF_1 = "14 13 15 7 11 12 9 5 6 0 2 1 4 8 10 3"
 #: a solve that takes minutes: Korf's #1 by IDA* with Manhattan distance
@@ -85,11 +87,15 @@ def test_the_schema_declares_the_error_body_the_server_sends(client):
 def test_page_and_static_files_are_served(client):
     page = client.get("/")
     assert page.status_code == 200 and "text/html" in page.headers["content-type"]
-    assert "/static/app.js" in page.text and "http" not in page.text.replace(
-        "http://www.w3.org", ""
-    )
-    for name in ("app.js", "style.css"):
-        assert client.get(f"/static/{name}").status_code == 200
+    assert '<script type="module" src="/static/main.js">' in page.text
+    assert "http" not in page.text.replace("http://www.w3.org", "")
+    modules = sorted(p.name for p in STATIC.glob("*.js"))  # main.js and the modules it imports
+    assert "main.js" in modules and "app.js" not in modules
+    for name in (*modules, "style.css"):
+        got = client.get(f"/static/{name}")
+        assert got.status_code == 200, name
+    for name in modules:  # a browser runs a module only of a JavaScript type
+        assert "javascript" in client.get(f"/static/{name}").headers["content-type"], name
     error_of(client.get("/static/nope.js"), 404)
     error_of(client.get("/no/such/page"), 404)
 
@@ -358,6 +364,7 @@ def test_solve_waits_for_the_solution(client):
         "expanded_forward",
         "expanded_backward",
         "phases",
+        "visits",
     }
     status = client.get(f"/api/solve/{body['id']}").json()
     assert status["status"] == "done" and status["result"]["solution"] == body["solution"]
