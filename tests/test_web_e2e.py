@@ -1200,6 +1200,23 @@ def test_the_lab_plays_the_search_back(desktop, server):
     expect(pg.locator("#watch-play")).to_have_attribute("aria-label", "play")
     pg.click("#watch-back")
     expect(position).to_have_text(f"step {steps - 1} of {steps}")
+    # node by node: A*'s expansions (the node, g, h, f, open and closed) and each layer's first
+    # states, from the nodes the engine recorded; IDA* records none (its bounds are its steps)
+    pg.select_option("#watch-by", "node")
+    expect(pg.locator("#watch-charts figure")).to_have_count(2)
+    expect(position).to_have_text(re.compile(r"^step 0 of \d+$"))  # from the start again
+    pg.click("#watch-fwd")
+    expect(now).to_contain_text(f"astar: expands {HARDEST}: g 0, h 21, f 21; 3 open, 1 closed")
+    expect(now).to_contain_text("bfs: layer 1 (3 states): ")
+    expect(pg.locator("#watch-charts .watch-board")).to_have_count(2)
+    expect(pg.locator("#watch-charts .watch-board span")).to_have_count(18)
+    pg.click("#watch-fwd")
+    expect(now).to_contain_text("; 3 open, 2 closed")
+    _check_accessible(pg)
+    shot(pg, "26-lab-watch-nodes")
+    pg.select_option("#watch-by", "phase")
+    expect(pg.locator("#watch-charts figure")).to_have_count(3)
+    expect(position).to_have_text(f"step 0 of {steps}")
     _check_accessible(pg)
     shot(pg, "26-lab-watch")
 

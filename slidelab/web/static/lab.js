@@ -7,8 +7,11 @@ import { formatCells } from "./cells.js";
 import { pos, positionKey } from "./position.js";
 import { clearLabRows, labOpen, labRows, rowKey, saveLab } from "./labrows.js";
 import { phasesTable } from "./phases.js";
-import { seconds } from "./server.js";
+import { recordLimit, seconds } from "./server.js";
 import { renderWatch } from "./watch.js";
+
+/** Boards of at most this many cells get their searches recorded node by node (the watch). */
+const WATCH_CELLS = 12;
 
 let labJob = null; // {key, id, cancelled} while the lab runs
 
@@ -31,6 +34,7 @@ export async function runLab() {
   const body = { board: formatCells(pos.cells, pos.W), goal: formatCells(pos.goal, pos.W), methods,
     time_limit: seconds("lab-time", "lab_time_limit"), wait: false };
   if ($("lab-heuristic").value) body.heuristic = $("lab-heuristic").value;
+  if (pos.W * pos.H <= WATCH_CELLS && recordLimit()) body.record = recordLimit();
   labJob = { key, id: null, cancelled: false };
   $("lab-run").disabled = true;
   $("lab-cancel").disabled = false;

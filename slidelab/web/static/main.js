@@ -21,7 +21,7 @@ import { cancelSolve, renderStatus, setSolveMsg, solveJobId, startSolve } from "
 import { linePuzzle, newBoard, onNewPosition, scheduleCheck, setPosition, shuffle, sizeChosen } from "./setup.js";
 import { loadMethods, updateHeuristicMenu, watchServer } from "./server.js";
 import { cancelLab, clearLab, labJobId, runLab } from "./lab.js";
-import { stepWatch, stopWatch, toggleWatch } from "./watch.js";
+import { restartWatch, stepWatch, stopWatch, toggleWatch } from "./watch.js";
 import { clearReview, reviewListClick, reviewPlayed, runReview } from "./review.js";
 import { setRestoring, updateUrl } from "./address.js";
 import { copyText, loadFromHash } from "./share.js";
@@ -106,6 +106,7 @@ function listenPanels() {
   $("watch-back").addEventListener("click", () => { stopWatch(); stepWatch(-1); });
   $("watch-fwd").addEventListener("click", () => { stopWatch(); stepWatch(1); });
   $("watch-play").addEventListener("click", toggleWatch);
+  $("watch-by").addEventListener("change", restartWatch);
   $("lab-cancel").addEventListener("click", cancelLab);
   $("lab-clear").addEventListener("click", clearLab);
 }

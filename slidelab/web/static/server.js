@@ -27,6 +27,12 @@ export function seconds(id, fallback) {
   return Math.min(limits.max_time_limit, Math.max(0.1, parseFloat($(id).value) || limits[fallback]));
 }
 
+/** Nodes a lab run asks each search to record for the playback (the server's most), 0 before
+ * the server has said its limits. */
+export function recordLimit() {
+  return limits ? limits.max_record || 0 : 0;
+}
+
 /** Fill the method, heuristic and metric menus (and the lab's) from the server's tables; what
  * went wrong, or null. */
 export async function loadMethods() {

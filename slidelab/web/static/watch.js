@@ -1,5 +1,7 @@
 // Watch the search: the lab's methods played back phase by phase (a layer, an iteration, a
-// contour a step), side by side, stepping together.
+// contour a step), side by side, stepping together; or node by node ("step by: node"), from
+// the nodes the engine recorded (the entries' ``visits``: A*'s expansions with g, h, f and the
+// open and closed counts, each breadth-first layer's first states), each drawn as a board.
 //
 // State: the step shown and the player's timer. ``renderWatch`` draws the whole panel from the
 // lab's rows of the position shown (``watchRows``): the controls and the step
@@ -13,14 +15,48 @@ import { PHASE_WORDS } from "./phases.js";
 
 const watch = { step: 0, timer: null }; // the phase shown, the player
 
-/** The lab's rows of this position that can be watched: those whose search has phases. */
+/** Whether the watch steps node by node (the recorded visits) rather than phase by phase. */
+function byNode() {
+  return $("watch-by").value === "node";
+}
+
+/** A row's steps: its recorded nodes, or its phases. */
+function stepsOf(e) {
+  return byNode() ? e.visits || [] : e.phases || [];
+}
+
+/** The lab's rows of this position that can be watched: those with steps to show. */
 function watchRows() {
-  return [...labRows(positionKey()).values()].filter((e) => (e.phases || []).length);
+  return [...labRows(positionKey()).values()].filter((e) => stepsOf(e).length);
 }
 
 /** The steps of the longest search watched. */
 function watchSteps(rows) {
-  return Math.max(0, ...rows.map((e) => e.phases.length));
+  return Math.max(0, ...rows.map((e) => stepsOf(e).length));
+}
+
+/** One recorded node in words: "expands 8 6 7/2 5 4/3 0 1: g 0, h 21, f 21; 3 open, 1 closed"
+ * (A*), or "layer 1 (3 states): 8 6 7/2 0 4/3 5 1" (breadth-first). */
+function visitText(e, v) {
+  if (v.kind === "layer") {
+    return `${e.method}: layer ${v.g}${v.side ? " " + v.side : ""} (${num(v.open)} states): ${v.board}`;
+  }
+  return `${e.method}: expands ${v.board}: g ${v.g}, h ${v.h}, f ${num(v.f)};`
+    + ` ${num(v.open)} open, ${num(v.closed)} closed`;
+}
+
+/** One method's node at ``step``: its board drawn, and the node in words. */
+function nodeFigure(e, step) {
+  const visits = e.visits;
+  const v = visits[Math.min(Math.max(step, 1), visits.length) - 1];
+  const rows = v.board.split("/").map((r) => r.trim().split(/\s+/));
+  const grid = el("div", { class: "watch-board", role: "img", "aria-label": `the node: ${v.board}`,
+    style: `grid-template-columns: repeat(${rows[0].length}, 24px)` });
+  for (const cell of rows.flat()) grid.append(el("span", { class: cell === "0" ? "blank" : "", text: cell === "0" ? "" : cell }));
+  const caption = el("figcaption", { text: `${e.method} (${e.heuristic || "–"}), ${(e.metric || "").toUpperCase()}:`
+    + ` node ${Math.min(step, visits.length)} of ${num(visits.length)} recorded` });
+  const words = step === 0 ? "not started" : visitText(e, v).slice(e.method.length + 2);
+  return el("figure", { class: "watch-chart" }, caption, grid, el("p", { class: "watch-node", text: words }));
 }
 
 /** One phase in words: "layer 12 forward: 1,234 expanded, 2,345 generated, 3,456 in the layer". */
@@ -38,8 +74,12 @@ export function renderWatch() {
   $("watch").hidden = !rows.length;
   if (!rows.length) { stopWatch(); return; }
   renderWatchControls(watchSteps(rows));
-  const top = Math.max(1, ...rows.flatMap((e) => e.phases.map((p) => p.generated || 0)));
-  $("watch-charts").replaceChildren(...rows.map((e) => watchChart(e, watch.step, top)));
+  if (byNode()) {
+    $("watch-charts").replaceChildren(...rows.map((e) => nodeFigure(e, watch.step)));
+  } else {
+    const top = Math.max(1, ...rows.flatMap((e) => e.phases.map((p) => p.generated || 0)));
+    $("watch-charts").replaceChildren(...rows.map((e) => watchChart(e, watch.step, top)));
+  }
   renderWatchWords(rows);
 }
 
@@ -53,9 +93,11 @@ function renderWatchControls(steps) {
 
 /** What each method does at the step, in words (the live line under the charts). */
 function renderWatchWords(rows) {
-  const now = rows.filter((e) => watch.step > 0 && watch.step <= e.phases.length)
-    .map((e) => phaseText(e, e.phases[watch.step - 1]));
-  const done = rows.filter((e) => watch.step > e.phases.length).map((e) => `${e.method}: done`);
+  const words = byNode() ? visitText : phaseText;
+  const now = rows.filter((e) => watch.step > 0 && watch.step <= stepsOf(e).length)
+    .map((e) => words(e, stepsOf(e)[watch.step - 1]));
+  const done = rows.filter((e) => watch.step > stepsOf(e).length)
+    .map((e) => `${e.method}: ${byNode() ? "no more nodes recorded" : "done"}`);
   $("watch-now").textContent = watch.step === 0 ? "step 0: nothing searched yet" : [...now, ...done].join("; ");
 }
 
@@ -84,6 +126,13 @@ function watchChart(e, step, top) {
   const label = el("figcaption", { text: `${e.method} (${e.heuristic || "–"}), ${(e.metric || "").toUpperCase()}:`
     + ` ${e.phases[0].kind}s` });
   return el("figure", { class: "watch-chart" }, label, svg);
+}
+
+/** From the start again (the steps changed: phases or nodes). */
+export function restartWatch() {
+  stopWatch();
+  watch.step = 0;
+  renderWatch();
 }
 
 /** A step back (``by`` -1) or forward (1). */
