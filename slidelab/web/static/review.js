@@ -44,7 +44,7 @@ export async function runReview() {
     const data = await api("POST", "/api/review", { board: formatCells(start, pos.W),
       goal: formatCells(pos.goal, pos.W), moves, metric: metric() });
     setReview({ key, data, start: start.slice(), moves });
-    status.className = data.lost ? "status warn" : "status ok";
+    status.className = data.lost_bounds[0] ? "status warn" : "status ok";
     status.textContent = data.summary;
   } catch (e) {
     setReview(null);
@@ -64,25 +64,46 @@ function renderReview() {
   $("review-chart-box").hidden = !r;
   if (!r) { $("review-list").replaceChildren(); return; }
   const w = Math.max(300, Math.round($("review-chart").clientWidth || 420)), h = 160, pad = 28;
-  const n = Math.max(1, r.length, r.optimum), top = Math.max(1, r.optimum, ...r.steps.map((s) => s.after));
+  const start = known(r.optimum, r.optimum_bounds);
+  const n = Math.max(1, r.length, start), top = Math.max(1, start, ...r.steps.map((s) => known(s.after, s.after_bounds)));
   const x = (i) => pad + (w - pad - 8) * i / n, y = (d) => 8 + (h - 8 - pad) * (1 - d / top);
   const { svg, add } = newChart(w, h, `distance after each move: ${r.summary}`);
-  add("line", { x1: x(0), y1: y(r.optimum), x2: x(r.optimum), y2: y(0), class: "optimal" });
-  const points = [[0, r.optimum], ...r.steps.map((s) => [s.number, s.after])];
+  add("line", { x1: x(0), y1: y(start), x2: x(start), y2: y(0), class: "optimal" });
+  const points = [[0, start], ...r.steps.map((s) => [s.number, known(s.after, s.after_bounds)])];
   add("polyline", { points: points.map(([i, d]) => `${x(i)},${y(d)}`).join(" "), class: "solve" });
-  for (const s of r.steps.filter((t) => t.lost)) {
-    const dot = add("circle", { cx: x(s.number), cy: y(s.after), r: 4, class: "lost" });
+  for (const s of r.steps.filter(lostForCertain)) {
+    const dot = add("circle", { cx: x(s.number), cy: y(known(s.after, s.after_bounds)), r: 4, class: "lost" });
     const t = document.createElementNS(SVG_NS, "title");
-    t.textContent = `move ${s.number} (${s.move}) lost ${s.lost}`;
+    t.textContent = `move ${s.number} (${s.move}) lost ${lostText(s)}`;
     dot.appendChild(t);
   }
   add("text", { x: 2, y: y(top) + 4 }, String(top));
   add("text", { x: 2, y: y(0) }, "0");
   add("text", { x: x(n), y: h - 6, "text-anchor": "end" }, `move ${n}`);
   $("review-chart").replaceChildren(svg);
-  $("review-list").replaceChildren(...r.steps.filter((t) => t.lost).map((t) => el("li", {},
+  $("review-list").replaceChildren(...r.steps.filter(lostForCertain).map((t) => el("li", {},
     el("button", { type: "button", "data-number": String(t.number), title: "show the position before it, its good moves outlined" },
-      `move ${t.number}: ${t.move} lost ${t.lost}; good there: ${t.good.join(", ") || "none"}`))));
+      `move ${t.number}: ${t.move} lost ${lostText(t)}; good there: ${goodText(t.good)}`))));
+}
+
+/** A distance: exact where proven, else its lower bound (where the chart draws it). */
+function known(exact, bounds) {
+  return exact !== null && exact !== undefined ? exact : bounds[0];
+}
+
+/** A move proven to have lost moves (exactly, or by its bounds). */
+function lostForCertain(step) {
+  return step.lost_bounds[0] > 0;
+}
+
+/** "2", or "2-2" bounds said as "at least 2" where not proven exactly. */
+function lostText(step) {
+  return step.lost !== null ? String(step.lost) : `at least ${step.lost_bounds[0]}`;
+}
+
+/** The good moves in words ("not known" where the distance is not proven). */
+function goodText(good) {
+  return good === null ? "not known" : good.join(", ") || "none";
 }
 
 /** A click in the list of lost moves. */
@@ -100,7 +121,7 @@ function jumpToReviewed(number) {
   const before = metric() === "mtm" ? mtmPrefix(moves, number - 1) : moves.slice(0, number - 1);
   setPosition(rv.start, pos.goal, pos.W, pos.H, { keepReview: true });
   for (const mv of before) userMove(mv);
-  outlineGood(step.good);
+  outlineGood(step.good || []);
   renderBoard();
-  announce(`before move ${number}: the good moves there are ${step.good.join(", ") || "none"}`);
+  announce(`before move ${number}: the good moves there are ${goodText(step.good)}`);
 }
