@@ -130,10 +130,16 @@ class _ShortOfTime(Distances):
         return super().beside(board, distance, limits)
 
 
+#: MTM compiles IDA*'s MTM kernels with the 8-puzzle's heuristic, which no other test of the
+#: README's run does (its first run stays under 8 minutes): the slow step
+_METRICS = [pytest.param("stm"), pytest.param("mtm", marks=pytest.mark.slow)]
+
+
+@pytest.mark.parametrize("metric", _METRICS)
 @settings(max_examples=15, deadline=None)
-@given(st.integers(0, 10**6), st.integers(0, 30), st.booleans(), st.sampled_from(["stm", "mtm"]))
+@given(st.integers(0, 10**6), st.integers(0, 30), st.booleans())
 def test_where_no_optimum_is_proven_the_review_gives_bounds_that_hold(
-    distances, seed, reach, reaches_goal, metric
+    distances, metric, seed, reach, reaches_goal
 ):
     """A position whose optimum cannot be proven in time stopped the review with one line.
     Now the distances are proven back from the goal as far as the time allows, and before that
