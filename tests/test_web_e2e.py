@@ -1113,9 +1113,11 @@ def test_the_lab_searches_as_a_solve_would_and_keeps_its_table(desktop, server):
     tab(pg, "lab")
     for box in pg.locator("#lab-methods input").all():
         box.set_checked(box.get_attribute("value") in ("astar", "idastar", "bidirectional-astar"))
-    # the page's 5 s a method: bidirectional A* builds its tables for the start in about a
-    # second now (its set-up, compiling included, is not counted in the method's answer)
+    # the page offers 5 s a method; bidirectional A* builds its tables for the start as goal
+    # inside its time (about a second here, more than 5 s on a loaded 2-core CI machine), so
+    # the test gives each method a minute: it asserts what the lab shows, not a speed
     expect(pg.locator("#lab-time")).to_have_value("5")
+    pg.fill("#lab-time", "60")
     pg.click("#lab-run")
     status = pg.locator("#lab-status")
     expect(status).to_contain_text("done", timeout=120_000)
