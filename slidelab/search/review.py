@@ -417,19 +417,21 @@ def _times(moves: tuple[Move, ...], times) -> list[float | None]:
 
 def _as_metric(moves: tuple[Move, ...], seconds: list, metric: str):
     """The moves as the metric counts them, with their seconds: in STM each tile (a slide of
-    ``k`` tiles ``k`` moves, its time shared), in MTM each slide (a run of one direction, its
-    moves' times added)."""
-    if metric == "mtm":
-        out, took = [], []
-        for m, t in zip(moves, seconds, strict=True):
-            if out and out[-1].direction == m.direction:
-                out[-1] = Move(m.direction, out[-1].amount + m.amount)
-                took[-1] = None if took[-1] is None or t is None else took[-1] + t
-            else:
-                out.append(m)
-                took.append(t)
-        assert tuple(out) == runs(moves)
-        return out, took
+    ``k`` tiles ``k`` moves, its time shared), in MTM each slide (:func:`~slidelab.moves.runs`:
+    a run of one direction, its tiles' times added)."""
+    steps, took = [], []
+    for m, t in zip(moves, seconds, strict=True):
+        for _ in range(m.amount):
+            steps.append(Move(m.direction, 1))
+            took.append(None if t is None else t / m.amount)
+    if metric != "mtm":
+        return steps, took
+    out, times, i = list(runs(moves)), [], 0
+    for m in out:
+        part = took[i : i + m.amount]
+        times.append(None if None in part else math.fsum(part))
+        i += m.amount
+    return out, times
     out, took = [], []
     for m, t in zip(moves, seconds, strict=True):
         for _ in range(m.amount):

@@ -10,7 +10,7 @@ registries (:mod:`slidelab.search.registry`, :mod:`slidelab.heuristics.registry`
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Generic, Literal, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -300,24 +300,33 @@ class SolveStarted(BaseModel):
     status: str
 
 
-class SolveView(BaseModel):
-    """A solve as the server tracks it (``result`` once done, ``error`` once failed)."""
+R = TypeVar("R")
+
+
+class JobView(BaseModel, Generic[R]):
+    """A job as the server tracks it (``result`` once done, ``error`` once failed): one shape
+    for every kind of job (solve, comparison, hint, review), each naming its result."""
 
     id: str
     status: Literal["queued", "running", "done", "failed", "cancelled"]
     progress: dict = Field(description="The search's latest progress message.")
     elapsed: float
-    result: SolveRecord | None = None
+    result: R | None = None
     error: str | None = None
     error_kind: str | None = None
-    remedy: Remedy | None = Field(
-        None, description="A limit reached: the tables that would have helped (in the error too)."
-    )
     warm_up: str | None = Field(
         None,
-        description="While the solve waits (queued) for its worker to warm up: what it does"
+        description="While the job waits (queued) for its worker to warm up: what it does"
         " (compiling, first start; the server's first tables); its time limit starts when its"
         " search does.",
+    )
+
+
+class SolveView(JobView[SolveRecord]):
+    """A solve as the server tracks it."""
+
+    remedy: Remedy | None = Field(
+        None, description="A limit reached: the tables that would have helped (in the error too)."
     )
 
 
@@ -404,30 +413,12 @@ class ReviewOut(BaseModel):
     id: str | None = None
 
 
-class ReviewView(BaseModel):
-    """A review as the server tracks it (``result`` once done, ``error`` once failed)."""
-
-    id: str
-    status: Literal["queued", "running", "done", "failed", "cancelled"]
-    progress: dict
-    elapsed: float
-    result: ReviewOut | None = None
-    error: str | None = None
-    error_kind: str | None = None
-    warm_up: str | None = None
+class ReviewView(JobView[ReviewOut]):
+    """A review as the server tracks it."""
 
 
-class HintView(BaseModel):
-    """A hint as the server tracks it (``result`` once done, ``error`` once failed)."""
-
-    id: str
-    status: Literal["queued", "running", "done", "failed", "cancelled"]
-    progress: dict = Field(description="The search's latest progress message.")
-    elapsed: float
-    result: HintOut | None = None
-    error: str | None = None
-    error_kind: str | None = None
-    warm_up: str | None = None
+class HintView(JobView[HintOut]):
+    """A hint as the server tracks it."""
 
 
 class Entry(BaseModel):
@@ -486,17 +477,10 @@ class CompareProgress(BaseModel):
     entries: list[Entry] = Field(default_factory=list, description="Those finished, so far.")
 
 
-class CompareView(BaseModel):
-    """A comparison as the server tracks it (``result`` once done, ``error`` once failed)."""
+class CompareView(JobView[CompareOut]):
+    """A comparison as the server tracks it (its progress: the methods finished so far)."""
 
-    id: str
-    status: Literal["queued", "running", "done", "failed", "cancelled"]
     progress: CompareProgress
-    elapsed: float
-    result: CompareOut | None = None
-    error: str | None = None
-    error_kind: str | None = None
-    warm_up: str | None = None
 
 
 class AnalyzeOut(BaseModel):
