@@ -6,7 +6,9 @@ lookups in pattern databases", IJCAI 2005) are nodes *generated* per instance, a
 1,000 random 15-puzzles, for IDA* with the 7-8 additive pattern databases (goal: blank first).
 Here the same counts (``Stats.generated``, every child made, the parent's excepted) over
 Korf's 100 and over ``--random`` seeded uniformly random 15-puzzles, for each heuristic
-slidelab has: one look-up a node, and its default, the look-up maxed with the reflection's.
+slidelab has: one look-up a node, and its default, the look-up maxed with the reflection's;
+each with IDA* refusing only to move the blank straight back (as the published searches), and
+with its default pruning of duplicate paths (:mod:`slidelab.search.move_pruning`).
 ``--partitions 7-8,6-6-3`` adds what a first install's tables give (five minutes more).
 Tables cached (``slidelab tables build 4x4 --blank-first --partition 7-8``; a missing table is
 built first, not timed).
@@ -17,6 +19,8 @@ Run: ``python benchmarks/nodes.py [--random 1000] [--partitions 7-8]``.
 from __future__ import annotations
 
 import argparse
+import contextlib
+import importlib
 import statistics
 
 from _korf import korf100
@@ -26,6 +30,9 @@ from slidelab import Puzzle
 from slidelab.heuristics.pdb import pattern_database
 from slidelab.search import Limits
 from slidelab.search.idastar import idastar
+from slidelab.search.move_pruning import NONE
+
+IDASTAR = importlib.import_module("slidelab.search.idastar")  # the module, not its function
 
 #: nodes generated per instance, 7-8 additive pattern databases, 1,000 random 15-puzzles
 PUBLISHED = {
@@ -36,15 +43,29 @@ PUBLISHED = {
 }
 
 
-def run(instances: list, partition: str, reflect: bool) -> tuple[float, float, float]:
+@contextlib.contextmanager
+def pruning(prune: bool):
+    """IDA* with its pruning of duplicate paths (``prune``), or moving the blank anywhere but
+    straight back."""
+    kept = IDASTAR.automaton
+    if not prune:
+        IDASTAR.automaton = lambda: NONE
+    try:
+        yield
+    finally:
+        IDASTAR.automaton = kept
+
+
+def run(instances: list, partition: str, reflect: bool, prune: bool) -> tuple:
     """Mean and median nodes generated per instance, and the seconds of search in all."""
     heuristic = pattern_database(instances[0], partition, reflect=reflect).heuristic()
     idastar(instances[0], heuristic=heuristic)  # kernels loaded
     nodes, seconds = [], 0.0
-    for puzzle in instances:
-        s = idastar(puzzle, heuristic=heuristic, limits=Limits())
-        nodes.append(s.stats.generated)
-        seconds += s.stats.seconds
+    with pruning(prune):
+        for puzzle in instances:
+            s = idastar(puzzle, heuristic=heuristic, limits=Limits())
+            nodes.append(s.stats.generated)
+            seconds += s.stats.seconds
     return statistics.mean(nodes), statistics.median(nodes), seconds
 
 
@@ -61,22 +82,25 @@ def main() -> None:
         ],
     }
     print(
-        "| heuristic | instances | generated per instance (mean) | median | search s | published (1,000 random) |"
+        "| heuristic | paths walked | instances | generated per instance (mean) | median"
+        " | search s | published (1,000 random) |"
     )
-    print("| --- | --- | ---: | ---: | ---: | ---: |")
+    print("| --- | --- | --- | ---: | ---: | ---: | ---: |")
     for partition in args.partitions.split(","):
         for reflect, words in ((False, "one look-up"), (True, "with its reflection")):
-            for name, instances in sets.items():
-                mean, median, seconds = run(instances, partition, reflect)
-                published = PUBLISHED[words] if partition == "7-8" else None
-                print(
-                    f"| {partition}, {words}{' (default)' if reflect else ''} | {name} |"
-                    f" {mean:,.0f} | {median:,.0f} | {seconds:.2f} |"
-                    f" {'' if published is None else f'{published:,}'} |",
-                    flush=True,
-                )
+            for prune, paths in ((False, "all but straight back"), (True, "duplicates pruned")):
+                for name, instances in sets.items():
+                    mean, median, seconds = run(instances, partition, reflect, prune)
+                    published = PUBLISHED[words] if partition == "7-8" and not prune else None
+                    default = " (default)" if reflect and prune else ""
+                    print(
+                        f"| {partition}, {words}{default} | {paths} | {name} |"
+                        f" {mean:,.0f} | {median:,.0f} | {seconds:.2f} |"
+                        f" {'' if published is None else f'{published:,}'} |",
+                        flush=True,
+                    )
     for words in list(PUBLISHED)[2:]:
-        print(f"| 7-8, {words} | not in slidelab | | | | {PUBLISHED[words]:,} |")
+        print(f"| 7-8, {words} | | not in slidelab | | | | {PUBLISHED[words]:,} |")
 
 
 if __name__ == "__main__":

@@ -1,8 +1,9 @@
 """IDA*'s compiled kernel: one slice of a bounded depth-first search.
 
 :func:`_ida_body` makes and unmakes moves on one small integer board, never
-moves the blank straight back, and has the heuristic update its estimate per
-move (:mod:`slidelab.heuristics.base`).  It keeps its own explicit stack, so it
+moves the blank straight back nor on a path the automaton of duplicate paths
+refuses (:mod:`slidelab.search.move_pruning`), and has the heuristic update its
+estimate per move (:mod:`slidelab.heuristics.base`).  It keeps its own explicit stack, so it
 runs in slices of a node budget and resumes where it stopped (the driver,
 :mod:`slidelab.search.idastar`, checks limits between slices).
 
@@ -52,6 +53,8 @@ def _ida_body(
     budget,
     hdata,
     came,
+    fsm,
+    fs,
     reach,
     divisor,
 ):
@@ -67,6 +70,9 @@ def _ida_body(
     the smallest ``f`` over the bound.  Returns RUNNING (budget spent), FOUND
     (``path[:depth]`` solves) or EXHAUSTED (no more solutions within ``bound``).
     ``came``: the direction of the move into the root (never undone from it), or -1.
+    ``fsm``: the automaton of the paths refused as duplicates
+    (:func:`slidelab.search.move_pruning.automaton`; a move into -1 is not made), ``fs`` its
+    state at each depth (``fs[0]`` the root's).
     """
     depth = st[0]
     blank = st[1]
@@ -113,6 +119,10 @@ def _ida_body(
         before = path[depth - 1] if depth > 0 else came  # -1 at the root: d never equals it
         # never straight back; in MTM not on along the same line either (one longer slide)
         if d == (before ^ 1) or (reach > 1 and d == before):
+            tried[depth] = (d + 1) * reach
+            continue
+        nfs = fsm[fs[depth], d]
+        if nfs < 0:  # the path would end in a duplicate of a smaller one
             tried[depth] = (d + 1) * reach
             continue
         if reach == 1:  # one tile (compiled apart: the 15-puzzle's path, kept short)
@@ -165,6 +175,7 @@ def _ida_body(
             continue
         path[depth] = d
         hs[depth] = h
+        fs[depth + 1] = nfs
         if reach > 1:
             amount[depth] = k
             steps[depth + 1] = steps[depth] + k
@@ -182,25 +193,26 @@ def _ida_body(
 
 @njit(cache=True, nogil=True, _nrt=False)  # long runs: other threads (a Dask worker's) go on
 def _ida_stm(
-    board, nbr, goal, weight, bound, path, amount, steps, tried, hs, st, nb, budget, hd, came
-):
+    board, nbr, goal, weight, bound, path, amount, steps, tried, hs, st, nb, budget, hd, came,
+    fsm, fs,
+):  # fmt: skip
     """:func:`_ida_body` with single-tile moves and an undivided estimate: the constants fold
     the amount loop and the division away (the 15-puzzle's fast path)."""
     return _ida_body(
         board, nbr, goal, weight, bound, path, amount, steps, tried, hs, st, nb, budget, hd, came,
-        1, 1,
+        fsm, fs, 1, 1,
     )  # fmt: skip
 
 
 @njit(cache=True, nogil=True, _nrt=False)
 def _ida_lines(
     board, nbr, goal, weight, bound, path, amount, steps, tried, hs, st, nb, budget, hd, came,
-    reach, divisor,
+    fsm, fs, reach, divisor,
 ):  # fmt: skip
     """:func:`_ida_body` with slides of up to ``reach`` tiles (MTM) and the estimate divided."""
     return _ida_body(
         board, nbr, goal, weight, bound, path, amount, steps, tried, hs, st, nb, budget, hd, came,
-        reach, divisor,
+        fsm, fs, reach, divisor,
     )  # fmt: skip
 
 

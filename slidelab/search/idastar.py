@@ -1,9 +1,10 @@
 """IDA*: iterative-deepening A*, depth-first with an ``f = g + w*h`` bound.
 
 Memory is only the current path.  The compiled kernel (:mod:`slidelab.search._ida`)
-makes and unmakes moves on one small integer board, never moves the blank straight
-back, and has the heuristic update its estimate per move
-(:mod:`slidelab.heuristics.base`).  The depth-first search keeps its own explicit
+makes and unmakes moves on one small integer board, walks no path that duplicates a
+smaller one (:mod:`slidelab.search.move_pruning`: the blank never straight back, and 2,540
+longer strings of moves; in MTM only the first), and has the heuristic update its estimate
+per move (:mod:`slidelab.heuristics.base`).  The depth-first search keeps its own explicit
 stack, so it runs in slices of a node budget and resumes where it stopped: between
 slices this driver checks the time limit, reports progress (bound, nodes) and lets
 Ctrl-C through.
@@ -20,8 +21,8 @@ order that makes the path found the plain search's (:class:`Tally`).
 
 With ``all_solutions`` the last iteration is run to its end, collecting every
 path that reaches the goal: with an admissible heuristic these are all the
-optimal solutions (an optimal path never steps straight back, so the pruning
-loses none).
+optimal solutions (an optimal path never steps straight back, and only that is
+refused then: the duplicate paths pruned otherwise are solutions of their own).
 """
 
 from __future__ import annotations
@@ -43,6 +44,8 @@ from ..solution import Phase, Solution, Stats, make_solution
 from ._common import search_entry
 from ._ida import EXHAUSTED, FOUND, RUNNING, ida_run
 from .limits import Limits
+from .move_pruning import NONE as NO_PRUNING
+from .move_pruning import automaton, enter
 from .options import read_weight
 
 BUDGET = 1 << 22
@@ -65,10 +68,13 @@ class _Search:
     run in slices of the compiled kernel (:mod:`slidelab.search._ida`).
 
     ``size`` bounds the path's length; ``came`` is the direction of the move into the root (never
-    undone from it), or -1.
+    undone from it), or -1.  ``prune``: paths that duplicate a smaller one are not walked
+    (:mod:`slidelab.search.move_pruning`; single-tile moves only), so each position is met
+    by fewer of its paths: not for a search that must meet every path (all solutions).
+    ``history``: the blank directions that led to the root, which the pruning reads on.
     """
 
-    def __init__(self, root, puzzle, heur, weight, size, reach, came=-1):
+    def __init__(self, root, puzzle, heur, weight, size, reach, came=-1, prune=True, history=()):
         self.root = root
         self.nbr = puzzle.neighbours
         self.goal = puzzle.goal_codes
@@ -83,6 +89,9 @@ class _Search:
         self.tried = np.zeros(size, np.int8)
         self.hs = np.zeros(size, np.int64)
         self.st = np.zeros(5, np.int64)
+        self.fsm = automaton() if prune and reach == 1 else NO_PRUNING
+        self.fs = np.zeros(size + 1, np.int32)
+        self.fs[0] = enter(self.fsm, history)
         self.next_bound = np.array([np.inf])
         self.blank = int(np.flatnonzero(root == 0)[0])
         self.data, self.h0 = heur.prepare(root, size * reach)
@@ -99,7 +108,7 @@ class _Search:
         return ida_run(
             self.root, self.nbr, self.goal, self.weight, self.bound, self.path, self.amount,
             self.steps, self.tried, self.hs, self.st, self.next_bound, budget, self.data,
-            self.came, reach=self.reach, divisor=self.divisor,
+            self.came, self.fsm, self.fs, reach=self.reach, divisor=self.divisor,
         )  # fmt: skip
 
     @property
@@ -203,7 +212,7 @@ def _iterate(
                 # room for a few iterations more: the arrays are made again only past them
                 room = size + 16
                 limits.need_bytes(room * per_depth, f"a path of up to {room - 2:,} moves", method)
-                search = _Search(board, puzzle, heur, weight, room, reach)
+                search = _Search(board, puzzle, heur, weight, room, reach, prune=not all_solutions)
             if not warmed:  # load (or compile) the kernel outside the search time
                 search.begin(bound)
                 search.run(0)
@@ -359,11 +368,19 @@ class SubtreeSearch:
         self.moves = [(int(d), int(k)) for d, k in moves]
         came = self.moves[-1][0] if self.moves else -1
         it = iteration
-        self.search = _Search(root, it.puzzle, it.heur, it.weight, it.size, it.reach, came)
+        history = [d for d, k in self.moves for _ in range(k)]
+        self.search = _Search(
+            root, it.puzzle, it.heur, it.weight, it.size, it.reach, came, history=history
+        )
+        # a root whose path duplicates a smaller one: that one's subtree holds the same nodes
+        self.duplicate = int(self.search.fs[0]) < 0
+        self.search.fs[0] = max(0, int(self.search.fs[0]))
         self.search.begin(it.bound - self.g)
 
     def run(self, budget: int) -> int:
         """One slice of at most ``budget`` nodes: RUNNING, FOUND or EXHAUSTED."""
+        if self.duplicate:
+            return EXHAUSTED
         return self.search.run(budget)
 
     @property
