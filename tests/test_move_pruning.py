@@ -6,11 +6,11 @@ from __future__ import annotations
 import importlib
 import itertools
 import random
-from collections import deque
 
 import pytest
 
-from slidelab import Puzzle, random_board, solve_all
+from reference import exact_distances
+from slidelab import Board, Puzzle, random_board, solve_all
 from slidelab.heuristics import make_heuristic
 from slidelab.search.idastar import idastar
 from slidelab.search.move_pruning import (
@@ -25,15 +25,13 @@ from slidelab.search.move_pruning import (
 )
 
 
-def _kept_and_refused(table, length):
-    """Every blank-direction string of ``length`` moves the automaton walks to its end, and
-    those it refuses at their last move."""
-    kept, refused_now = [], []
-    for string in itertools.product(range(4), repeat=length):
-        if enter(table, string[:-1]) < 0:
-            continue
-        (refused_now if enter(table, string) < 0 else kept).append(string)
-    return kept, refused_now
+def _refused_at_the_end(table, length):
+    """The blank-direction strings of ``length`` moves the automaton refuses at their last."""
+    return [
+        string
+        for string in itertools.product(range(4), repeat=length)
+        if enter(table, string[:-1]) >= 0 and enter(table, string) < 0
+    ]
 
 
 def test_the_shipped_strings_are_the_search_s_up_to_ten_moves():
@@ -51,7 +49,7 @@ def test_the_shipped_strings_are_the_search_s():
 def test_the_automaton_refuses_exactly_the_refused_strings(length):
     """A string is refused at its last move exactly when it ends in a refused string."""
     strings = {s for found in refused(8, SIDE).values() for s in found}
-    _, refused_now = _kept_and_refused(automaton(), length)
+    refused_now = _refused_at_the_end(automaton(), length)
     ends_in_one = [
         s
         for s in itertools.product(range(4), repeat=length)
@@ -66,54 +64,24 @@ def test_nothing_is_refused_by_the_empty_automaton():
     assert automaton_of({}).shape == (1, 4)
 
 
-def _distances(puzzle: Puzzle) -> dict:
-    """Every position's distance to the goal of ``puzzle`` (breadth-first search)."""
-    goal = tuple(int(c) for c in puzzle.goal_codes)
-    nbr = puzzle.neighbours
-    dist = {goal: 0}
-    queue = deque([goal])
-    while queue:
-        s = queue.popleft()
-        b = s.index(0)
-        for d in range(4):
-            c = int(nbr[b, d])
-            if c >= 0:
-                t = list(s)
-                t[b], t[c] = t[c], 0
-                t = tuple(t)
-                if t not in dist:
-                    dist[t] = dist[s] + 1
-                    queue.append(t)
-    return dist
-
-
-def _board(cells, width):
-    return "/".join(
-        " ".join(str(c) for c in cells[r : r + width]) for r in range(0, len(cells), width)
-    )
-
-
 @pytest.mark.parametrize("size", ["3x2", "2x3", "4x2"])
-def test_the_pruned_search_is_optimal_on_every_position(size):
-    w, h = map(int, size.split("x"))
-    goal = Puzzle(random_board(size, seed=0))
-    dist = _distances(goal)
-    heur = make_heuristic(goal, "manhattan")
-    positions = list(dist.items())
+def test_the_pruned_search_is_optimal_on_the_positions_of_small_boards(size):
+    """Every position of the 3x2 and 2x3 boards, 400 of the 4x2's 20,160."""
+    goal = Puzzle(random_board(size, seed=0)).goal
+    heur = make_heuristic(Puzzle(goal, goal), "manhattan")
+    positions = list(exact_distances(goal).items())
     random.Random(1).shuffle(positions)
-    for state, d in positions[:400]:
-        puzzle = Puzzle(_board(state, w), goal.goal)
-        assert idastar(puzzle, heuristic=heur).length == d, state
+    for cells, d in positions[:400]:
+        start = Board.from_cells(cells, goal.width, goal.height)
+        assert idastar(Puzzle(start, goal), heuristic=heur).length == d, start
 
 
 def test_the_pruned_search_is_optimal_with_identical_tiles():
-    goal = Puzzle("A B A/B A 0", "A B A/B A 0")
-    dist = _distances(goal)
-    heur = make_heuristic(goal, "manhattan")
-    for state, d in dist.items():
-        cells = ["0" if c == 0 else goal.labels[c - 1] for c in state]
-        puzzle = Puzzle(_board(cells, 3), goal.goal)
-        assert idastar(puzzle, heuristic=heur).length == d, state
+    goal = Board("A B A/B A 0")
+    heur = make_heuristic(Puzzle(goal, goal), "manhattan")
+    for cells, d in exact_distances(goal).items():
+        start = Board.from_cells(cells, goal.width, goal.height)
+        assert idastar(Puzzle(start, goal), heuristic=heur).length == d, start
 
 
 def test_pruning_walks_fewer_paths(monkeypatch):

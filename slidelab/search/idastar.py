@@ -91,7 +91,10 @@ class _Search:
         self.st = np.zeros(5, np.int64)
         self.fsm = automaton() if prune and reach == 1 else NO_PRUNING
         self.fs = np.zeros(size + 1, np.int32)
-        self.fs[0] = enter(self.fsm, history)
+        entered = enter(self.fsm, history)
+        # a root whose path duplicates a smaller one: that one's subtree holds the same nodes
+        self.duplicate = entered < 0
+        self.fs[0] = max(entered, 0)
         self.next_bound = np.array([np.inf])
         self.blank = int(np.flatnonzero(root == 0)[0])
         self.data, self.h0 = heur.prepare(root, size * reach)
@@ -104,7 +107,10 @@ class _Search:
         self.next_bound[0] = np.inf
 
     def run(self, budget: int) -> int:
-        """One slice of at most ``budget`` nodes: RUNNING, FOUND or EXHAUSTED."""
+        """One slice of at most ``budget`` nodes: RUNNING, FOUND or EXHAUSTED (at once for a
+        :attr:`duplicate` root)."""
+        if self.duplicate:
+            return EXHAUSTED
         return ida_run(
             self.root, self.nbr, self.goal, self.weight, self.bound, self.path, self.amount,
             self.steps, self.tried, self.hs, self.st, self.next_bound, budget, self.data,
@@ -372,15 +378,10 @@ class SubtreeSearch:
         self.search = _Search(
             root, it.puzzle, it.heur, it.weight, it.size, it.reach, came, history=history
         )
-        # a root whose path duplicates a smaller one: that one's subtree holds the same nodes
-        self.duplicate = int(self.search.fs[0]) < 0
-        self.search.fs[0] = max(0, int(self.search.fs[0]))
         self.search.begin(it.bound - self.g)
 
     def run(self, budget: int) -> int:
         """One slice of at most ``budget`` nodes: RUNNING, FOUND or EXHAUSTED."""
-        if self.duplicate:
-            return EXHAUSTED
         return self.search.run(budget)
 
     @property

@@ -44,8 +44,10 @@ from collections import deque
 
 import numpy as np
 
-#: the blank's steps on the grid, by direction (row, column): up, down, left, right
-_STEPS = ((-1, 0), (1, 0), (0, -1), (0, 1))
+from ..geometry import DOWN, LEFT, RIGHT, UP
+
+#: the blank's step on the grid (row, column) by direction, in the directions' order
+_STEPS = tuple(sorted({UP: (-1, 0), DOWN: (1, 0), LEFT: (0, -1), RIGHT: (0, 1)}.items()))
 #: the longest refused strings shipped (``refused_moves.txt``), and the side of the square
 #: their cells fit in (the 24-puzzle's)
 LENGTH = 12
@@ -65,7 +67,7 @@ def refused(max_length: int, side: int = 64) -> dict[int, list[tuple[int, ...]]]
     for length in range(1, max_length + 1):
         following = []
         for string, blank, origins, box in layer:
-            for d, (dr, dc) in enumerate(_STEPS):
+            for d, (dr, dc) in _STEPS:
                 if any((*string[len(string) - j :], d) in refuse for j in range(1, length)):
                     continue  # it ends in a refused string: the automaton refuses it already
                 cell = (blank[0] + dr, blank[1] + dc)
@@ -91,12 +93,8 @@ def refused(max_length: int, side: int = 64) -> dict[int, list[tuple[int, ...]]]
 
 def _inside(inner: tuple, outer: tuple) -> bool:
     """Whether the rectangle ``inner`` (rows and columns, from .. to) lies in ``outer``."""
-    return (
-        outer[0] <= inner[0]
-        and inner[1] <= outer[1]
-        and outer[2] <= inner[2]
-        and (inner[3] <= outer[3])
-    )
+    rows = outer[0] <= inner[0] and inner[1] <= outer[1]
+    return rows and outer[2] <= inner[2] and inner[3] <= outer[3]
 
 
 @functools.lru_cache(maxsize=1)
@@ -117,13 +115,14 @@ def automaton() -> np.ndarray:
     return automaton_of(shipped())
 
 
-def automaton_of(refused: dict[int, list[tuple[int, ...]]]) -> np.ndarray:
-    """The automaton refusing ``refused``'s strings (see the module): an ``int32`` table of
-    ``(states, 4)``, -1 for a move that ends a refused string (read-only)."""
+def automaton_of(strings: dict[int, list[tuple[int, ...]]]) -> np.ndarray:
+    """The automaton refusing ``strings`` (by length, as :func:`refused` gives them; see the
+    module): an ``int32`` table of ``(states, 4)``, -1 for a move that ends a refused string
+    (read-only)."""
     goto: list[list[int]] = [[-1] * 4]
     final = [False]
-    for strings in refused.values():
-        for string in strings:
+    for same_length in strings.values():
+        for string in same_length:
             state = 0
             for d in string:
                 if goto[state][d] < 0:
