@@ -28,6 +28,22 @@ def _quiet_dask_logs() -> None:
     for name in list(logging.Logger.manager.loggerDict):
         if name == "distributed" or name.startswith("distributed."):
             logging.getLogger(name).setLevel(logging.CRITICAL)
+    asyncio_log = logging.getLogger("asyncio")
+    if not any(isinstance(f, _OrphanedGather) for f in asyncio_log.filters):
+        asyncio_log.addFilter(_OrphanedGather())
+
+
+class _OrphanedGather:
+    """Drops asyncio's "Task exception was never retrieved" for the client's own ``AllExit``: a
+    result awaited with a time-out leaves the client's inner waits behind, and when a lost worker
+    takes the result away they end in an exception nobody asks for (distributed's, not the
+    search's: the search says what happened in its own line)."""
+
+    def filter(self, record) -> bool:
+        exc = record.exc_info[1] if record.exc_info else None
+        if exc is None:  # asyncio puts the task's exception in the message's context
+            exc = getattr(record, "exception", None)
+        return type(exc).__name__ != "AllExit"
 
 
 def connect(scheduler, timeout: float | None = None):

@@ -167,6 +167,32 @@ def test_a_result_nobody_can_give_is_awaited_with_the_limits_checked(client):
         client.cancel(future)
 
 
+def test_the_clients_orphaned_waits_are_not_a_traceback(caplog):
+    """A clean-clone CI run of a solve whose only worker was killed printed its one-line error
+    after asyncio's "Task exception was never retrieved" and a traceback ending in distributed's
+    ``AllExit``: a result awaited with a time-out leaves the client's inner waits behind, and a
+    lost worker ends them in an exception nobody asks for.  The command line's quiet Dask logs
+    drop that one; any other exception asyncio reports still shows."""
+    import asyncio
+
+    from distributed.client import AllExit
+
+    from slidelab import cluster
+
+    try:
+        cluster._quiet_dask_logs()
+        loop = asyncio.new_event_loop()
+        for exc in (AllExit(), ValueError("a bug")):
+            loop.call_exception_handler(
+                {"message": "Task exception was never retrieved", "exception": exc}
+            )
+        loop.close()
+    finally:
+        logging.getLogger("asyncio").filters.clear()
+    said = [r.exc_info[1] for r in caplog.records if r.name == "asyncio"]
+    assert [type(exc).__name__ for exc in said] == ["ValueError"], said
+
+
 # ------------------------------------------------------------------------- stopping
 
 
