@@ -23,10 +23,11 @@ import time
 import slidelab
 from slidelab.generate import random_boards
 from slidelab.heuristics import make_heuristic
-from slidelab.heuristics.abstraction import FIFTEEN, FINE, ROKICKI, ROWS, abstraction
+from slidelab.heuristics.abstraction import abstraction
 from slidelab.memory import granted
 from slidelab.search import Limits
 from slidelab.search.idastar import idastar
+from slidelab.tables.abstraction import FIFTEEN, FINE, ROKICKI, ROWS
 
 
 def main():

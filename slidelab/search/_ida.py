@@ -70,9 +70,9 @@ def _ida_body(
     the smallest ``f`` over the bound.  Returns RUNNING (budget spent), FOUND
     (``path[:depth]`` solves) or EXHAUSTED (no more solutions within ``bound``).
     ``came``: the direction of the move into the root (never undone from it), or -1.
-    ``fsm``: the automaton of the paths refused as duplicates
-    (:func:`slidelab.search.move_pruning.automaton`; a move into -1 is not made), ``fs`` its
-    state at each depth (``fs[0]`` the root's).
+    ``fsm``: the automaton of the paths refused as duplicates, a column per move as ``tried``
+    numbers them (:func:`slidelab.search.move_pruning.automaton`; a move into -1 is not made),
+    ``fs`` its state at each depth (``fs[0]`` the root's).
     """
     depth = st[0]
     blank = st[1]
@@ -121,9 +121,8 @@ def _ida_body(
         if d == (before ^ 1) or (reach > 1 and d == before):
             tried[depth] = (d + 1) * reach
             continue
-        nfs = fsm[fs[depth], d]
+        nfs = fsm[fs[depth], m]
         if nfs < 0:  # the path would end in a duplicate of a smaller one
-            tried[depth] = (d + 1) * reach
             continue
         if reach == 1:  # one tile (compiled apart: the 15-puzzle's path, kept short)
             nb = nbr[blank, d]

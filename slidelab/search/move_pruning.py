@@ -26,6 +26,15 @@ automaton: ``table[state, d]`` is the state after the blank moves ``d``, or -1 w
 then ends in a refused string.  State 0 is the start (any path with no history, a subtree's
 root included: starting there only refuses less).
 
+**Multi-tile moves (MTM).**  The same search over moves that slide 1 .. ``reach`` tiles
+(move ``d * reach + k - 1``: ``k`` tiles, the blank going ``d``, as IDA*'s kernel numbers
+them) finds the strings that an earlier string of no more moves does the work of; the
+argument is the same, with "smaller" counted in MTM moves.  Shipped for the 8-puzzle's
+moves (:data:`MTM_SHIPPED`: 662 strings of up to 10 moves) and the 15-puzzle's (3,596 of up to
+8: 11 % fewer nodes on the MTM antipode's iteration to 39, ``benchmarks/move_pruning.py``).
+On larger boards only the search's own rule refuses (the blank never straight back, nor on
+along its line: one longer slide).
+
 Examples
 --------
 >>> table = automaton_of(refused(2))
@@ -56,9 +65,13 @@ _SHIPPED = "refused_moves.txt"
 
 
 @functools.lru_cache(maxsize=4)
-def refused(max_length: int, side: int = 64) -> dict[int, list[tuple[int, ...]]]:
+def refused(max_length: int, side: int = 64, reach: int = 1) -> dict[int, list[tuple[int, ...]]]:
     """The refused strings of at most ``max_length`` moves, by length (see the module), among
-    those whose cells fit in a square of ``side`` cells a side (larger strings are walked)."""
+    those whose cells fit in a square of ``side`` cells a side (larger strings are walked).
+
+    ``reach``: a move slides 1 .. ``reach`` tiles (MTM when more than 1), numbered as the
+    search numbers them: ``d * reach + k - 1`` for ``k`` tiles with the blank going ``d``."""
+    moves = [(d * reach + k - 1, step, k) for d, step in _STEPS for k in range(1, reach + 1)]
     found: dict[int, list[tuple[int, ...]]] = {}
     refuse: set[tuple[int, ...]] = set()
     # per position reached: the cell rectangles of the strings kept that reach it
@@ -67,14 +80,16 @@ def refused(max_length: int, side: int = 64) -> dict[int, list[tuple[int, ...]]]
     for length in range(1, max_length + 1):
         following = []
         for string, blank, origins, box in layer:
-            for d, (dr, dc) in _STEPS:
+            for d, (dr, dc), k in moves:
                 if any((*string[len(string) - j :], d) in refuse for j in range(1, length)):
                     continue  # it ends in a refused string: the automaton refuses it already
-                cell = (blank[0] + dr, blank[1] + dc)
+                cell = blank
                 moved = dict(origins)
-                origin = moved.pop(cell, cell)  # the tile on ``cell`` slides onto ``blank``
-                if origin != blank:
-                    moved[blank] = origin
+                for _ in range(k):
+                    free, cell = cell, (cell[0] + dr, cell[1] + dc)
+                    origin = moved.pop(cell, cell)  # the tile on ``cell`` slides onto ``free``
+                    if origin != free:
+                        moved[free] = origin
                 rect = (min(box[0], cell[0]), max(box[1], cell[0]),
                         min(box[2], cell[1]), max(box[3], cell[1]))  # fmt: skip
                 if rect[1] - rect[0] >= side or rect[3] - rect[2] >= side:
@@ -97,36 +112,77 @@ def _inside(inner: tuple, outer: tuple) -> bool:
     return rows and outer[2] <= inner[2] and inner[3] <= outer[3]
 
 
-@functools.lru_cache(maxsize=1)
-def shipped() -> dict[int, list[tuple[int, ...]]]:
-    """The refused strings shipped with slidelab (``refused(LENGTH, SIDE)``, read)."""
+#: per most tiles a move slides (``reach``, MTM), the longest refused strings shipped and the
+#: side of their square: the 8-puzzle's and the 15-puzzle's (``refused_moves_mtm<reach>.txt``,
+#: a move a character: ``0-9``, then ``a`` for 10 and on).  Beyond them only the search's own
+#: rule (never straight back, nor on along the same line) refuses.
+MTM_SHIPPED = {2: (10, 3), 3: (8, 4)}
+
+
+def shipped_file(reach: int = 1) -> str:
+    """The name of the file of the refused strings shipped for moves of 1 .. ``reach`` tiles."""
+    return _SHIPPED if reach == 1 else f"refused_moves_mtm{reach}.txt"
+
+
+def shipped_text(reach: int = 1) -> str:
+    """The text of :func:`shipped_file` for ``reach``, made anew by :func:`refused`."""
+    length, side = (LENGTH, SIDE) if reach == 1 else MTM_SHIPPED[reach]
+    what = (
+        "Blank-direction strings (0 up, 1 down, 2 left, 3 right)"
+        if reach == 1
+        else f"Strings of moves of 1 to {reach} tiles (d * {reach} + k - 1: k tiles, the blank"
+        "\n# going d; a character each, 0-9 then a, b, ...)"
+    )
+    lines = [
+        f"# {what} that IDA* does not walk: each",
+        "# leaves every tile where a smaller string leaves it, within its cells (see",
+        f"# slidelab/search/move_pruning.py). Made by move_pruning.refused({length}, {side}"
+        + ("" if reach == 1 else f", {reach}")
+        + "), in its order;",
+        "# tests/test_move_pruning.py checks it against a new search.",
+    ]
+    for same_length in refused(length, side, reach).values():
+        lines += ["".join(_DIGITS[m] for m in string) for string in same_length]
+    return "\n".join(lines) + "\n"
+
+
+_DIGITS = "0123456789abcdefghijklmnopqrstuvwxyz"
+
+
+@functools.lru_cache(maxsize=4)
+def shipped(reach: int = 1) -> dict[int, list[tuple[int, ...]]]:
+    """The refused strings shipped with slidelab for moves of 1 .. ``reach`` tiles
+    (``refused(LENGTH, SIDE)``, or :data:`MTM_SHIPPED`'s, read); none beyond them."""
     from importlib.resources import files
 
     found: dict[int, list[tuple[int, ...]]] = {}
-    for line in files(__package__).joinpath(_SHIPPED).read_text().splitlines():
+    if reach != 1 and reach not in MTM_SHIPPED:
+        return found
+    for line in files(__package__).joinpath(shipped_file(reach)).read_text().splitlines():
         if line and not line.startswith("#"):
-            found.setdefault(len(line), []).append(tuple(int(c) for c in line))
+            found.setdefault(len(line), []).append(tuple(_DIGITS.index(c) for c in line))
     return found
 
 
-@functools.lru_cache(maxsize=1)
-def automaton() -> np.ndarray:
-    """The automaton of the shipped strings (:func:`automaton_of`, made once a process)."""
-    return automaton_of(shipped())
+@functools.lru_cache(maxsize=8)
+def automaton(reach: int = 1) -> np.ndarray:
+    """The automaton of the shipped strings (:func:`automaton_of`, made once a process) for moves
+    of 1 .. ``reach`` tiles."""
+    return automaton_of(shipped(reach), 4 * reach)
 
 
-def automaton_of(strings: dict[int, list[tuple[int, ...]]]) -> np.ndarray:
+def automaton_of(strings: dict[int, list[tuple[int, ...]]], moves: int = 4) -> np.ndarray:
     """The automaton refusing ``strings`` (by length, as :func:`refused` gives them; see the
-    module): an ``int32`` table of ``(states, 4)``, -1 for a move that ends a refused string
-    (read-only)."""
-    goto: list[list[int]] = [[-1] * 4]
+    module) of ``moves`` kinds of move: an ``int32`` table of ``(states, moves)``, -1 for a move
+    that ends a refused string (read-only)."""
+    goto: list[list[int]] = [[-1] * moves]
     final = [False]
     for same_length in strings.values():
         for string in same_length:
             state = 0
             for d in string:
                 if goto[state][d] < 0:
-                    goto.append([-1] * 4)
+                    goto.append([-1] * moves)
                     final.append(False)
                     goto[state][d] = len(goto) - 1
                 state = goto[state][d]
@@ -135,7 +191,7 @@ def automaton_of(strings: dict[int, list[tuple[int, ...]]]) -> np.ndarray:
     fail = [0] * len(goto)
     table = [row[:] for row in goto]
     queue: deque[int] = deque()
-    for d in range(4):
+    for d in range(moves):
         child = goto[0][d]
         if child < 0:
             table[0][d] = 0
@@ -144,7 +200,7 @@ def automaton_of(strings: dict[int, list[tuple[int, ...]]]) -> np.ndarray:
     while queue:
         state = queue.popleft()
         final[state] = final[state] or final[fail[state]]
-        for d in range(4):
+        for d in range(moves):
             child = goto[state][d]
             if child < 0:
                 table[state][d] = table[fail[state]][d]
@@ -154,9 +210,9 @@ def automaton_of(strings: dict[int, list[tuple[int, ...]]]) -> np.ndarray:
     # the final states go: a move into one is refused; the others are numbered again
     keep = [s for s in range(len(goto)) if not final[s]]
     number = {s: i for i, s in enumerate(keep)}
-    out = np.full((len(keep), 4), -1, dtype=np.int32)
+    out = np.full((len(keep), moves), -1, dtype=np.int32)
     for s in keep:
-        for d in range(4):
+        for d in range(moves):
             t = table[s][d]
             if not final[t]:
                 out[number[s], d] = number[t]
@@ -179,6 +235,9 @@ def enter(table: np.ndarray, history) -> int:
     return state
 
 
-#: the automaton that refuses nothing (a search that must walk every path: all solutions)
-NONE = np.zeros((1, 4), dtype=np.int32)
-NONE.flags.writeable = False
+def walk_every_path(reach: int = 1) -> np.ndarray:
+    """The automaton that refuses nothing, for moves of 1 .. ``reach`` tiles (a search that must
+    walk every path: all solutions)."""
+    none = np.zeros((1, 4 * reach), dtype=np.int32)
+    none.flags.writeable = False
+    return none
