@@ -31,7 +31,7 @@ root included: starting there only refuses less).
 them) finds the strings that an earlier string of no more moves does the work of; the
 argument is the same, with "smaller" counted in MTM moves.  Shipped for the 8-puzzle's
 moves (:data:`MTM_SHIPPED`: 662 strings of up to 10 moves) and the 15-puzzle's (3,596 of up to
-8: 11 % fewer nodes on the MTM antipode's iteration to 39, ``benchmarks/move_pruning.py``).
+8: 13 % fewer nodes on the MTM antipode's iterations to 40, ``benchmarks/move_pruning.py``).
 On larger boards only the search's own rule refuses (the blank never straight back, nor on
 along its line: one longer slide).
 
