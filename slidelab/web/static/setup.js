@@ -13,6 +13,7 @@ import { renderLab } from "./lab.js";
 
 let checkTimer = null;
 let checkSeq = 0;
+let edits = 0; // the board or goal typed: a shuffle under way when it changes leaves it alone
 let sizeError = false; // the board's last check failed for want of a size: the size menus give it
 const leaving = [];    // what a new position ends (the review's, wired by main.js)
 
@@ -56,6 +57,7 @@ export function setCheck(text, kind) {
 }
 
 export function scheduleCheck() {
+  edits += 1;
   clearTimeout(checkTimer);
   checkTimer = setTimeout(runCheck, 250);
 }
@@ -123,11 +125,13 @@ export async function shuffle(moves) {
   const body = { goal: formatCells(pos.goal, pos.W), n: 1 };
   if (moves !== undefined) body.moves = moves;
   const asked = `${pos.W}x${pos.H} ${formatCells(pos.cells, pos.W)}`;
+  const typed = edits;
   try {
     const data = await api("POST", "/api/generate", body);
     const check = await api("POST", "/api/check", { board: data.boards[0], goal: body.goal });
-    // a position set meanwhile (typed while a busy server shuffled) is the player's: kept
-    if (`${pos.W}x${pos.H} ${formatCells(pos.cells, pos.W)}` !== asked) return;
+    // a position set meanwhile, or a board typed while a busy server shuffled (its own check
+    // maybe still on the way), is the player's: kept
+    if (`${pos.W}x${pos.H} ${formatCells(pos.cells, pos.W)}` !== asked || edits !== typed) return;
     setPosition(check.cells, check.goal_cells, check.width, check.height);
     setCheck(check.reason, check.solvable ? "ok" : "warn");
   } catch (e) {
