@@ -30,6 +30,13 @@ HARD_SOLVE = {
 }
 
 
+#: the table cache limit of the apps made here outside the shared fixture: none.  These apps use
+#: the run's table cache (the developer's own where ``SLIDELAB_CACHE`` or HOME points at it), and
+#: the server's default limit trimmed it to 2 GiB after their jobs, deleting the developer's
+#: larger tables (a 1.5 GB MTM table was lost so); the limit's own tests have a cache of their own
+KEEP = None
+
+
 @pytest.fixture(scope="module")
 def client(session_cache):
     """A server whose workers warm up from the run's cache (conftest's ``session_cache``: its
@@ -37,7 +44,9 @@ def client(session_cache):
     15-puzzle's abstraction tables in MTM: minutes, which these tests do not need)."""
     with pytest.MonkeyPatch.context() as patch:
         patch.setenv("SLIDELAB_CACHE", session_cache)
-        app = create_app(workers=1, max_time_limit=20, grace=5, later_tables=False)
+        app = create_app(
+            workers=1, max_time_limit=20, grace=5, later_tables=False, cache_limit=KEEP
+        )
         with TestClient(app) as c:
             wait_ready(c)
             yield c
@@ -844,7 +853,7 @@ def test_schema_fuzz_finds_no_server_errors(tmp_path):
     from hypothesis import HealthCheck, given, settings
     from schemathesis.checks import not_a_server_error
 
-    app = create_app(workers=1, max_time_limit=1, grace=2, prestart=False)
+    app = create_app(workers=1, max_time_limit=1, grace=2, prestart=False, cache_limit=KEEP)
     schema = schemathesis.openapi.from_asgi("/openapi.json", app)
     operations = [result.ok() for result in schema.get_all_operations()]
     assert len(operations) >= 6
@@ -985,7 +994,9 @@ def assert_answered(response, what):
 
 @pytest.fixture(scope="module")
 def fuzz_client():
-    with TestClient(create_app(workers=1, max_time_limit=2, grace=2, prestart=False)) as c:
+    with TestClient(
+        create_app(workers=1, max_time_limit=2, grace=2, prestart=False, cache_limit=KEEP)
+    ) as c:
         yield c
 
 
@@ -1145,7 +1156,9 @@ def test_hard_jobs_are_bounded_per_client_and_in_all_with_429(monkeypatch):
 
     from slidelab.web.lanes import HARD
 
-    app = create_app(workers=1, hard=replace(HARD, queue=1, per_client=2), prestart=False)
+    app = create_app(
+        workers=1, hard=replace(HARD, queue=1, per_client=2), prestart=False, cache_limit=KEEP
+    )
     body = {**HARD_SOLVE, "wait": False}
     ids = []
     with TestClient(app, client=("10.0.0.1", 5001)) as a:
@@ -1224,7 +1237,7 @@ def test_a_client_that_gives_up_on_a_waiting_solve_cancels_it():
     import http.client
     import socket
 
-    app = create_app(workers=1, max_time_limit=30, grace=5)
+    app = create_app(workers=1, max_time_limit=30, grace=5, cache_limit=KEEP)
     with live_server(app) as (host, port):
         deadline = time.monotonic() + 180
         while True:  # warmed up
