@@ -64,7 +64,7 @@ ROWS = (1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 4, 3, 3, 5, 0)
 #: build`` make; ``auto`` climbs :data:`FIFTEEN_LADDER`
 FIFTEEN_TABLES = (FIFTEEN, ROWS)
 #: :data:`FIFTEEN` with tile 13 apart too (1,513,512,000 positions, a byte each: 1.5 GB, built
-#: in 11 min on a busy 2-core machine, 3 GB at its peak): beside :data:`ROWS`, 11 times fewer
+#: in 146 s on the quiet 2-core machine, 11 min on it busy, 3 GB at its peak): beside :data:`ROWS`, 11 times fewer
 #: nodes than the default set on the antipode's iteration to 40 (``benchmarks/mtm.py``)
 FINE = (1, 2, 3, 3, 4, 4, 3, 3, 4, 4, 5, 5, 6, 5, 5, 0)
 #: the sets of tables ``auto`` climbs on the 15-puzzle (:func:`ladder`), weakest first
