@@ -99,7 +99,10 @@ def test_two_processes_compile_a_kernel_once(tmp_path):
     both = out + second.stdout + second.stderr
     saved = [line for line in both.splitlines() if line.startswith("[cache] data saved")]
     assert saved and len(saved) == len(set(saved)), saved  # no kernel compiled twice
-    assert not [line for line in second.stderr.splitlines() if line.startswith("compiling")]
+    # the locks are a kernel's each, taken as its compile starts: the second may come to a later
+    # kernel of the set before the first does, and compile it (saying so) while the first waits
+    # for it (a clean-clone CI run); what holds is that none is compiled twice, and that the
+    # second waited for the one the first was compiling
     assert "another slidelab process is compiling kernels this needs: waiting" in second.stderr
 
 
