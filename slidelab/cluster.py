@@ -40,9 +40,7 @@ class _OrphanedGather:
     search's: the search says what happened in its own line)."""
 
     def filter(self, record) -> bool:
-        exc = record.exc_info[1] if record.exc_info else None
-        if exc is None:  # asyncio puts the task's exception in the message's context
-            exc = getattr(record, "exception", None)
+        exc = record.exc_info[1] if record.exc_info else None  # asyncio logs it as exc_info
         return type(exc).__name__ != "AllExit"
 
 

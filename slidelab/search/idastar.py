@@ -4,11 +4,10 @@ Memory is only the current path.  The compiled kernel (:mod:`slidelab.search._id
 makes and unmakes moves on one small integer board, walks no path that duplicates a
 smaller one (:mod:`slidelab.search.move_pruning`: the blank never straight back, nor in MTM
 on along its line, and 2,540 longer strings of moves; 3,596 in the 15-puzzle's MTM), and has
-the heuristic update its estimate
-per move (:mod:`slidelab.heuristics.base`).  The depth-first search keeps its own explicit
-stack, so it runs in slices of a node budget and resumes where it stopped: between
-slices this driver checks the time limit, reports progress (bound, nodes) and lets
-Ctrl-C through.
+the heuristic update its estimate per move (:mod:`slidelab.heuristics.base`).  The
+depth-first search keeps its own explicit stack, so it runs in slices of a node budget and
+resumes where it stopped: between slices this driver checks the time limit, reports progress
+(bound, nodes) and lets Ctrl-C through.
 
 Once an iteration takes :data:`SPLIT_AFTER` seconds, or the next is expected to
 (growing as the last did), the later ones are shared by the cores

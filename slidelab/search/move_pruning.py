@@ -117,6 +117,8 @@ def _inside(inner: tuple, outer: tuple) -> bool:
 #: a move a character: ``0-9``, then ``a`` for 10 and on).  Beyond them only the search's own
 #: rule (never straight back, nor on along the same line) refuses.
 MTM_SHIPPED = {2: (10, 3), 3: (8, 4)}
+#: the characters of the moves in the shipped files, by number
+_DIGITS = "0123456789abcdefghijklmnopqrstuvwxyz"
 
 
 def shipped_file(reach: int = 1) -> str:
@@ -144,9 +146,6 @@ def shipped_text(reach: int = 1) -> str:
     for same_length in refused(length, side, reach).values():
         lines += ["".join(_DIGITS[m] for m in string) for string in same_length]
     return "\n".join(lines) + "\n"
-
-
-_DIGITS = "0123456789abcdefghijklmnopqrstuvwxyz"
 
 
 @functools.lru_cache(maxsize=4)
