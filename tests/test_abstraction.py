@@ -119,6 +119,74 @@ def test_the_estimate_is_the_largest_over_the_mirror_images(metric):
     assert higher > 0  # the transpose pays somewhere
 
 
+def _byte_tables(monkeypatch):
+    """MTM tables built from here on keep a byte a position, as those cached before the two-bit
+    encoding did."""
+    from slidelab.tables import pack
+
+    monkeypatch.setattr(pack, "pack_mod3", lambda depth: depth)
+
+
+@pytest.mark.parametrize("goal", ["1 2 3/4 5 6/7 8 0", "A B A B/B A 0 A"])
+def test_two_bit_tables_estimate_as_the_bytes_in_every_search(goal, monkeypatch):
+    """The MTM tables keep each distance modulo 3, decoded from the parent's distance: the
+    estimates, and so every search's nodes, are those of a byte a position.  Both kinds of
+    table in one set are read too (each decoded by its own encoding)."""
+    from slidelab.search.astar import astar
+    from slidelab.search.idastar import idastar
+    from slidelab.tables.pack import pack_mod3 as two_bits
+
+    puzzle = Puzzle(Board(goal), Board(goal))
+    classes = ["1 1 2/1 2 2/3 3 0", "1 2 2/1 1 2/3 3 0"] if "1" in goal else None
+    two = abstraction(puzzle, "mtm", classes=classes, cache=False)
+    _byte_tables(monkeypatch)
+    byte = abstraction(puzzle, "mtm", classes=classes, cache=False)
+    g = Board(goal)
+    dist = exact_distances(g, "mtm")
+    rng = np.random.default_rng(7)
+    cells = list(dist)
+    for i in rng.choice(len(cells), min(300, len(cells)), replace=False):
+        codes = _codes(puzzle, cells[i])
+        assert two.value(codes) == byte.value(codes) <= dist[cells[i]]
+    for i in rng.choice(len(cells), 6, replace=False):
+        board = Board.from_cells(cells[i], g.width, g.height)
+        p = Puzzle(board, g)
+        for search in (idastar, astar):
+            a, b = (search(p, heuristic=h, metric="mtm") for h in (two, byte))
+            assert a.length == b.length == dist[cells[i]]
+            assert a.stats.generated == b.stats.generated, search
+    if classes is not None:  # the first table in two bits, the second a byte a position
+        from slidelab.tables import pack
+
+        made = []
+        monkeypatch.setattr(
+            pack,
+            "pack_mod3",
+            lambda depth: made.append(1) or (depth if len(made) > 1 else two_bits(depth)),
+        )
+        mixed = abstraction(puzzle, "mtm", classes=classes, cache=False)
+        assert len(made) == 2
+        for i in rng.choice(len(cells), 300, replace=False):
+            codes = _codes(puzzle, cells[i])
+            assert mixed.value(codes) == byte.value(codes)
+        board = Board.from_cells(cells[int(rng.integers(len(cells)))], g.width, g.height)
+        a, b = (idastar(Puzzle(board, g), heuristic=h, metric="mtm") for h in (mixed, byte))
+        assert a.stats.generated == b.stats.generated
+
+
+def test_a_two_bit_distance_table_reads_distances_by_walking_to_the_goal():
+    """A two-bit table's distance is the walk downhill to the goal: the solution read from it
+    is as long, and positions the goal cannot reach are said so."""
+    table = DistanceTable.build("3x2", metric="mtm", cache=False)
+    assert table.encoding == "2-bit" and table.nbytes == (360 + 3) // 4
+    dist = exact_distances(Board("1 2 3/4 5 0"), "mtm")
+    for cells, d in list(dist.items())[::7]:
+        board = Board.from_cells(cells, 3, 2)
+        assert table.distance(board) == d == table.solve(board).length
+    with pytest.raises(slidelab.UnsolvableError):
+        table.distance("2 1 3/4 5 0")
+
+
 def test_the_15_puzzles_relabelling_turned_to_the_goals_blank():
     ordered = _solved("4x4")
     assert abstraction_goal(ordered).cells == FIFTEEN

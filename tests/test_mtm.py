@@ -21,6 +21,7 @@ from slidelab.analysis import DistanceTable, analyze
 from slidelab.heuristics import make_heuristic
 from slidelab.heuristics.registry import HEURISTICS
 from slidelab.search.registry import METHODS
+from slidelab.tables.layers import search_layers
 
 #: goals whose every position is checked: the ordered 3x3 and 2x4, and a board with repeated labels
 GOALS = ("1 2 3/4 5 6/7 8 0", "1 2 3 4/5 6 7 0", "A B A B/B A 0 A")
@@ -54,16 +55,21 @@ def _boards(goal: str, n: int, seed: int) -> list[Board]:
 def test_distance_table_matches_a_plain_search_on_every_position(goal):
     dist = exact(goal)
     table = DistanceTable.build(goal, metric="mtm")
-    assert table.metric == "mtm" and table.encoding == "byte"
+    assert table.metric == "mtm" and table.encoding == "2-bit"
     space = table.space
-    assert space.states == len(dist)
+    assert space.states == len(dist) and table.nbytes == (space.states + 3) // 4
+    # a table cached before the two-bit encoding: a byte a position, read as it is
+    depths = search_layers(space, record=True, limit=0).depth
+    legacy = DistanceTable(space, depths)
+    assert legacy.encoding == "byte"
     g = Board(goal)
-    wrong = [
-        (c, d)
-        for c, d in dist.items()
-        if table.distance(Board.from_cells(c, g.width, g.height)) != d
-    ]
-    assert not wrong[:5]
+    for each in (table, legacy):
+        wrong = [
+            (c, d)
+            for c, d in dist.items()
+            if each.distance(Board.from_cells(c, g.width, g.height)) != d
+        ]
+        assert not wrong[:5]
 
 
 def test_the_3x3_in_mtm_has_diameter_24():

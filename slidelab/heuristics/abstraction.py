@@ -25,13 +25,13 @@ from collections.abc import Callable
 
 import numpy as np
 
-from ..errors import SlidelabError
+from ..geometry import neighbour_table
 from ..moves import metric_name
 from ..puzzle import Puzzle
 from ..tables.abstraction import goal_symmetries, label_classes, spaces
 from ..tables.distance import DistanceTable
 from ..tables.family import Tables
-from .abstraction_kernels import abstraction_move
+from .abstraction_kernels import NIBBLE, abstraction_move, root_values
 from .base import Heuristic
 
 
@@ -97,17 +97,19 @@ def abstraction(
     smaller = np.zeros((len(found), codes, kinds), np.int64)
     md = np.zeros((len(found), kinds, n), np.int64)
     args = np.zeros((len(found), 7), np.int64)
-    offset = 0
+    before = 0  # bytes of the tables before this one, end to end
     for r, (space, table) in enumerate(zip(found, tables, strict=True)):
         g = space.kernel_args()
         k = len(g.label_counts)
         radix[r, :k] = g.radix
         smaller[r, : g.smaller.shape[0], :k] = g.smaller
         md[r, :k] = g.taxicab
-        nibble = int(table.nibble)
-        # four bits: an offset in entries, even (a byte holds two)
-        args[r] = (g.per_blank, g.full, g.width, g.goal_blank, nibble, int(g.distinct), offset)
-        offset += 2 * table.data.shape[0] if nibble else table.data.shape[0]
+        # the offset in the table's own entries (a byte holds 1, 2 or 4): aligned, as the
+        # tables are joined at whole bytes
+        per_byte = (1, 2, 4)[table.code]
+        args[r] = (g.per_blank, g.full, g.width, g.goal_blank, table.code, int(g.distinct),
+                   before * per_byte)  # fmt: skip
+        before += table.data.shape[0]
         merged = label_classes(puzzle, space.goal)
         values = {q: i for i, q in enumerate(space.puzzle.labels)}  # class -> the tile value
         for i, (cell_map, sigma) in enumerate(images):
@@ -116,19 +118,21 @@ def abstraction(
             table_of[v] = r
             for code in range(1, ncodes):
                 classes_of[v, code] = values[merged[sigma[code]]]
-    if len({t.nibble for t in tables}) > 1:
-        raise SlidelabError("the abstraction tables mix four-bit and byte entries")
-    nibble = tables[0].nibble
-    data = (
+    joined = (
         _in_memory([t.data for t in tables]),
         (src, classes_of, table_of),
         (radix, smaller, md, args),
-        bool(nibble),
+        any(t.code == NIBBLE for t in tables),  # the Manhattan bound is wanted
     )
+    nbr = neighbour_table(w, puzzle.height)
+    reach = max(space.reach for space in found)
 
     def init(codes, max_depth):
+        """The kernel's data, its rows of the views' distances (row 0 the board's), and the
+        board's estimate."""
         board = np.asarray(codes, np.int16)
-        return data, int(abstraction_move(data, board, 0, 0, 0, 0, 0))
+        data = (*joined, np.zeros((max_depth + 2, views), np.int64))
+        return data, int(root_values(data, board, nbr, reach))
 
     names = " and ".join(repr(space.goal.format()) for space in found)
     positions = " + ".join(f"{space.states:,}" for space in found)

@@ -22,25 +22,26 @@ from numba.extending import overload
 
 _MOVES: dict[int, object] = {}
 _BOUNDED: dict[int, object] = {}
-_OF_BOARD: set[int] = set()
+_STEPS: dict[int, object] = {}
 
 
-def register(arity: int, move, bounded=None, of_board: bool = False) -> None:
+def register(arity: int, move, bounded=None, step=None) -> None:
     """Use ``move`` (and ``bounded``, if given) for data tuples of length ``arity``.
 
     One heuristic per length.  ``bounded(data, board, depth, h, tile, frm, to,
     enough)`` returns what ``move`` returns, or any value above ``enough`` once
-    the estimate is known to be above it.  ``of_board``: the estimate is read from
-    the board alone (no per-depth rows), so the steps inside a slide of several
-    tiles need not be estimated (:func:`heuristic_step`).
+    the estimate is known to be above it.  ``step``, with ``move``'s arguments: what
+    a step inside a slide of several tiles does, whose estimate is not needed
+    (:func:`heuristic_step`; for a heuristic read from the board, carry its rows on);
+    by default the move itself.
     """
     if _MOVES.get(arity, move) is not move:
         raise ValueError(f"a heuristic already uses data tuples of length {arity}")
     _MOVES[arity] = move
     if bounded is not None:
         _BOUNDED[arity] = bounded
-    if of_board:
-        _OF_BOARD.add(arity)
+    if step is not None:
+        _STEPS[arity] = step
 
 
 def heuristic_move(data, board, depth, h, tile, frm, to):
@@ -63,20 +64,14 @@ def _heuristic_move(data, board, depth, h, tile, frm, to):
 def heuristic_step(data, board, depth, h, tile, frm, to):
     """:func:`heuristic_move` for a step inside a slide of several tiles, whose estimate only
     the slide's last step needs: the value returned is then only what the next step takes
-    (a heuristic read from the board alone skips it; compiled code only)."""
+    (the heuristic's registered ``step``, else its move; compiled code only)."""
     raise NotImplementedError("heuristic_step is called from compiled kernels only")
 
 
 @overload(heuristic_step, inline="always")
 def _heuristic_step(data, board, depth, h, tile, frm, to):
     arity = len(data.types)
-    if arity in _OF_BOARD:
-
-        def skip(data, board, depth, h, tile, frm, to):
-            return h
-
-        return skip
-    move = _MOVES.get(arity)
+    move = _STEPS.get(arity, _MOVES.get(arity))
     if move is None:
         return None
 

@@ -284,6 +284,7 @@ def _ladder(goal: Board, metric: str, named_sets: tuple) -> tuple:
     (sizing each rung's spaces takes milliseconds, a few percent of a typical solve)."""
     from ..memory import default_max_bytes
     from .budget import estimate
+    from .distance import table_bytes
 
     puzzle = Puzzle(goal, goal)
     rungs: list = []
@@ -293,7 +294,7 @@ def _ladder(goal: Board, metric: str, named_sets: tuple) -> tuple:
             return ()
         boards = tuple(Board.from_cells(p, puzzle.width, puzzle.height) for p in patterns)
         found = spaces(puzzle, metric, boards)
-        held = sum(space.states for space in found)  # a byte each
+        held = sum(table_bytes(space) for space in found)
         building = max(estimate(space, table=True).bytes for space in found)
         if rungs and held + building > default_max_bytes():
             break

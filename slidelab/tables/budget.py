@@ -114,14 +114,14 @@ def estimate(space, table: bool = False) -> Estimate:
         The space, or its goal (a board, its text, or a size ``"WxH"``).
     table : bool
         Whether a distance table is kept too (one byte per state while
-        searching, then four bits).
+        searching, then four bits, or two in MTM).
     """
     space = space_of(space)
     refuse_unnumbered(space)
     n = space.states
     size = n // 4 + 3 * (n >> 10) + 64
-    if table:
-        size = max(size + n, n + (n + 1) // 2)
+    if table:  # packed into four bits (STM) or two (MTM) once searched
+        size = max(size + n, n + ((n + 3) // 4 if space.metric != "stm" else (n + 1) // 2))
     # ranking tables: one int64 per (count code, label) and per count code
     codes = 1
     for c in space.label_counts:

@@ -1,7 +1,7 @@
 """Distance tables: every position's exact distance to the goal, and optimal solving by descent.
 
-A table holds one entry per state index of :mod:`.index`, in one of two
-encodings, told apart by the array's length:
+A table holds one entry per state index of :mod:`.index`, in one of three
+encodings, told apart by the array's length (and the metric):
 
 - **four bits** (``ceil(states / 2)`` bytes): ``(d - h) / 2``, where ``d`` is the
   distance and ``h`` the Manhattan distance (with repeated labels: to the
@@ -9,13 +9,22 @@ encodings, told apart by the array's length:
   the distance's, which the blank's cell fixes).  A move changes both by one,
   so ``d - h`` is even, and ``d = h + 2 * entry``.  Used when every entry is
   at most 15: the 8-puzzle's table is 90,720 bytes.
-- **a byte** (``states`` bytes): ``d`` itself, for spaces where some
-  ``(d - h) / 2`` exceeds 15 (2x6, whose hardest positions are 80 moves away).
+- **a byte** (``states`` bytes): ``d`` itself, for STM spaces where some
+  ``(d - h) / 2`` exceeds 15 (2x6, whose hardest positions are 80 moves away),
+  and MTM tables cached before the two-bit encoding.
+- **two bits** (``ceil(states / 4)`` bytes, MTM): ``d mod 3`` (3: unreachable).  A
+  move changes a distance by one at most, so of a position's neighbours those one
+  closer are the ones whose code is one less, modulo 3; and only the goal has no
+  such neighbour.  The 15-puzzle's abstraction tables are a quarter of their
+  bytes: 1,513,512,000 positions in 378 MB.  A search that knows a position's
+  distance knows its neighbours' from their codes
+  (:mod:`slidelab.heuristics.abstraction_kernels`); a distance alone is read by
+  walking downhill to the goal, counting the moves.
 
-:meth:`DistanceTable.distance` is one look-up; :meth:`DistanceTable.solve`
-walks downhill, taking at each step a move to a neighbour one closer (the
-distance of a neighbour is one more or one less), so the solution is optimal
-without any search.
+:meth:`DistanceTable.distance` is one look-up (a walk to the goal in two bits);
+:meth:`DistanceTable.solve` walks downhill, taking at each step a move to a
+neighbour one closer (the distance of a neighbour is one more, the same, or one
+less), so the solution is optimal without any search.
 
 Tables are cached on disk by :func:`slidelab.cache.load_or_build` under the
 spec ``{"kind": "distance", "board": "WxH", "goal": ..., "version": 1}``.
@@ -54,6 +63,12 @@ VERSION = 1
 SMALL_STATES = 1 << 21
 
 
+def table_bytes(space: Space) -> int:
+    """Bytes of the table of ``space``: a quarter of a byte a position in MTM (two bits), at most
+    a byte in STM (four bits where every entry fits, which only the build knows)."""
+    return (space.states + 3) // 4 if space.metric != "stm" else space.states
+
+
 def table_spec(space: Space) -> dict:
     """The cache spec of the distance table of ``space``'s goal (in its metric)."""
     spec = {
@@ -70,12 +85,28 @@ def table_spec(space: Space) -> dict:
 # ---------------------------------------------------------------------------- reading
 
 
-def _entry_distance(s, b, g, table, nibble) -> int:
+#: the encodings' codes (:attr:`DistanceTable.code`)
+BYTE, NIBBLE, MOD3 = 0, 1, 2
+ENCODINGS = ("byte", "4-bit", "2-bit")
+
+
+def _code(s, b, g, table) -> int:
+    """The two-bit entry of (tile sequence, blank cell): its distance modulo 3, or 3."""
+    idx = index_of(s, b, g)
+    if idx < 0:
+        return 3
+    return (int(table[idx >> 2]) >> ((idx & 3) << 1)) & 3
+
+
+def _entry_distance(s, b, g, table, encoding, reach: int = 1) -> int:
     """Distance of (tile sequence, blank cell), or -1 when unreachable."""
+    if encoding == MOD3:  # the moves of a walk to the goal: the positions read, but the goal
+        path, steps, _ = _descend(s, b, g, table, encoding, reach)
+        return -1 if path is None else steps - 1
     idx = index_of(s, b, g)
     if idx < 0:
         return -1
-    if nibble:
+    if encoding == NIBBLE:
         v = (int(table[idx >> 1]) >> ((idx & 1) << 2)) & 15
         return heuristic_of(s, b, g) + 2 * v
     d = int(table[idx])
@@ -96,29 +127,35 @@ def _moved(s: np.ndarray, b: int, d: int, w: int) -> np.ndarray:
     return s
 
 
-def _descend(s, b, g, table, nibble, reach: int = 1) -> tuple[list[int] | None, int, int]:
+def _descend(s, b, g, table, encoding, reach: int = 1) -> tuple[list[int] | None, int, int]:
     """Blank directions (one per single-tile step) of an optimal path to the goal, None when not
     reachable; the positions whose neighbours were read (one a move), and those neighbours.
 
     Each move goes to a neighbour whose distance is one less (a slide of 1 ..
     ``reach`` tiles: 1 in STM): a few numpy look-ups a move, so reading a
-    solution needs no compiled code.
+    solution needs no compiled code.  In two bits the neighbour one closer is the one whose
+    code is one less modulo 3, and the walk ends where none is: at the goal.
     """
     w, nbr = g.width, g.neighbours
-    d = _entry_distance(s, b, g, table, nibble)
-    if d < 0:
+    mod3 = encoding == MOD3
+    d = _code(s, b, g, table) if mod3 else _entry_distance(s, b, g, table, encoding)
+    if d < 0 or (mod3 and d == 3):
         return None, 0, 0
     path: list[int] = []
     steps = read = 0
-    while d > 0:
+    while mod3 or d > 0:
         steps += 1
+        want = (d + 2) % 3 if mod3 else d - 1
         for dd, k, s2, nb in _slides(s, b, w, nbr, reach):
             read += 1
-            if _entry_distance(s2, nb, g, table, nibble) == d - 1:
+            got = _code(s2, nb, g, table) if mod3 else _entry_distance(s2, nb, g, table, encoding)
+            if got == want:
                 path += [dd] * k
-                s, b, d = s2, nb, d - 1
+                s, b, d = s2, nb, want
                 break
         else:
+            if mod3:  # no neighbour one closer: the goal
+                return path, steps, read
             return None, steps, read
     return path, steps, read
 
@@ -189,9 +226,11 @@ class DistanceTable:
         self.space = space
         self.data = data
         n = space.states
-        if data.shape != ((n + 1) // 2,) and data.shape != (n,):
+        packed = (n + 3) // 4 if space.metric != "stm" else (n + 1) // 2
+        if data.shape != (packed,) and data.shape != (n,):
             raise ValueError(f"a distance table of {n:,} states cannot have shape {data.shape}")
-        self.nibble = data.shape[0] != n
+        #: :data:`BYTE`, :data:`NIBBLE` (STM) or :data:`MOD3` (MTM)
+        self.code = BYTE if data.shape[0] == n else NIBBLE if space.metric == "stm" else MOD3
         self._args = space.kernel_args()
 
     def __repr__(self):
@@ -210,8 +249,8 @@ class DistanceTable:
 
     @property
     def encoding(self) -> str:
-        """``'4-bit'`` or ``'byte'``."""
-        return "4-bit" if self.nibble else "byte"
+        """``'byte'``, ``'4-bit'`` (STM) or ``'2-bit'`` (MTM: the distance modulo 3)."""
+        return ENCODINGS[self.code]
 
     @property
     def nbytes(self) -> int:
@@ -332,7 +371,7 @@ class DistanceTable:
             The board cannot reach the goal.
         """
         board, seq, b = self._sequence(board)
-        d = _entry_distance(seq, b, self._args, self.data, self.nibble)
+        d = _entry_distance(seq, b, self._args, self.data, self.code, self.space.reach)
         if d < 0:
             raise UnsolvableError(f"{board.format()} cannot reach the goal {self.goal.format()}")
         return d
@@ -341,7 +380,7 @@ class DistanceTable:
         """An optimal solution of ``board``, read from the table (replayed and checked)."""
         began = time.perf_counter()
         board, seq, b = self._sequence(board)
-        path, steps, read = _descend(seq, b, self._args, self.data, self.nibble, self.space.reach)
+        path, steps, read = _descend(seq, b, self._args, self.data, self.code, self.space.reach)
         if path is None:
             raise UnsolvableError(f"{board.format()} cannot reach the goal {self.goal.format()}")
         stats = Stats(
@@ -421,7 +460,7 @@ class DistanceFamily(Family):
             Part(
                 table_spec(space),
                 f"the distance table ({space.states:,} positions)",
-                space.states,
+                table_bytes(space),
                 cost.bytes,
                 cost.seconds,
                 key,

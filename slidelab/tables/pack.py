@@ -1,8 +1,10 @@
 """Packing the breadth-first search's depths into a distance table's encoding (numba kernels).
 
-:mod:`.table` describes the two encodings (four bits per position when every
-``(d - h) / 2`` fits, else a byte) and reads them with numpy; building one walks
-every index, which is done here on every core.
+:mod:`.distance` describes the three encodings and reads them with numpy: in STM four bits a
+position when every ``(d - h) / 2`` fits (``h`` the parity-corrected Manhattan bound), else a
+byte; in MTM two bits, the distance modulo 3 (:func:`pack_mod3`: a move changes a distance by
+one at most, so a neighbour's distance is known from its code and the position's own).
+Building one walks every index, which is done here on every core.
 """
 
 from __future__ import annotations
@@ -87,11 +89,39 @@ def _pack(depth, nib, g, chunks, step):
     return worst.max()
 
 
+#: the two-bit code of a position the goal cannot reach (the others: the distance modulo 3)
+MOD3_UNREACHED = 3
+
+
+@njit(cache=True, parallel=True)
+def _pack_mod3(depth, out):
+    """Two bits a state, four states a byte (the first in the low bits): the depth modulo 3, or
+    :data:`MOD3_UNREACHED`."""
+    n = depth.shape[0]
+    for j in prange(out.shape[0]):
+        byte = 0
+        for k in range(4):
+            i = 4 * j + k
+            if i < n:
+                d = depth[i]
+                code = MOD3_UNREACHED if d == UNREACHED else d % 3
+                byte |= code << (2 * k)
+        out[j] = byte
+
+
+def pack_mod3(depth: np.ndarray) -> np.ndarray:
+    """The two-bit table (distance modulo 3) of the search's byte per state."""
+    out = np.empty((depth.shape[0] + 3) // 4, np.uint8)
+    _pack_mod3(depth, out)
+    return out
+
+
 def pack_table(space: Space, depth: np.ndarray) -> np.ndarray:
-    """The table's array from the search's byte per state: four bits when every entry fits, else the
-    bytes.  Four bits hold ``(d - h) / 2`` for the STM parity bound ``h``; MTM tables are bytes."""
+    """The table's array from the search's byte per state: in STM four bits when every entry
+    fits, else the bytes (four bits hold ``(d - h) / 2`` for the STM parity bound ``h``); in MTM
+    two bits, the distance modulo 3 (:func:`pack_mod3`)."""
     if space.metric != "stm":
-        return depth
+        return pack_mod3(depth)
     g = space.kernel_args()
     n = depth.shape[0]
     nib = np.zeros((n + 1) // 2, np.uint8)
