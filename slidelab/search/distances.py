@@ -142,8 +142,10 @@ class Distances:
         found = self.known.get(board)
         if found is not None:
             return found
-        if self.table is not None:
-            return self.of(board)
+        if self.table is not None:  # one read (of two bits, in MTM)
+            found = int(self.table.beside(board, distance))
+            self.known[board] = found
+            return found
         from .idastar import within
 
         puzzle = Puzzle(board, self.puzzle.goal)

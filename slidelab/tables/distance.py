@@ -376,6 +376,25 @@ class DistanceTable:
             raise UnsolvableError(f"{board.format()} cannot reach the goal {self.goal.format()}")
         return d
 
+    def beside(self, board, distance: int) -> int:
+        """The exact distance of ``board``, one move from a position ``distance`` from the goal:
+        one read in every encoding (in two bits the code tells which of ``distance - 1``,
+        ``distance`` and ``distance + 1`` it is).
+
+        Raises
+        ------
+        UnsolvableError
+            The board cannot reach the goal.
+        """
+        if self.code != MOD3:
+            return self.distance(board)
+        board, seq, b = self._sequence(board)
+        code = _code(seq, b, self._args, self.data)
+        if code == 3:
+            raise UnsolvableError(f"{board.format()} cannot reach the goal {self.goal.format()}")
+        r = (code - distance) % 3  # 0: as far, 1: one farther, 2: one nearer
+        return distance + (r if r < 2 else -1)
+
     def solve(self, board) -> Solution:
         """An optimal solution of ``board``, read from the table (replayed and checked)."""
         began = time.perf_counter()
