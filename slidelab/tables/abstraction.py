@@ -26,8 +26,8 @@ Examples
 >>> from slidelab import Puzzle
 >>> abstraction_goal(Puzzle("8 6 7/2 5 4/3 0 1"))
 Board('1 2 3/4 5 6/7 8 0')
->>> FAMILY.sets(Board("1 2 3 4/5 6 7 8/9 10 11 12/13 14 15 0"), "mtm")[0]
-('1 2 3 3/4 4 3 3/4 4 5 5/4 5 5 0',)
+>>> FAMILY.sets(Board("1 2 3 4/5 6 7 8/9 10 11 12/13 14 15 0"), "mtm")[:2]
+(('1 2 3 3/4 4 3 3/4 4 5 5/4 5 5 0',), ('1 2 3 3/4 4 3 3/4 4 5 5/6 5 5 0',))
 """
 
 from __future__ import annotations
@@ -44,32 +44,31 @@ from ..puzzle import Puzzle
 from .family import Family, Part, Tables, goal_argument, goal_words
 from .index import MAX_TILES, Space
 
-#: the most positions an automatic relabelling's table may have (a byte each)
+#: the most positions an automatic relabelling's table may have
 MAX_STATES = 200_000_000
 #: Tomas Rokicki's relabelling of the 15-puzzle, the blank in the bottom-right corner (151,351,200
 #: positions)
 ROKICKI = (1, 1, 2, 2, 3, 3, 2, 2, 3, 3, 4, 4, 3, 4, 4, 0)
-#: Rokicki's with its pair of tiles apart (302,702,400 positions, a byte each; built in 44 s on
-#: 2 cores): 1.5 to 4 times fewer nodes than his on four random 15-puzzles
-#: (``benchmarks/mtm_heuristics.py``)
+#: Rokicki's with its pair of tiles apart (302,702,400 positions, 76 MB in two bits; built in
+#: 30 s on 2 cores): 1.5 to 4 times fewer nodes than his on four random 15-puzzles
+#: (``benchmarks/mtm_heuristics.py``); the first rung of :data:`FIFTEEN_LADDER`
 FIFTEEN = (1, 2, 3, 3, 4, 4, 3, 3, 4, 4, 5, 5, 4, 5, 5, 0)
 #: by rows: the first, the second, the last two but for their last tiles, and those two apart
 #: (302,702,400 positions too)
 ROWS = (1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 4, 3, 3, 5, 0)
-#: the relabellings of the 15-puzzle's tables, the estimate the largest over them and their
-#: transposes: with :data:`ROWS` beside :data:`FIFTEEN`, 3 to 9 times fewer nodes and 1.5 to
-#: 2.6 times less time on four random 15-puzzles (``benchmarks/mtm_heuristics.py``), the antipode
-#: in 176 s instead of 384 on 2 cores, for twice the memory (605 MB) and a build of 89 s instead
-#: of 44 (``benchmarks/mtm.py``).  The set ``--heuristic abstraction`` and ``slidelab tables
-#: build`` make; ``auto`` climbs :data:`FIFTEEN_LADDER`
-FIFTEEN_TABLES = (FIFTEEN, ROWS)
-#: :data:`FIFTEEN` with tile 13 apart too (1,513,512,000 positions, a byte each: 1.5 GB, built
-#: in 146 s on the quiet 2-core machine, 11 min on it busy, 3 GB at its peak): beside :data:`ROWS`, 11 times fewer
-#: nodes than the default set on the antipode's iteration to 40 (``benchmarks/mtm.py``)
+#: :data:`FIFTEEN` with tile 13 apart too (1,513,512,000 positions, 378 MB in two bits; built in
+#: 149 s on the quiet 2-core machine, 2 GB at its peak)
 FINE = (1, 2, 3, 3, 4, 4, 3, 3, 4, 4, 5, 5, 6, 5, 5, 0)
-#: the sets of tables ``auto`` climbs on the 15-puzzle (:func:`ladder`), weakest first
+#: the relabellings of the 15-puzzle's default set, the estimate the largest over them and their
+#: transposes: the set ``--heuristic abstraction`` and ``slidelab tables build`` make.
+#: :data:`FINE` alone: against :data:`FIFTEEN` and :data:`ROWS` (the default before the tables
+#: were kept in two bits: 605 MB then), the antipode in 19.5 s instead of 95 s and 100 random
+#: 15-puzzles in 5.6 s instead of 9.2 (``benchmarks/mtm.py``, docs/benchmarks.md#mtm)
+FIFTEEN_TABLES = (FINE,)
+#: the sets of tables ``auto`` climbs on the 15-puzzle (:func:`ladder_sets`), weakest first: the
+#: last with :data:`ROWS` beside :data:`FINE` (454 MB; the antipode in 13.7 s)
 FIFTEEN_LADDER = ((FIFTEEN,), FIFTEEN_TABLES, (FINE, ROWS))
-#: the most positions of a table of classes asked for (a byte each)
+#: the most positions of a table of classes asked for
 MAX_TABLE_STATES = 2_000_000_000
 
 
@@ -270,9 +269,9 @@ def spaces(puzzle: Puzzle, metric: str, classes=None) -> list[Space]:
 
 def ladder_sets(goal: Board, metric: str = "mtm") -> tuple:
     """The sets of relabelled goals ``auto`` climbs through on ``goal``, weakest first (boards):
-    on the 15-puzzle those of :data:`FIFTEEN_LADDER` (one table, built in 44 s on 2 cores; then
-    both of :data:`FIFTEEN_TABLES`, the second built in 45 s; then :data:`FINE` and
-    :data:`ROWS`), each where its build and its tables fit the memory
+    on the 15-puzzle those of :data:`FIFTEEN_LADDER` (:data:`FIFTEEN`, built in 30 s on 2 cores;
+    then :data:`FINE`, in 149 s; then :data:`ROWS` beside it, in 21 s), each where its build and
+    its tables fit the memory
     (:func:`slidelab.memory.default_max_bytes`); elsewhere none."""
     named_sets = tuple(tuple(tuple(one) for one in named) for named in FIFTEEN_LADDER)
     return _ladder(goal, metric_name(metric), named_sets)
