@@ -31,7 +31,8 @@ from ..puzzle import Puzzle
 from ..tables.abstraction import goal_symmetries, label_classes, spaces
 from ..tables.distance import DistanceTable
 from ..tables.family import Tables
-from .abstraction_kernels import NIBBLE, abstraction_move, root_values
+from ..tables.index import NIBBLE
+from .abstraction_kernels import abstraction_move, root_values
 from .base import Heuristic
 
 

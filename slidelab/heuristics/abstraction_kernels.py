@@ -10,6 +10,7 @@ import numpy as np
 
 from .._bits import prefetch
 from .._jit import njit
+from ..tables.index import MOD3, MOD3_UNREACHED, NIBBLE
 from .dispatch import register
 
 
@@ -54,11 +55,6 @@ def _index(board, v, views, ranking, want_md):
     return args[r, 6] + b * H + t, h
 
 
-#: the tables' encodings (:data:`slidelab.tables.distance.BYTE` ...): a byte, four bits (STM),
-#: two bits (MTM: the distance modulo 3)
-BYTE, NIBBLE, MOD3 = 0, 1, 2
-
-
 @njit(cache=True, inline="always")
 def _byte_of(idx, enc):
     """The byte of the table that holds entry ``idx`` in encoding ``enc``."""
@@ -71,7 +67,7 @@ def _byte_of(idx, enc):
 
 @njit(cache=True, inline="always")
 def _code(table, idx):
-    """The two-bit entry ``idx``: its distance modulo 3, or 3 (unreachable)."""
+    """The two-bit entry ``idx``: its distance modulo 3, or :data:`MOD3_UNREACHED`."""
     return (np.int64(table[idx >> 2]) >> ((idx & 3) << 1)) & 3
 
 
@@ -152,7 +148,7 @@ def _walk(table, board, v, views, ranking, nibble, nbr, reach):
             blank = c
     i, _ = _index(board, v, views, ranking, nibble)
     code = _code(table, i)
-    if code == 3:
+    if code == MOD3_UNREACHED:
         return -1
     steps = 0
     while steps < 1000:  # a table's distances are below 255

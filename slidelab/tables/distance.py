@@ -46,7 +46,17 @@ from ..puzzle import Puzzle
 from ..solution import Solution, Stats, make_solution
 from .budget import check_budget, check_limits
 from .family import Family, Part, Tables, goal_argument, goal_words
-from .index import UNREACHED, Space, heuristic_of, index_of, space_of
+from .index import (
+    BYTE,
+    MOD3,
+    MOD3_UNREACHED,
+    NIBBLE,
+    UNREACHED,
+    Space,
+    heuristic_of,
+    index_of,
+    space_of,
+)
 
 if TYPE_CHECKING:
     from .layers import Layers
@@ -85,8 +95,7 @@ def table_spec(space: Space) -> dict:
 # ---------------------------------------------------------------------------- reading
 
 
-#: the encodings' codes (:attr:`DistanceTable.code`)
-BYTE, NIBBLE, MOD3 = 0, 1, 2
+#: the encodings' names, by their codes (:attr:`DistanceTable.code`)
 ENCODINGS = ("byte", "4-bit", "2-bit")
 
 
@@ -94,7 +103,7 @@ def _code(s, b, g, table) -> int:
     """The two-bit entry of (tile sequence, blank cell): its distance modulo 3, or 3."""
     idx = index_of(s, b, g)
     if idx < 0:
-        return 3
+        return MOD3_UNREACHED
     return (int(table[idx >> 2]) >> ((idx & 3) << 1)) & 3
 
 
@@ -139,7 +148,7 @@ def _descend(s, b, g, table, encoding, reach: int = 1) -> tuple[list[int] | None
     w, nbr = g.width, g.neighbours
     mod3 = encoding == MOD3
     d = _code(s, b, g, table) if mod3 else _entry_distance(s, b, g, table, encoding)
-    if d < 0 or (mod3 and d == 3):
+    if d < 0 or (mod3 and d == MOD3_UNREACHED):
         return None, 0, 0
     path: list[int] = []
     steps = read = 0
@@ -390,7 +399,7 @@ class DistanceTable:
             return self.distance(board)
         board, seq, b = self._sequence(board)
         code = _code(seq, b, self._args, self.data)
-        if code == 3:
+        if code == MOD3_UNREACHED:
             raise UnsolvableError(f"{board.format()} cannot reach the goal {self.goal.format()}")
         r = (code - distance) % 3  # 0: as far, 1: one farther, 2: one nearer
         return distance + (r if r < 2 else -1)

@@ -68,6 +68,10 @@ MAX_TILES = 20
 SUFFIX = 8
 #: a byte per position: no depth recorded (the search's depths, byte-encoded tables)
 UNREACHED = 255
+#: a distance table's encodings (:mod:`.distance`): a byte, four bits (STM), two bits (MTM: the
+#: distance modulo 3), and the two-bit code of a position the goal cannot reach
+BYTE, NIBBLE, MOD3 = 0, 1, 2
+MOD3_UNREACHED = 3
 
 
 class Space:

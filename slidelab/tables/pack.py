@@ -14,7 +14,7 @@ import numpy as np
 from numba import prange
 
 from .._jit import njit
-from .index import UNREACHED, Space
+from .index import MOD3_UNREACHED, UNREACHED, Space
 from .index_kernels import heuristic_at, seek
 from .layers import BLOCK_SHIFT, SERIAL_STATES
 
@@ -87,10 +87,6 @@ def _pack(depth, nib, g, chunks, step):
         for ch in prange(chunks):
             worst[ch] = _pack_multiset(depth, nib, g, min(n, ch * step), min(n, (ch + 1) * step))
     return worst.max()
-
-
-#: the two-bit code of a position the goal cannot reach (the others: the distance modulo 3)
-MOD3_UNREACHED = 3
 
 
 @njit(cache=True, parallel=True)
