@@ -112,6 +112,7 @@ def _fallback_dir() -> Path:
 #: ``tests/test_architecture.py`` checks that it lists every module importing numba
 KERNEL_SOURCES = (
     "_bits.py",
+    "_slide.py",
     "_jit.py",
     "_compile_lock.py",
     "tables/driver.py",

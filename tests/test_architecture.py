@@ -48,6 +48,7 @@ MODEL = (
     "_compile_lock",
     "_clock",
     "_bits",
+    "_slide",
     "_args",
     "_lazy",
     "errors",

@@ -10,6 +10,7 @@ import numpy as np
 
 from .._bits import prefetch
 from .._jit import njit
+from .._slide import slide_back
 from ..tables.index import MOD3, MOD3_UNREACHED, NIBBLE
 from .dispatch import register
 
@@ -170,11 +171,7 @@ def _walk(table, board, v, views, ranking, nibble, nbr, reach):
             if found:
                 blank = cur
                 break
-            while cur != blank:  # slide the tiles back
-                prev = nbr[cur, d ^ 1]
-                board[cur] = board[prev]
-                board[prev] = 0
-                cur = prev
+            slide_back(board, nbr, cur, blank, d)
         if not found:
             return steps
         code = want

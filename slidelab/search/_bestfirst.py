@@ -44,6 +44,7 @@ from __future__ import annotations
 import numpy as np
 
 from .._jit import njit
+from .._slide import slide_back
 from ..heuristics.dispatch import heuristic_move
 
 RUNNING, FOUND, EXHAUSTED, FULL, DEEP, CAPPED = 0, 1, 2, 3, 4, 5
@@ -338,11 +339,7 @@ def _run_body(
                         fbox[0] = g1 + weight * ch
                         size = heap_push(hp, size, fbits[0], (np.int64(g1) << 32) | c)
                 cur = nb
-            while cur != blank:  # slide the tiles back
-                prev = nbr[cur, d ^ 1]
-                board[cur] = board[prev]
-                board[prev] = 0
-                cur = prev
+            slide_back(board, nbr, cur, blank, d)
         if size > peak:
             peak = size
     st[S_NODES] = n

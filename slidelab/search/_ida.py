@@ -21,19 +21,10 @@ from __future__ import annotations
 import numpy as np
 
 from .._jit import njit
+from .._slide import slide_back
 from ..heuristics.dispatch import heuristic_move_within, heuristic_step
 
 RUNNING, FOUND, EXHAUSTED = 0, 1, 2
-
-
-@njit(cache=True, inline="always")
-def _slide_back(board, nbr, cur, blank, d):
-    """Undo a slide in direction ``d`` that took the blank from ``blank`` to ``cur``."""
-    while cur != blank:
-        prev = nbr[cur, d ^ 1]
-        board[cur] = board[prev]
-        board[prev] = 0
-        cur = prev
 
 
 @njit(cache=True, inline="always")
@@ -156,7 +147,7 @@ def _ida_body(
                     nh = heuristic_step(hdata, board, row + j, nh, t, nb, cur)
                 cur = nb
             if done < k:  # the line ends before k tiles: no longer slide this way either
-                _slide_back(board, nbr, cur, blank, d)
+                slide_back(board, nbr, cur, blank, d)
                 tried[depth] = (d + 1) * reach
                 continue
         generated += 1
@@ -168,7 +159,7 @@ def _ida_body(
                 board[cur] = board[blank]
                 board[blank] = 0
             else:
-                _slide_back(board, nbr, cur, blank, d)
+                slide_back(board, nbr, cur, blank, d)
             if f < next_bound[0]:
                 next_bound[0] = f
             continue

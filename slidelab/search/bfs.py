@@ -20,6 +20,7 @@ import time
 import numpy as np
 
 from .._jit import njit
+from .._slide import slide_back
 from ..errors import SlidelabError
 from ..moves import reach
 from ..puzzle import Puzzle
@@ -83,11 +84,7 @@ def _expand(frontier, lo, hi, out, n_out, via, side, nbr, counts, total, state, 
                     meet[3] = k
                     if stop:
                         return i + 1, n_out, generated
-            while cur != b:  # slide the tiles back
-                prev = nbr[cur, d ^ 1]
-                state[cur] = state[prev]
-                state[prev] = 0
-                cur = prev
+            slide_back(state, nbr, cur, b, d)
         i += 1
     return i, n_out, generated
 
