@@ -9,6 +9,7 @@ from slidelab import Board, Puzzle, read_instances
 
 KORF100 = Path(__file__).parent / "data" / "korf100.txt"
 KORF24 = Path(__file__).parent / "data" / "korf24_50.txt"
+KORF24_PUBLISHED = Path(__file__).parent / "data" / "korf24_published.txt"
 
 
 def korf(path: Path, size: str, limit=None):
@@ -31,3 +32,14 @@ def korf100(limit=None):
 def korf24():
     """Korf and Felner's 50 24-puzzles: ``(number, puzzle, published optimal length)`` each."""
     return korf(KORF24, "5x5")
+
+
+def korf24_published() -> dict:
+    """Published node counts for the 50 24-puzzles, by number: ``{"korf_felner": nodes
+    generated (Korf and Felner 2002), "doebbelin": nodes expanded (Döbbelin et al. 2013)}``."""
+    out = {}
+    for line in KORF24_PUBLISHED.read_text().splitlines():
+        if line.strip() and not line.startswith("#"):
+            number, _length, korf_felner, doebbelin = line.split()
+            out[int(number)] = {"korf_felner": int(korf_felner), "doebbelin": int(doebbelin)}
+    return out

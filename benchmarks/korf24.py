@@ -3,12 +3,15 @@
 IDA* with the 6-6-6-6 pattern databases and their reflection (goal: blank first).  The
 tables are built (or loaded from the cache) first and timed apart.  Per instance: its
 number in the file, the published optimal length, the length found (checked against
-it), nodes generated, seconds; an instance that passes ``--time-limit`` prints the
+it), nodes expanded and generated, seconds, and the published searches' nodes beside
+(``data/korf24_published.txt``: Döbbelin et al.'s expansions, Korf and Felner's nodes
+generated, both with 6-6-6-6 tables); an instance that passes ``--time-limit`` prints the
 bound it reached (a lower bound on its length) and the run goes on, until ``--budget``
 seconds of search in all.  A random 24-puzzle can need hours of optimal search: the
 defaults (10 min each, 1 h in all) report what finishes on this machine.
 
-Run: ``python benchmarks/korf24.py [-n 10] [--time-limit 600] [--budget 3600]``.
+Run: ``python benchmarks/korf24.py [-n 10] [--time-limit 600] [--budget 3600]``; one instance:
+``python benchmarks/korf24.py --instances 20 --time-limit 3600``.
 """
 
 from __future__ import annotations
@@ -18,7 +21,7 @@ import os
 import platform
 import time
 
-from _korf import korf24
+from _korf import korf24, korf24_published
 
 from slidelab import solve
 from slidelab.errors import SearchLimitError
@@ -31,8 +34,16 @@ def main():
     parser.add_argument("--time-limit", type=float, default=600.0, help="seconds per instance")
     parser.add_argument("--budget", type=float, default=3600.0, help="seconds of search in all")
     parser.add_argument("--partition", default="6-6-6-6")
+    parser.add_argument(
+        "--instances", default="", help="these instances only, by number ('20' or '20,47')"
+    )
     args = parser.parse_args()
-    instances = sorted(korf24(), key=lambda item: (item[2], item[0]))[: args.n]
+    instances = sorted(korf24(), key=lambda item: (item[2], item[0]))
+    if args.instances:
+        chosen = {int(n) for n in args.instances.split(",")}
+        instances = [item for item in instances if item[0] in chosen]
+    else:
+        instances = instances[: args.n]
     t0 = time.perf_counter()
     make_heuristic(instances[0][1], "pdb", partition=args.partition)
     tables = time.perf_counter() - t0
@@ -41,15 +52,22 @@ def main():
         f" {platform.python_version()}; idastar, pdb {args.partition} with reflection"
     )
     print(f"tables built or loaded in {tables:.1f} s\n")
-    print("| # | published | found | generated | seconds | M nodes/s |")
-    print("|---:|---:|---:|---:|---:|---:|")
+    published = korf24_published()
+    print(
+        "| # | published | found | expanded | generated | seconds | M nodes/s"
+        " | Döbbelin et al. expanded | Korf and Felner generated |"
+    )
+    print("|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
     spent = 0.0
     solved = []
     for number, puzzle, known in instances:
         left = args.budget - spent
         if left <= 0:
-            print(f"| {number} | {known} | (not started: {args.budget:g} s budget spent) | | | |")
+            print(
+                f"| {number} | {known} | (not started: {args.budget:g} s budget spent) |" + " |" * 6
+            )
             continue
+        theirs = f" {published[number]['doebbelin']:,} | {published[number]['korf_felner']:,} |"
         bound = [0.0]
 
         def progress(info, bound=bound):
@@ -69,8 +87,9 @@ def main():
             seconds = time.perf_counter() - t
             spent += seconds
             print(
-                f"| {number} | {known} | ≥ {bound[0]:g} (stopped) | {exc.stats.generated:,} |"
-                f" {seconds:.1f} | {exc.stats.generated / max(seconds, 1e-9) / 1e6:.1f} |"
+                f"| {number} | {known} | ≥ {bound[0]:g} (stopped) | {exc.stats.expanded:,} |"
+                f" {exc.stats.generated:,} |"
+                f" {seconds:.1f} | {exc.stats.generated / max(seconds, 1e-9) / 1e6:.1f} |" + theirs
             )
             continue
         seconds = time.perf_counter() - t
@@ -79,8 +98,9 @@ def main():
         solved.append((number, seconds))
         st = s.stats
         print(
-            f"| {number} | {known} | {s.length} | {st.generated:,} | {st.seconds:.1f} |"
-            f" {st.generated / max(st.seconds, 1e-9) / 1e6:.1f} |"
+            f"| {number} | {known} | {s.length} | {st.expanded:,} | {st.generated:,} |"
+            f" {st.seconds:.1f} |"
+            f" {st.generated / max(st.seconds, 1e-9) / 1e6:.1f} |" + theirs
         )
     print(
         f"\n{len(solved)} of {len(instances)} solved optimally in {spent:.0f} s of search"
