@@ -225,7 +225,13 @@ class Cluster:
         self("connect", self.actors)
 
     def __call__(self, method: str, *args) -> list:
-        return self._wait([getattr(a, method)(*args) for a in self.actors], method)
+        calls = []
+        for address, actor in zip(self.addresses, self.actors, strict=True):
+            try:
+                calls.append(getattr(actor, method)(*args))
+            except Exception as exc:  # noqa: BLE001 - Dask refuses a call to a lost worker's actor
+                raise self._lost(address, method, exc) from None
+        return self._wait(calls, method)
 
     def _wait(self, futures: list, step: str) -> list:
         """The results of ``futures`` (one a worker), or a one-line error when one fails or its
