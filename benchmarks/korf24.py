@@ -61,13 +61,15 @@ def main():
     spent = 0.0
     solved = []
     for number, puzzle, known in instances:
+        theirs = f" {published[number]['doebbelin']:,} | {published[number]['korf_felner']:,} |"
         left = args.budget - spent
         if left <= 0:
             print(
-                f"| {number} | {known} | (not started: {args.budget:g} s budget spent) |" + " |" * 6
+                f"| {number} | {known} | (not started: {args.budget:g} s budget spent) |"
+                + " |" * 4
+                + theirs
             )
             continue
-        theirs = f" {published[number]['doebbelin']:,} | {published[number]['korf_felner']:,} |"
         bound = [0.0]
 
         def progress(info, bound=bound):

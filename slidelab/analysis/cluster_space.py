@@ -229,7 +229,7 @@ class Cluster:
         for address, actor in zip(self.addresses, self.actors, strict=True):
             try:
                 calls.append(getattr(actor, method)(*args))
-            except Exception as exc:  # noqa: BLE001 - Dask refuses a call to a lost worker's actor
+            except (RuntimeError, OSError) as exc:  # Dask refuses a call to a lost worker's actor
                 raise self._lost(address, method, exc) from None
         return self._wait(calls, method)
 
