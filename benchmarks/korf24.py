@@ -104,9 +104,10 @@ def main():
             f" {st.seconds:.1f} |"
             f" {st.generated / max(st.seconds, 1e-9) / 1e6:.1f} |" + theirs
         )
+    lengths = ", every length equal to the published one" if solved else ""
     print(
         f"\n{len(solved)} of {len(instances)} solved optimally in {spent:.0f} s of search"
-        f" ({spent / 60:.1f} min), every length equal to the published one"
+        f" ({spent / 60:.1f} min){lengths}"
     )
 
 
