@@ -650,6 +650,35 @@ def test_trim_leaves_a_table_being_built(tables):
     assert len(deleted) == 2 and _kept() == [0]
 
 
+def test_trim_neither_deletes_nor_counts_the_tables_kept(tables):
+    for n in range(4):
+        _table(n)
+        os.utime(cache.table_path(_lru_spec(n)), (1_000_000 + n, 1_000_000 + n))
+    each = cache.table_path(_lru_spec(0)).stat().st_size
+    keep = {cache.table_path(_lru_spec(n)).name for n in (0, 1)}  # the two oldest
+    assert cache.trim_tables(2 * each, keep=keep) == []  # tables 2 and 3 fit: nothing to do
+    deleted = cache.trim_tables(each + 10, keep=keep)
+    assert [p.name for p in deleted] == [cache.table_path(_lru_spec(2)).name]
+    assert _kept() == [0, 1, 3]
+
+
+def test_a_server_deletes_only_tables_written_while_it_runs(tables):
+    """A server's pool trims its cache after each job; the tables in the cache before it was
+    made (a user's, built by ``slidelab tables build``) are never deleted, nor counted."""
+    from slidelab.workers.pool import WorkerPool
+
+    for n in (0, 1):  # the user's, used long ago
+        _table(n)
+        os.utime(cache.table_path(_lru_spec(n)), (1_000_000 + n, 1_000_000 + n))
+    each = cache.table_path(_lru_spec(0)).stat().st_size
+    pool = WorkerPool(cache_dir=str(tables), cache_limit=each + 10)  # room for one table
+    for n in (2, 3, 4):  # the server's jobs build three
+        _table(n)
+        os.utime(cache.table_path(_lru_spec(n)), (2_000_000 + n, 2_000_000 + n))
+    assert [p.name for p in pool.trim()] == [cache.table_path(_lru_spec(n)).name for n in (2, 3)]
+    assert _kept() == [0, 1, 4]
+
+
 def test_trim_in_another_directory_and_a_missing_one(tables, tmp_path):
     other = tmp_path / "other"
     other.mkdir()

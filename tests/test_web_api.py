@@ -32,8 +32,9 @@ HARD_SOLVE = {
 
 #: the table cache limit of the apps made here outside the shared fixture: none.  These apps use
 #: the run's table cache (the developer's own where ``SLIDELAB_CACHE`` or HOME points at it), and
-#: the server's default limit trimmed it to 2 GiB after their jobs, deleting the developer's
-#: larger tables (a 1.5 GB MTM table was lost so); the limit's own tests have a cache of their own
+#: the server's default limit once trimmed it to 2 GiB after their jobs, deleting the developer's
+#: larger tables (a 1.5 GB MTM table was lost so; a server now trims only the tables it wrote);
+#: the limit's own tests have a cache of their own
 KEEP = None
 
 

@@ -37,7 +37,7 @@ import logging
 import os
 import re
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from contextlib import suppress
 from pathlib import Path
 
@@ -186,8 +186,9 @@ def clear_tables(
     return removed
 
 
-def trim_tables(limit: int, directory=None) -> list[Path]:
-    """Delete the least recently used tables until the cache holds at most ``limit`` bytes.
+def trim_tables(limit: int, directory=None, keep: Collection[str] = ()) -> list[Path]:
+    """Delete the least recently used tables until the cache holds at most ``limit`` bytes
+    (of tables not in ``keep``).
 
     A table's last use is the later of its access time (:func:`touch`, at each load)
     and its modification time (when it was written).  Tables are deleted oldest use
@@ -202,6 +203,11 @@ def trim_tables(limit: int, directory=None) -> list[Path]:
         Bytes of table files (``.slt``) to keep at most.
     directory : path, optional
         The cache directory (default :func:`cache_dir`).
+    keep : collection of str, optional
+        Names of table files (``pdb-4x4-....slt``) never deleted and not counted against
+        ``limit``: a server's are those that were in the cache when it started
+        (:meth:`slidelab.workers.pool.WorkerPool.trim`), so that it never deletes a table it
+        did not write.
 
     Returns
     -------
@@ -213,7 +219,7 @@ def trim_tables(limit: int, directory=None) -> list[Path]:
     directory = Path(directory) if directory is not None else cache_dir()
     files = []
     for entry in directory.glob("*" + SUFFIX):
-        if entry.name.startswith("."):
+        if entry.name.startswith(".") or entry.name in keep:
             continue
         try:
             st = entry.stat()

@@ -34,8 +34,9 @@ def _web_missing(exc: ImportError):
     "--cache-limit",
     default="2G",
     show_default=True,
-    help="Table cache size kept at most (e.g. 500M, 10G; 'none': no limit): after each"
-    " solve, the tables used least recently are deleted.",
+    help="Bytes of the tables it writes that the table cache keeps at most (e.g. 500M, 10G;"
+    " 'none': no limit): after each solve, the least recently used of them are deleted."
+    " Tables in the cache when it starts are never deleted.",
 )
 @needs("fastapi", "uvicorn", "slidelab.web", missing=_web_missing)
 def serve_command(host, port, workers, cache_limit):

@@ -22,7 +22,8 @@ def serve(
     cache_limit: int | None = 2 * 1024**3,
 ) -> None:
     """Run the page and its API on ``host:port`` until interrupted; ``cache_limit``: bytes of
-    tables the table cache keeps at most (None: no limit)."""
+    the tables written while it runs that the table cache keeps at most (those in the cache
+    when it starts are never deleted; None: no limit)."""
     import uvicorn
 
     app = create_app(workers=workers, cache_limit=cache_limit)

@@ -86,8 +86,9 @@ def create_app(
     :data:`~.lanes.HARD`); ``grace``: both lanes' grace; ``cheap``, ``hard``: the lanes.  With
     ``prestart``, the workers start and warm up in the background at start-up
     (``GET /api/status`` says when they are ready); without, each starts on its lane's
-    first job.  ``cache_limit``: bytes of tables the table cache keeps at most (the least
-    recently used deleted after each job; None: no limit).  The warm-up builds the server's
+    first job.  ``cache_limit``: bytes of the tables written while it runs that the table
+    cache keeps at most (the least recently used deleted after each job; the tables in the
+    cache when it started are never deleted; None: no limit).  The warm-up builds the server's
     first tables (:func:`slidelab.search.policy.server_tables`), and with ``prestart`` a
     builder of its own reports them all and, with ``later_tables``, builds the later ones
     afterwards, at the lowest priority (:meth:`~.lanes.Lanes.start_builder`).  The routes are

@@ -47,6 +47,7 @@ import time
 from collections import OrderedDict, deque
 from concurrent.futures import Future
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from .jobs import DONE, FAILED, alike, run_job, solve_job, warm_up_jobs
@@ -74,6 +75,19 @@ def default_warm_up() -> tuple:
 
 # --------------------------------------------------------------------------------------------
 # the worker process
+
+
+def _tables_in(directory: str | None) -> frozenset:
+    """The names of the table files in the cache ``directory`` (default: the user's), none
+    where it cannot be read."""
+    from ..cache.naming import SUFFIX, cache_dir
+    from ..errors import CacheError
+
+    try:
+        where = Path(directory) if directory else cache_dir()
+        return frozenset(entry.name for entry in where.glob("*" + SUFFIX))
+    except (OSError, CacheError):
+        return frozenset()
 
 
 def _worker_main(
@@ -312,8 +326,10 @@ class WorkerPool:
     ``grace``: seconds a job may run past its time limit before its worker is
     killed.  ``nice``: how much lower the workers' priority is than ours.
     ``warm_up``: the ``(kind, args)`` jobs (:mod:`.jobs`) each worker runs when it starts,
-    before it says it is ready (default :func:`default_warm_up`).  ``cache_limit``: bytes of tables the table cache
-    keeps at most (:meth:`trim`, after each job); None: no limit.
+    before it says it is ready (default :func:`default_warm_up`).  ``cache_limit``: bytes of
+    the tables written while the pool runs that the table cache keeps at most (:meth:`trim`,
+    after each job; the tables found in it when the pool is made are never deleted); None: no
+    limit.
     """
 
     def __init__(
@@ -331,6 +347,7 @@ class WorkerPool:
         self.nice = int(nice)
         self.warm_up = default_warm_up() if warm_up is None else tuple(warm_up)
         self.cache_limit = cache_limit
+        self._found = _tables_in(self.cache_dir) if cache_limit is not None else frozenset()
         self._trimming = threading.Lock()
         self._ctx = multiprocessing.get_context("spawn")
         self._lock = threading.Lock()
@@ -545,15 +562,17 @@ class WorkerPool:
         self.trim()
 
     def trim(self) -> list:
-        """Keep the table cache within ``cache_limit`` bytes (if set): the least recently used
-        tables are deleted (:func:`slidelab.cache.trim_tables`); done after each job.  A
-        worker lets go of a deleted table it had loaded when it starts its next job."""
+        """Keep the tables written since the pool was made within ``cache_limit`` bytes (if
+        set): the least recently used of them are deleted (:func:`slidelab.cache.trim_tables`);
+        done after each job.  The tables that were in the cache before (a user's, built by
+        ``slidelab tables build`` or an earlier run) are never deleted.  A worker lets go of
+        a deleted table it had loaded when it starts its next job."""
         if self.cache_limit is None or not self._trimming.acquire(blocking=False):
             return []  # no limit, or another job's thread is at it
         try:
             from ..cache import trim_tables
 
-            return trim_tables(self.cache_limit, self.cache_dir or None)
+            return trim_tables(self.cache_limit, self.cache_dir or None, keep=self._found)
         except Exception:  # noqa: BLE001 - the cache is left as it is; the next job tries again
             return []
         finally:
