@@ -5,8 +5,9 @@ databases by how often they raise the estimate of a random 15-puzzle (5.4 % of p
 0.12 moves).  A search does not meet random positions: it meets positions near its bound, where
 a small rise prunes a subtree.  So this script runs the estimates in a search and counts nodes.
 
-It is a measuring prototype, not slidelab's search: a compiled IDA* whose estimate is computed
-from scratch at every node (slidelab's kernel updates it per move), walking every path but the
+It is a measuring prototype (slidelab's own form of ``+walk``, without BPMX, is
+``--heuristic pdb-dual``, measured by ``benchmarks/nodes.py``): a compiled IDA* whose estimate
+is computed from scratch at every node (slidelab's kernel updates it per move), walking every path but the
 straight-back one (as the published searches did) or pruning slidelab's duplicate paths, with
 these estimates (goal: blank first):
 

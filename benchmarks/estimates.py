@@ -62,6 +62,7 @@ SEARCHES = {
     "search bidirectional": ("bidirectional", None, "8 6 7/2 5 4/3 0 1", "stm"),
     "search astar manhattan": ("astar", "manhattan", "8 6 7/2 5 4/3 0 1", "stm"),
     "search astar pdb": ("astar", "pdb", "8 6 7/2 5 4/3 0 1", "stm"),
+    "search astar pdb-dual": ("astar", "pdb-dual", "8 6 7/2 5 4/3 0 1", "stm"),
     "search bidirectional-astar manhattan": ("bidirectional-astar", "manhattan", "3x3", "stm"),
     "search idastar linear-conflict": (
         "idastar",
@@ -70,6 +71,7 @@ SEARCHES = {
         "stm",
     ),
     "search idastar pdb": ("idastar", "pdb", "8 6 7/2 5 4/3 0 1", "stm"),
+    "search idastar pdb-dual": ("idastar", "pdb-dual", "8 6 7/2 5 4/3 0 1", "stm"),
     "search idastar abstraction MTM": ("idastar", "abstraction", "8 6 7/2 5 4/3 0 1", "mtm"),
     "search weighted-astar linear-conflict": ("weighted-astar", "linear-conflict", "4x4", "stm"),
     "search constructive": ("constructive", None, "6x6", "stm"),

@@ -128,6 +128,7 @@ KERNEL_SOURCES = (
     "tables/pdb/distinct.py",
     "tables/pdb/layout.py",
     "heuristics/pdb/lookup.py",
+    "heuristics/pdb/dual.py",
     "ranking.py",
     "search/_bestfirst.py",
     "search/_ida.py",

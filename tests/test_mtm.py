@@ -99,7 +99,7 @@ def test_optimal_methods_give_exact_mtm_lengths(name, goal):
 
 #: (heuristic, goal) pairs whose whole-space check is the slow step's: 10-15 s each of Python
 #: looking every 8-puzzle position up one by one
-_SLOW_CHECKS = {("walking-distance", GOALS[0]), ("pdb", GOALS[0])}
+_SLOW_CHECKS = {("walking-distance", GOALS[0]), ("pdb", GOALS[0]), ("pdb-dual", GOALS[0])}
 
 
 @pytest.mark.parametrize(

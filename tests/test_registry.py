@@ -129,7 +129,7 @@ def test_heuristic_is_admissible_where_declared(name, metric, tables):
 
 #: pairings whose IDA* kernels no other test of the README's run compiles (20-30 s each on 2
 #: cores, a first run's): checked in the slow step
-_OWN_KERNELS = {("pdb", "mtm"), ("abstraction", "stm")}
+_OWN_KERNELS = {("pdb", "mtm"), ("pdb-dual", "mtm"), ("abstraction", "stm")}
 
 
 @pytest.mark.parametrize(

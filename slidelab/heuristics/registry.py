@@ -110,6 +110,16 @@ HEURISTICS: dict[str, HeuristicSpec] = {
             family="pdb",
         ),
         HeuristicSpec(
+            "pdb-dual",
+            "pdb maxed with the dual look-up of the board with its blank walked home:"
+            " about a quarter fewer nodes, several times the time a node (distinct tiles)",
+            "slidelab.heuristics.pdb.dual:pdb_dual",
+            boards="pdb's; on boards with repeated labels it is pdb",
+            aliases=("dual", "pdb+dual"),
+            options=("partition",),
+            family="pdb",
+        ),
+        HeuristicSpec(
             "abstraction",
             "exact distance of the goal with its tiles merged into classes (on the"
             " 15-puzzle a relabelling after Rokicki's), the largest over the tables and"

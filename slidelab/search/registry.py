@@ -158,7 +158,7 @@ METHODS: dict[str, Method] = {
             stores=True,
             records=True,
             compile_seconds=6.0,
-            compile_with=(("pdb", 16.0),),
+            compile_with=(("pdb", 16.0), ("pdb-dual", 41.0)),
         ),
         Method(
             "bidirectional-astar",
@@ -191,7 +191,7 @@ METHODS: dict[str, Method] = {
             aliases=("ida*", "ida"),
             cluster=True,
             compile_seconds=2.9,
-            compile_with=(("pdb", 5.5), ("abstraction", 16.5)),
+            compile_with=(("pdb", 5.5), ("pdb-dual", 15.0), ("abstraction", 16.5)),
         ),
         Method(
             "constructive",

@@ -79,7 +79,8 @@ def solve(
         For A* and IDA*: a name of :data:`~slidelab.heuristics.registry.HEURISTICS`:
         ``manhattan`` (the default, except that ``auto`` on a 15-puzzle uses
         ``pdb``, and ``abstraction`` in MTM), ``linear-conflict``, ``pdb`` (pattern
-        databases, built once and cached), ``abstraction`` (the exact distance of the
+        databases, built once and cached), ``pdb-dual`` (the same maxed with a dual
+        look-up: fewer nodes, more time), ``abstraction`` (the exact distance of the
         goal with its tiles merged into classes, built once and cached),
         ``walking-distance`` or ``zero``.
     weight : float, optional
@@ -90,7 +91,7 @@ def solve(
         pattern databases on the 15-puzzle), its path polished by optimal
         re-solving of stretches; ``idastar`` with a weight is weighted IDA*.
     partition : str or list, optional
-        Pattern-database groups for ``heuristic="pdb"``: a named partition
+        Pattern-database groups for ``heuristic="pdb"`` (or ``"pdb-dual"``): a named partition
         (``6-6-3``, ``7-7-1``, ``7-8`` on the 15-puzzle, ``6-6-6-6`` on the 24-puzzle),
         ``full``, ``auto`` or explicit ``"1,2,3/4,5,6,..."``.
     time_limit : float, optional

@@ -80,7 +80,7 @@ register(15, _pdb_move)
 
 
 @njit(cache=True, inline="always")
-def _pdb_distinct_within(data, board, depth, h, tile, frm, to, enough):
+def pdb_distinct_within(data, board, depth, h, tile, frm, to, enough):
     """Distinct tiles: each group's tile positions packed in one integer, updated in O(1).
 
     Both lookups (the moved tile's group, and its reflection's) are asked of the
@@ -123,12 +123,12 @@ def _pdb_distinct_within(data, board, depth, h, tile, frm, to, enough):
 
 
 @njit(cache=True, inline="always")
-def _pdb_distinct_move(data, board, depth, h, tile, frm, to):
-    """:func:`_pdb_distinct_within` with both sides always looked up."""
-    return _pdb_distinct_within(data, board, depth, h, tile, frm, to, np.inf)
+def pdb_distinct_move(data, board, depth, h, tile, frm, to):
+    """:func:`pdb_distinct_within` with both sides always looked up."""
+    return pdb_distinct_within(data, board, depth, h, tile, frm, to, np.inf)
 
 
-register(10, _pdb_distinct_move, _pdb_distinct_within)
+register(10, pdb_distinct_move, pdb_distinct_within)
 
 
 def _readonly(table: np.ndarray) -> np.ndarray:
@@ -264,6 +264,6 @@ class PatternDatabase:
         options = {"partition": [[labels[c - 1] for c in g] for g in self.groups]}
         if self.fast:
             return Heuristic(
-                "pdb", True, _pdb_distinct_move, self.distinct_data, desc, options=options
+                "pdb", True, pdb_distinct_move, self.distinct_data, desc, options=options
             )
         return Heuristic("pdb", True, _pdb_move, self.data, desc, options=options)
