@@ -8,6 +8,8 @@ admissible estimate.  The tables are the tables' layer's (the ``pdb`` family:
 
 :mod:`.lookup`
     the heuristic's move kernels and :class:`PatternDatabase`, the tables ready for the search;
+:mod:`.dual`
+    ``pdb-dual``: the same maxed with the dual look-up of the board with its blank walked home;
 
 and this module, which makes the heuristic of a partition (:func:`pattern_database`,
 :func:`pdb`), made once a process and kept in :data:`slidelab.tables.loaded.LOADED`.
