@@ -656,6 +656,7 @@ def test_trim_neither_deletes_nor_counts_the_tables_kept(tables):
         os.utime(cache.table_path(_lru_spec(n)), (1_000_000 + n, 1_000_000 + n))
     each = cache.table_path(_lru_spec(0)).stat().st_size
     keep = {cache.table_path(_lru_spec(n)).name for n in (0, 1)}  # the two oldest
+    assert keep < cache.table_names() and len(cache.table_names()) == 4
     assert cache.trim_tables(2 * each, keep=keep) == []  # tables 2 and 3 fit: nothing to do
     deleted = cache.trim_tables(each + 10, keep=keep)
     assert [p.name for p in deleted] == [cache.table_path(_lru_spec(2)).name]

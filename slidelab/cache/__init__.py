@@ -57,7 +57,7 @@ Examples
 from __future__ import annotations
 
 from ..errors import CacheError
-from .housekeeping import clear_tables, list_tables, trim_tables
+from .housekeeping import clear_tables, list_tables, table_names, trim_tables
 from .naming import ENV_VAR, SUFFIX, cache_dir, table_key, table_path
 from .store import Progress, load_or_build, touch
 from .tablefile import ALIGNMENT, FORMAT_VERSION, MAGIC, verify_file
@@ -75,6 +75,7 @@ __all__ = [
     "list_tables",
     "load_or_build",
     "table_key",
+    "table_names",
     "table_path",
     "touch",
     "trim_tables",

@@ -41,11 +41,12 @@ from collections.abc import Callable, Collection
 from contextlib import suppress
 from pathlib import Path
 
+from ..errors import CacheError
 from .locks import LOCKING, unless_busy
 from .naming import SUFFIX, cache_dir, safe_name
 from .tablefile import InvalidTable, read_header, verify_file
 
-__all__ = ["clear_tables", "list_tables", "trim_tables"]
+__all__ = ["clear_tables", "list_tables", "table_names", "trim_tables"]
 
 _STALE_TEMP_SECONDS = 3600  # temp-file age taken as abandoned where there is no locking
 _LOCK_RE = re.compile(r"^(.+-[0-9a-f]{16})\.lock$")
@@ -186,6 +187,21 @@ def clear_tables(
     return removed
 
 
+def _table_files(directory: Path) -> list[Path]:
+    """The table files in ``directory`` (``*.slt``; a builder's hidden files left out)."""
+    return [entry for entry in directory.glob("*" + SUFFIX) if not entry.name.startswith(".")]
+
+
+def table_names(directory=None) -> frozenset[str]:
+    """The names of the table files in the cache ``directory`` (default :func:`cache_dir`),
+    none where it cannot be read: what a server keeps from :func:`trim_tables` (its ``keep``),
+    taken when it starts."""
+    try:
+        return frozenset(p.name for p in _table_files(Path(directory or cache_dir())))
+    except (OSError, CacheError):
+        return frozenset()
+
+
 def trim_tables(limit: int, directory=None, keep: Collection[str] = ()) -> list[Path]:
     """Delete the least recently used tables until the cache holds at most ``limit`` bytes
     (of tables not in ``keep``).
@@ -218,8 +234,8 @@ def trim_tables(limit: int, directory=None, keep: Collection[str] = ()) -> list[
     """
     directory = Path(directory) if directory is not None else cache_dir()
     files = []
-    for entry in directory.glob("*" + SUFFIX):
-        if entry.name.startswith(".") or entry.name in keep:
+    for entry in _table_files(directory):
+        if entry.name in keep:
             continue
         try:
             st = entry.stat()

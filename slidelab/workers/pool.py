@@ -47,7 +47,6 @@ import time
 from collections import OrderedDict, deque
 from concurrent.futures import Future
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 from .jobs import DONE, FAILED, alike, run_job, solve_job, warm_up_jobs
@@ -75,19 +74,6 @@ def default_warm_up() -> tuple:
 
 # --------------------------------------------------------------------------------------------
 # the worker process
-
-
-def _tables_in(directory: str | None) -> frozenset:
-    """The names of the table files in the cache ``directory`` (default: the user's), none
-    where it cannot be read."""
-    from ..cache.naming import SUFFIX, cache_dir
-    from ..errors import CacheError
-
-    try:
-        where = Path(directory) if directory else cache_dir()
-        return frozenset(entry.name for entry in where.glob("*" + SUFFIX))
-    except (OSError, CacheError):
-        return frozenset()
 
 
 def _worker_main(
@@ -347,7 +333,11 @@ class WorkerPool:
         self.nice = int(nice)
         self.warm_up = default_warm_up() if warm_up is None else tuple(warm_up)
         self.cache_limit = cache_limit
-        self._found = _tables_in(self.cache_dir) if cache_limit is not None else frozenset()
+        self._found = frozenset()  # the tables in the cache before: never trimmed
+        if cache_limit is not None:
+            from ..cache import table_names
+
+            self._found = table_names(self.cache_dir)
         self._trimming = threading.Lock()
         self._ctx = multiprocessing.get_context("spawn")
         self._lock = threading.Lock()
