@@ -42,9 +42,8 @@ def _dual_value(board, blank, fast, extra, enough):
     larger over the two walks and, with the reflection, both sides; above ``enough`` as soon
     as one is."""
     tables, gof, gpos, gm, mult, keys, vals, refl, sigma, flags = fast
-    binom, seen, earlier, combo, ident, ident_sigma, goal_cell, goal_codes, tmp, dual, at = extra
-    width = at[0]
-    home = at[1]
+    binom, seen, earlier, combo, ident, ident_sigma, goal_cell, goal_codes, tmp, dual, width = extra
+    home = goal_cell[0]  # the goal's blank cell
     n = board.shape[0]
     groups = gm.shape[0]
     br, bc = blank // width, blank % width
@@ -140,13 +139,12 @@ def pdb_dual(puzzle: Puzzle, partition=None, progress=None, cache: bool = True) 
     goal_codes = np.asarray(puzzle.goal_codes, dtype=np.int64)
     goal_cell = np.zeros(len(puzzle.labels) + 1, dtype=np.int64)
     goal_cell[goal_codes] = np.arange(n)
-    at = np.array([puzzle.width, goal_cell[0]], dtype=np.int64)
 
     def init(codes: np.ndarray, max_depth: int):
         fast, own = db.distinct_data(codes, max_depth)
         layout = db.layout
         extra = (layout.binom, *layout.scratch(), db.ident, db.ident_sigma, goal_cell,
-                 goal_codes, np.empty(n, np.int64), np.empty(n, np.int64), at)  # fmt: skip
+                 goal_codes, np.empty(n, np.int64), np.empty(n, np.int64), puzzle.width)  # fmt: skip
         blank = int(np.flatnonzero(np.asarray(codes) == 0)[0])
         dual = int(_start_value(np.asarray(codes, dtype=np.int64), blank, fast, extra))
         return (fast, extra), max(own, dual)
