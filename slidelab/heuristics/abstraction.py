@@ -36,18 +36,10 @@ from .abstraction_kernels import abstraction_move, root_values
 from .base import Heuristic
 
 
-def _in_memory(tables: list[np.ndarray]) -> np.ndarray:
-    """The tables end to end as one plain read-only array: read into (huge-page) memory where
-    that pays (:func:`slidelab.memory.read_into_memory`: IDA* reads it at random), else one
-    table's mapped file as it is (several are joined in memory whatever the case)."""
-    from ..memory import read_into_memory
-
-    if len(tables) > 1:
-        whole = np.concatenate([np.asarray(t) for t in tables])  # numpy asks for huge pages
-    elif read_into_memory(tables[0].nbytes):
-        whole = np.array(tables[0])
-    else:
-        whole = tables[0]
+def _joined(tables: list[np.ndarray]) -> np.ndarray:
+    """The tables end to end as one plain read-only array (the kernel reads one): a table's
+    mapped file as it is, several joined in memory."""
+    whole = np.concatenate([np.asarray(t) for t in tables]) if len(tables) > 1 else tables[0]
     view = np.asarray(whole, dtype=np.uint8).view(np.ndarray)
     view.flags.writeable = False
     return view
@@ -67,25 +59,38 @@ def abstraction(
     from ..tables.loaded import LOADED
 
     metric = metric_name(metric)
-    w, n = puzzle.width, puzzle.width * puzzle.height
     found = spaces(puzzle, metric, classes)
     which = tuple(space.goal.format() for space in found)
     tables_set = Tables("abstraction", puzzle.goal, metric, which)
-    key = None
-    if cache:
-        from ..cache import cache_dir
+    if not cache:
+        tables = [DistanceTable.build(space, cache=False) for space in found]
+        return _heuristic(puzzle, metric, classes, found, which, tables)
+    from ..cache import cache_dir
 
-        key = (tables_set, str(cache_dir()))
-        made = LOADED.get(key)
-        if made is not None:
-            return made
+    key = (tables_set, str(cache_dir()))
+
+    def make():
         # the missing tables built one at a time (announced), then mapped
         tables = [
             DistanceTable(space, data)
             for space, data in zip(found, tables_set.load(progress), strict=True)
         ]
-    else:
-        tables = [DistanceTable.build(space, cache=False) for space in found]
+        heuristic = _heuristic(puzzle, metric, classes, found, which, tables)
+        # one set of tables per goal held: the stronger set replaces the first
+        for other in LOADED.keys():
+            held = other[0]
+            if isinstance(held, Tables) and held.family == tables_set.family and other != key:
+                if (held.goal, held.metric, other[1]) == (puzzle.goal, metric, key[1]):
+                    LOADED.forget(other)
+        return heuristic, tables_set.files(), sum(t.nbytes for t in tables)
+
+    return LOADED.made(key, make)
+
+
+def _heuristic(puzzle: Puzzle, metric: str, classes, found, which, tables) -> Heuristic:
+    """The heuristic of the relabelled goals ``found`` (named ``which``), their distance
+    ``tables`` loaded."""
+    w, n = puzzle.width, puzzle.width * puzzle.height
     images = goal_symmetries(puzzle.goal_codes, w, puzzle.height)
     ncodes = len(puzzle.labels) + 1
     views = len(found) * len(images)
@@ -120,7 +125,7 @@ def abstraction(
             for code in range(1, ncodes):
                 classes_of[v, code] = values[merged[sigma[code]]]
     joined = (
-        _in_memory([t.data for t in tables]),
+        _joined([t.data for t in tables]),
         (src, classes_of, table_of),
         (radix, smaller, md, args),
         any(t.code == NIBBLE for t in tables),  # the Manhattan bound is wanted
@@ -149,11 +154,4 @@ def abstraction(
         # the same tables made elsewhere (a cluster's worker): the relabelled goals, if chosen
         options={} if classes is None else {"classes": list(which)},
     )
-    if key is not None:  # one set of tables per goal held: the stronger set replaces the first
-        for other in LOADED.keys():
-            held = other[0]
-            if isinstance(held, Tables) and held.family == tables_set.family and other != key:
-                if (held.goal, held.metric, other[1]) == (puzzle.goal, metric, key[1]):
-                    LOADED.forget(other)
-        LOADED.put(key, heuristic, tables_set.files(), sum(t.nbytes for t in tables))
     return heuristic

@@ -123,8 +123,6 @@ class Part:
         Seconds compiling those kernels takes from nothing, on the development machine.
     build : callable
         ``build(progress) -> numpy.ndarray``: the table.
-    mmap : bool
-        Load it memory-mapped (else read into memory).
     """
 
     spec: dict
@@ -135,7 +133,6 @@ class Part:
     kernels: str
     compile_seconds: float
     build: Callable[[Progress], np.ndarray]
-    mmap: bool = True
     threads: int = 0  # the build's threads: 0, all the usable cores
 
 
@@ -200,11 +197,13 @@ class Tables:
     def build(self, progress: Progress | None = None, clock=None) -> None:
         """Build its missing tables, announced first (what, how big, about how long, once);
         with a ``clock``, a build that would not be done in the time left is not started, and
-        one that runs past it stops (:class:`SearchLimitError`, its remedy these tables)."""
-        build_parts(self, self.parts(), progress, clock)
+        one that runs past it stops (:class:`SearchLimitError`, its remedy these tables).
+        Nothing to do (nothing worked out) when it is ready."""
+        if not self.ready():
+            build_parts(self, self.parts(), progress, clock)
 
     def load(self, progress: Progress | None = None) -> list[np.ndarray]:
-        """Its tables as arrays (read-only; memory-mapped or read into memory), built first
+        """Its tables as arrays (read-only, memory-mapped from the cache), built first
         where missing (announced)."""
         parts = self.parts()
         build_parts(self, parts, progress)
@@ -457,7 +456,7 @@ def _load(part: Part, progress: Progress | None = None) -> np.ndarray:
     from ..cache import CacheError, load_or_build
 
     try:
-        return load_or_build(part.spec, part.build, progress, mmap=part.mmap)
+        return load_or_build(part.spec, part.build, progress)
     except CacheError as exc:
         log.warning("%s not cached (%s)", part.what, exc)
         return part.build(progress or (lambda fraction, message: None))

@@ -10,6 +10,10 @@ limit, ``slidelab tables clear``), and each use marks them used (:func:`slidelab
 by which the cache's size limit deletes the least recently used first).  Past
 :func:`limit_bytes` of entries held, the least recently used are let go.
 
+A value is made once even when several threads ask for it at once (the searches of a stream
+start together): :meth:`Loaded.made` lets one thread make it while the others wait for it,
+rather than each reading the same hundreds of megabytes into memory of its own.
+
 Examples
 --------
 >>> LOADED.put(("example",), [1, 2, 3], files=[], nbytes=24)
@@ -23,6 +27,7 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
+from collections.abc import Callable
 from contextlib import suppress
 from dataclasses import dataclass
 from pathlib import Path
@@ -59,6 +64,29 @@ class Loaded:
     def __init__(self):
         self._entries: OrderedDict = OrderedDict()
         self._lock = threading.Lock()
+        self._making: dict = {}  # key -> the lock held by the thread making its value
+
+    def made(self, key, make: Callable[[], tuple[Any, list, int]]) -> Any:
+        """The value kept for ``key`` (:meth:`get`), else ``make()``'s, kept (:meth:`put`):
+        ``make`` returns the value, the cache files it was read from and the bytes it holds.
+        One thread makes a key's value at a time; another asking for it meanwhile waits, then
+        takes the value made (or, if that make failed, makes it itself)."""
+        value = self.get(key)
+        if value is not None:
+            return value
+        with self._lock:
+            making = self._making.setdefault(key, threading.Lock())
+        try:
+            with making:
+                value = self.get(key)
+                if value is None:
+                    value, files, nbytes = make()
+                    self.put(key, value, files, nbytes)
+        finally:
+            with self._lock:
+                if self._making.get(key) is making and not making.locked():
+                    del self._making[key]
+        return value
 
     def get(self, key) -> Any:
         """The value kept for ``key`` if its files are still the same in the cache (each marked

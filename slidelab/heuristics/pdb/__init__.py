@@ -36,22 +36,26 @@ def pattern_database(
     from ...tables.pdb.layout import parse_partition
 
     groups = parse_partition(puzzle, partition)
-    for codes in groups:  # refuse an oversized group before building any table
-        check_build_size(puzzle, codes)
+
+    def checked():  # an oversized group refused before any table is built
+        for codes in groups:
+            check_build_size(puzzle, codes)
+        return groups
+
     if not cache:
-        tables = [build_group_table(puzzle, codes, progress) for codes in groups]
+        tables = [build_group_table(puzzle, codes, progress) for codes in checked()]
         return PatternDatabase(puzzle, groups, tables, reflect)
-    key = ("pdb", puzzle.goal, tuple(map(tuple, groups)), reflect)
-    db = LOADED.get(key)
-    if db is not None:
-        return db
     if partition is not None and not isinstance(partition, str):  # groups of labels, hashable
         partition = tuple(tuple(puzzle.labels[c - 1] for c in codes) for codes in groups)
     named = Tables("pdb", puzzle.goal, "stm", partition)
-    tables = named.load(progress)
-    db = PatternDatabase(puzzle, groups, tables, reflect)
-    LOADED.put(key, db, named.files(), sum(int(t.nbytes) for t in tables))
-    return db
+
+    def make():
+        checked()
+        tables = named.load(progress)
+        db = PatternDatabase(puzzle, groups, tables, reflect)
+        return db, named.files(), sum(int(t.nbytes) for t in tables)
+
+    return LOADED.made(("pdb", puzzle.goal, tuple(map(tuple, groups)), reflect), make)
 
 
 def pdb(puzzle: Puzzle, partition=None, progress=None, cache: bool = True) -> Heuristic:

@@ -11,6 +11,8 @@
 
 from __future__ import annotations
 
+import functools
+
 from ...errors import SlidelabError
 from ...puzzle import Puzzle
 from ..family import Family, Part, Tables, goal_argument, goal_words
@@ -92,7 +94,7 @@ def partition_name(puzzle: Puzzle, partition) -> str:
 
 
 def _part(puzzle: Puzzle, codes: list[int]) -> Part:
-    from ...memory import read_into_memory, usable_cores
+    from ...memory import usable_cores
     from .build import (
         COMPILE_SECONDS,
         build_bytes,
@@ -117,8 +119,34 @@ def _part(puzzle: Puzzle, codes: list[int]) -> Part:
         kernels,
         COMPILE_SECONDS[kernels],
         lambda progress: build_group_table(puzzle, codes, progress),
-        mmap=not read_into_memory(size),
     )
+
+
+@functools.lru_cache(maxsize=64)
+def _ladder(goal, metric: str) -> tuple:
+    """:meth:`PatternDatabaseFamily.sets` of a goal: the same for every board of a stream, so
+    worked out once (sizing each rung's groups took 4 ms a board, as long as a typical
+    15-puzzle's search)."""
+    from .build import check_build_size
+    from .layout import DEFAULT_PARTITION, parse_partition, stronger_partitions
+
+    puzzle = Puzzle(goal, goal)
+    few_cells = puzzle.width * puzzle.height <= 16
+    if not few_cells and partition_name(puzzle, None) not in DEFAULT_PARTITION.values():
+        return ()  # no named tables for this board and goal
+    rungs: list = [None]
+    if metric == "stm":
+        rungs += stronger_partitions(puzzle, None)
+    buildable = []
+    for name in rungs:
+        try:
+            for codes in parse_partition(puzzle, name):
+                check_build_size(puzzle, codes)
+        except SlidelabError:
+            break  # too large to build here (and so is every rung above), or no named groups
+        buildable.append(partition_name(puzzle, name) if name is None else name)
+    # the default partition by its name where it has one (the same tables as None)
+    return tuple(None if n == "automatic" else n for n in buildable)
 
 
 class PatternDatabaseFamily(Family):
@@ -135,31 +163,18 @@ class PatternDatabaseFamily(Family):
         puzzle = tables.puzzle
         return [_part(puzzle, codes) for codes in parse_partition(puzzle, tables.which)]
 
+    def specs(self, tables: Tables) -> list[dict]:
+        from .layout import parse_partition
+
+        puzzle = tables.puzzle
+        return [spec(puzzle, codes) for codes in parse_partition(puzzle, tables.which)]
+
     def sets(self, goal, metric: str) -> tuple:
         """The board's named partitions (:data:`slidelab.tables.registry.PARTITION_LADDER`),
         weakest first, in STM (in MTM the first only: its estimates are divided by a line's
         length), up to the first too large to build here; on boards of at most 16 cells
         without named partitions, the automatic one."""
-        from .build import check_build_size
-        from .layout import DEFAULT_PARTITION, parse_partition, stronger_partitions
-
-        puzzle = Puzzle(goal, goal)
-        few_cells = puzzle.width * puzzle.height <= 16
-        if not few_cells and partition_name(puzzle, None) not in DEFAULT_PARTITION.values():
-            return ()  # no named tables for this board and goal
-        rungs: list = [None]
-        if metric == "stm":
-            rungs += stronger_partitions(puzzle, None)
-        buildable = []
-        for name in rungs:
-            try:
-                for codes in parse_partition(puzzle, name):
-                    check_build_size(puzzle, codes)
-            except SlidelabError:
-                break  # too large to build here (and so is every rung above), or no named groups
-            buildable.append(partition_name(puzzle, name) if name is None else name)
-        # the default partition by its name where it has one (the same tables as None)
-        return tuple(None if n == "automatic" else n for n in buildable)
+        return _ladder(goal, metric)
 
     def stronger(self, tables: Tables):
         from .layout import stronger_partition
