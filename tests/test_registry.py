@@ -198,6 +198,24 @@ def test_an_added_heuristic_is_accepted_and_listed(cli, demo_heuristic):
     assert result.exit_code == 0, result.output
 
 
+def test_the_cli_takes_every_heuristic_by_its_aliases(cli):
+    # the registry's aliases (wd, dual, lc, ...) are the library's and the command line's
+    # alike; click's own check refused them (a Choice of the names alone)
+    import click
+
+    from slidelab.cli.common import _HeuristicChoice
+
+    choice = _HeuristicChoice()
+    for name, spec in HEURISTICS.items():
+        for alias in (name, *spec.aliases, name.upper()):
+            assert choice.convert(alias, None, None) == name
+            assert check_options(method="idastar", heuristic=alias).heuristic == name
+    with pytest.raises(click.BadParameter, match="'euclid' is not one of 'manhattan'"):
+        choice.convert("euclid", None, None)
+    result = cli("solve", "1 2 3/4 5 6/7 0 8", "--method", "idastar", "--heuristic", "wd")
+    assert result.exit_code == 0 and "1 move" in result.output, result.output
+
+
 def test_the_help_lists_every_entry(cli):
     text = solve_help(cli)
     for name in [*METHODS, *HEURISTICS]:

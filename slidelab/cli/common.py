@@ -177,6 +177,17 @@ class _HeuristicChoice(click.Choice):
     def choices(self, value):  # click.Choice.__init__ assigns it; the getter is the truth
         pass
 
+    def convert(self, value, param, ctx):
+        """The canonical name of ``value``, its registry aliases accepted (``wd``, ``dual``)."""
+        from ..errors import SlidelabError
+        from ..heuristics.registry import heuristic_name
+
+        try:
+            value = heuristic_name(value)
+        except SlidelabError:
+            pass  # click's own message, listing the names
+        return super().convert(value, param, ctx)
+
 
 class SearchCommand(click.Command):
     """A command with the search options: its help ends with the methods and heuristics,
