@@ -178,14 +178,13 @@ class _HeuristicChoice(click.Choice):
         pass
 
     def convert(self, value, param, ctx):
-        """The canonical name of ``value``, its registry aliases accepted (``wd``, ``dual``)."""
-        from ..errors import SlidelabError
-        from ..heuristics.registry import heuristic_name
+        """``value`` as given where it names a heuristic or one of its registry aliases (``wd``,
+        ``dual``: the options read it once, with the others); else click's error."""
+        from ..heuristics.registry import HEURISTICS
 
-        try:
-            value = heuristic_name(value)
-        except SlidelabError:
-            pass  # click's own message, listing the names
+        known = {word for spec in HEURISTICS.values() for word in (spec.name, *spec.aliases)}
+        if isinstance(value, str) and value.strip().lower() in known:
+            return value
         return super().convert(value, param, ctx)
 
 
