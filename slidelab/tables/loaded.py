@@ -12,7 +12,7 @@ by which the cache's size limit deletes the least recently used first).  Past
 
 A value is made once even when several threads ask for it at once (the searches of a stream
 start together): :meth:`Loaded.made` lets one thread make it while the others wait for it,
-rather than each reading the same hundreds of megabytes into memory of its own.
+rather than each loading the same tables and making the same value again.
 
 Examples
 --------
