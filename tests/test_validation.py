@@ -716,7 +716,7 @@ def test_tables_another_process_builds_are_announced_as_waited_for(cache, caplog
     from slidelab.tables.family import Tables, announce
 
     tables = Tables("pdb", slidelab.Board.solved(3, 3), "stm", "1,2,3,4/5,6,7,8")
-    spec = tables.kind.specs(tables)[0]
+    spec = next(iter(tables.kind.specs(tables)))
     path = table_path(spec)
     path.parent.mkdir(parents=True, exist_ok=True)
     with caplog.at_level(logging.INFO, logger="slidelab"):

@@ -34,7 +34,7 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -266,7 +266,7 @@ class Family:
         """The set's tables, one :class:`Part` each."""
         raise NotImplementedError
 
-    def specs(self, tables: Tables) -> list[dict]:
+    def specs(self, tables: Tables) -> Iterable[dict]:
         """The cache specs of the set's tables (what finding them takes, no more)."""
         return [part.spec for part in self.parts(tables)]
 

@@ -12,6 +12,7 @@
 from __future__ import annotations
 
 import functools
+from collections.abc import Iterator
 
 from ...errors import SlidelabError
 from ...puzzle import Puzzle
@@ -163,11 +164,14 @@ class PatternDatabaseFamily(Family):
         puzzle = tables.puzzle
         return [_part(puzzle, codes) for codes in parse_partition(puzzle, tables.which)]
 
-    def specs(self, tables: Tables) -> list[dict]:
+    def specs(self, tables: Tables) -> Iterator[dict]:
+        """The groups' specs one at a time: whether a set is cached is told at its first
+        missing table (a 100x100 board's thousands of groups are never all written out)."""
         from .layout import parse_partition
 
         puzzle = tables.puzzle
-        return [spec(puzzle, codes) for codes in parse_partition(puzzle, tables.which)]
+        for codes in parse_partition(puzzle, tables.which):
+            yield spec(puzzle, codes)
 
     def sets(self, goal, metric: str) -> tuple:
         """The board's named partitions (:data:`slidelab.tables.registry.PARTITION_LADDER`),
