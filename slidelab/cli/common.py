@@ -180,10 +180,9 @@ class _HeuristicChoice(click.Choice):
     def convert(self, value, param, ctx):
         """``value`` as given where it names a heuristic or one of its registry aliases (``wd``,
         ``dual``: the options read it once, with the others); else click's error."""
-        from ..heuristics.registry import HEURISTICS
+        from ..heuristics.registry import known_heuristic
 
-        known = {word for spec in HEURISTICS.values() for word in (spec.name, *spec.aliases)}
-        if isinstance(value, str) and value.strip().lower() in known:
+        if isinstance(value, str) and known_heuristic(value) is not None:
             return value
         return super().convert(value, param, ctx)
 

@@ -155,6 +155,18 @@ HEURISTICS: dict[str, HeuristicSpec] = {
 _BY_ALIAS = {alias: spec.name for spec in HEURISTICS.values() for alias in spec.aliases}
 
 
+def known_heuristic(word: str) -> str | None:
+    """The canonical name of the heuristic ``word`` names (a name or an alias, in any case,
+    spaces around), or None.
+
+    >>> known_heuristic(" WD "), known_heuristic("euclid")
+    ('walking-distance', None)
+    """
+    key = word.strip().lower()
+    key = _BY_ALIAS.get(key, key)
+    return key if key in HEURISTICS else None
+
+
 def heuristic_name(name: str) -> str:
     """The canonical name of a heuristic (aliases such as ``lc`` accepted), or an error listing them.
 
@@ -165,8 +177,7 @@ def heuristic_name(name: str) -> str:
     ...
     slidelab.errors.SlidelabError: unknown heuristic 'euclid'; choose from manhattan, linear-conflict, pdb, ..., zero
     """
-    key = _args.text(name, "heuristic").strip().lower()
-    key = _BY_ALIAS.get(key, key)
-    if key not in HEURISTICS:
+    key = known_heuristic(_args.text(name, "heuristic"))
+    if key is None:
         raise SlidelabError(f"unknown heuristic {name!r}; choose from {', '.join(HEURISTICS)}")
     return key
