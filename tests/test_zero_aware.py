@@ -1,0 +1,86 @@
+"""Zero-aware pattern databases: the builder's regions above the least, against a plain search.
+
+A group's zero-aware count is the fewest moves of its tiles that bring them home from a
+placement *with the blank on a given cell* (moving the blank through the cells the group leaves
+free costs nothing). The reference here is a 0-1 breadth-first search over (placement, blank
+cell); the builder gives the least over the blank (its table) and a bit per free cell where the
+count is above it.
+"""
+
+from collections import deque
+
+import numpy as np
+import pytest
+
+from slidelab import Puzzle
+from slidelab.tables.pdb import distinct
+from slidelab.tables.pdb.layout import GroupLayout, placement_index
+
+GROUPS = [
+    ("1 2 3/4 5 6/7 8 0", [1, 2, 3, 4]),
+    ("1 2 3/4 5 6/7 8 0", [8, 6, 2, 5, 1, 3, 4]),  # two free cells: some placements unreachable
+    ("1 2 3 4/5 6 7 0", [1, 2, 3, 4, 5]),
+    ("0 1 2/3 4 5/6 7 8", [5, 7, 8]),
+    ("1 2 3/4 5 6/7 8 9/10 11 0", [11, 3]),
+]
+
+
+def zero_aware_counts(puzzle: Puzzle, codes: list[int]) -> dict:
+    """``{(cells of the group's tiles, blank cell): count}`` for every state reached."""
+    goal = puzzle.goal_codes
+    home = tuple(int(np.flatnonzero(goal == c)[0]) for c in codes)
+    start = (home, int(puzzle.goal.blank))
+    count = {start: 0}
+    queue = deque([start])
+    while queue:
+        state = queue.popleft()
+        cells, blank = state
+        for nb in puzzle.neighbours[blank]:
+            nb = int(nb)
+            if nb < 0:
+                continue
+            cost = 0
+            moved = cells
+            if nb in cells:  # a group tile slides into the blank: one move
+                cost = 1
+                moved = tuple(blank if c == nb else c for c in cells)
+            after = (moved, nb)
+            if after not in count or count[after] > count[state] + cost:
+                count[after] = count[state] + cost
+                if cost:
+                    queue.append(after)
+                else:
+                    queue.appendleft(after)
+    return count
+
+
+@pytest.mark.parametrize("goal, codes", GROUPS)
+def test_regions_above_the_least_are_the_plain_searchs(goal, codes):
+    puzzle = Puzzle(goal)
+    n, k = puzzle.width * puzzle.height, len(codes)
+    table, above = distinct.build_distinct_table(puzzle, codes, zero_aware=True)
+    assert np.array_equal(table, distinct.build_distinct_table(puzzle, codes))
+    per = distinct.above_bytes(n, k)
+    assert above.shape == (table.shape[0] * per,)
+    mult = GroupLayout([codes], puzzle.label_counts, n, len(puzzle.labels) + 1).mult[0, :k]
+    counts = zero_aware_counts(puzzle, codes)
+    least: dict = {}
+    for (cells, _), value in counts.items():
+        least[cells] = min(value, least.get(cells, value))
+    reached = np.zeros(table.shape[0], bool)
+    for (cells, blank), value in counts.items():
+        index = int(placement_index(np.array(cells, np.int64), k, mult))
+        reached[index] = True
+        assert table[index] == least[cells]
+        rise = value - least[cells]
+        assert rise % 2 == 0  # every region of a placement has one parity
+        free = blank - sum(c < blank for c in cells)  # the blank's place among the free cells
+        bit = (above[index * per + free // 8] >> (free % 8)) & 1
+        assert bit == (rise >= 2), (cells, blank, value, least[cells])
+    assert not above.reshape(-1, per)[~reached].any()  # placements never reached: no bits
+
+
+def test_a_group_with_regions_above_its_least_has_some():
+    puzzle = Puzzle("1 2 3/4 5 6/7 8 0")
+    _, above = distinct.build_distinct_table(puzzle, [1, 2, 3, 4], zero_aware=True)
+    assert above.any()
