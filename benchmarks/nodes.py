@@ -6,8 +6,10 @@ lookups in pattern databases", IJCAI 2005) are nodes *generated* per instance, a
 1,000 random 15-puzzles, for IDA* with the 7-8 additive pattern databases (goal: blank first).
 Here the same counts (``Stats.generated``, every child made, the parent's excepted) over
 Korf's 100 and over ``--random`` seeded uniformly random 15-puzzles, for each heuristic
-slidelab has: one look-up a node, its default, the look-up maxed with the reflection's, and
-``pdb-dual``, that maxed with the dual look-up of the board with its blank walked home; each
+slidelab has: one look-up a node, the look-up maxed with the reflection's, both with the
+tables as published (the least over the blank) and zero-aware (the default: 2 more where the
+blank's region is above the least, :mod:`slidelab.tables.pdb.distinct`), and ``pdb-dual``, the
+zero-aware look-ups maxed with the dual look-up of the board with its blank walked home; each
 with IDA* refusing only to move the blank straight back (as the published searches), and
 with its default pruning of duplicate paths (:mod:`slidelab.search.move_pruning`).
 ``--partitions 7-8,6-6-3`` adds what a first install's tables give (five minutes more).
@@ -62,12 +64,19 @@ def pruning(prune: bool):
         IDASTAR.automaton = kept
 
 
+#: the rows of the zero-aware tables (the default), with one look-up and with the reflection
+ZERO_AWARE = "zero-aware"
+
+
 def heuristic_of(puzzle: Puzzle, partition: str, words: str):
-    """The heuristic a row names: the tables with one look-up, with the reflection, or with
-    the reflection and the dual look-up (``pdb-dual``)."""
+    """The heuristic a row names: the tables (the least over the blank, as published, or
+    zero-aware) with one look-up, with the reflection, or with the reflection and the dual
+    look-up (``pdb-dual``)."""
     if words == WITH_DUAL:
         return make_heuristic(puzzle, "pdb-dual", partition=partition)
-    return pattern_database(puzzle, partition, reflect=words != "one look-up").heuristic()
+    aware = words.startswith(ZERO_AWARE)
+    reflect = not words.endswith("one look-up")
+    return pattern_database(puzzle, partition, reflect=reflect, zero_aware=aware).heuristic()
 
 
 def run(instances: list, partition: str, words: str, prune: bool) -> tuple:
@@ -101,12 +110,14 @@ def main() -> None:
     )
     print("| --- | --- | --- | ---: | ---: | ---: | ---: |")
     for partition in args.partitions.split(","):
-        for words in ("one look-up", "with its reflection", WITH_DUAL):
+        rows = ("one look-up", "with its reflection", f"{ZERO_AWARE}, one look-up",
+                f"{ZERO_AWARE}, with its reflection", WITH_DUAL)  # fmt: skip
+        for words in rows:
             for prune, paths in ((False, "all but straight back"), (True, "duplicates pruned")):
                 for name, instances in sets.items():
                     mean, median, seconds = run(instances, partition, words, prune)
                     published = PUBLISHED.get(words) if partition == "7-8" and not prune else None
-                    default = " (default)" if words == "with its reflection" and prune else ""
+                    default = " (default)" if words == rows[3] and prune else ""
                     print(
                         f"| {partition}, {words}{default} | {paths} | {name} |"
                         f" {mean:,.0f} | {median:,.0f} | {seconds:.2f} |"

@@ -100,6 +100,6 @@ def test_a_build_past_the_limit_stops_at_its_next_report_and_says_how_to_build_i
     monkeypatch.undo()
     message = str(info.value)
     assert message.startswith("limit reached: stopped building tables at the 1 s time limit (")
-    assert "; the 7-7-1 pattern databases of the 4x4 goal would help (110 MiB, about" in message
+    assert "; the 7-7-1 pattern databases of the 4x4 goal would help (330 MiB, about" in message
     assert message.endswith(": slidelab tables build 4x4 --partition 7-7-1")
     assert info.value.remedy == tables and not tables.ready()

@@ -13,6 +13,11 @@ import numpy as np
 import pytest
 
 from slidelab import Puzzle
+from slidelab.analysis import DistanceTable
+from slidelab.generate import random_board, random_boards
+from slidelab.heuristics.pdb import pattern_database
+from slidelab.heuristics.pdb.lookup import pdb_distinct_move
+from slidelab.search.idastar import idastar
 from slidelab.tables.pdb import distinct
 from slidelab.tables.pdb.layout import GroupLayout, placement_index
 
@@ -58,10 +63,12 @@ def zero_aware_counts(puzzle: Puzzle, codes: list[int]) -> dict:
 def test_regions_above_the_least_are_the_plain_searchs(goal, codes):
     puzzle = Puzzle(goal)
     n, k = puzzle.width * puzzle.height, len(codes)
-    table, above = distinct.build_distinct_table(puzzle, codes, zero_aware=True)
-    assert np.array_equal(table, distinct.build_distinct_table(puzzle, codes))
+    table = distinct.build_distinct_table(puzzle, codes)
+    whole = distinct.build_distinct_table(puzzle, codes, zero_aware=True)
     per = distinct.above_bytes(n, k)
-    assert above.shape == (table.shape[0] * per,)
+    assert whole.shape == (table.shape[0] * (1 + per),)
+    assert np.array_equal(whole[: table.shape[0]], table)
+    above = whole[table.shape[0] :]
     mult = GroupLayout([codes], puzzle.label_counts, n, len(puzzle.labels) + 1).mult[0, :k]
     counts = zero_aware_counts(puzzle, codes)
     least: dict = {}
@@ -82,5 +89,58 @@ def test_regions_above_the_least_are_the_plain_searchs(goal, codes):
 
 def test_a_group_with_regions_above_its_least_has_some():
     puzzle = Puzzle("1 2 3/4 5 6/7 8 0")
-    _, above = distinct.build_distinct_table(puzzle, [1, 2, 3, 4], zero_aware=True)
-    assert above.any()
+    whole = distinct.build_distinct_table(puzzle, [1, 2, 3, 4], zero_aware=True)
+    assert whole[9 * 8 * 7 * 6 :].any()
+
+
+@pytest.mark.parametrize(
+    "size, partition", [("3x3", "1,2,3,4/5,6,7,8"), ("2x4", "1,2,3/4,5,6,7"), ("4x3", None)]
+)
+def test_the_search_keeps_the_estimate_it_would_make_afresh(size, partition):
+    """Along a random walk, the move kernel's estimate (only the moved tile's group looked up
+    again, with the blank where the tile was) equals the estimate made from the board."""
+    puzzle = Puzzle(random_board(size, seed=f"zero-aware {size}"))
+    db = pattern_database(puzzle, partition, cache=False)
+    assert db.fast and db.above[:, 1].all()  # every group has its bits
+    codes = puzzle.start_codes.copy()
+    data, h = db.distinct_data(codes, 80)
+    rng = np.random.default_rng(7)
+    blank = int(np.flatnonzero(codes == 0)[0])
+    came = -1
+    for depth in range(80):
+        options = [int(c) for c in puzzle.neighbours[blank] if c >= 0 and c != came]
+        nb = options[rng.integers(len(options))]
+        tile = int(codes[nb])
+        codes[blank], codes[nb] = tile, 0
+        h = pdb_distinct_move(data, codes, depth, h, tile, nb, blank)
+        assert h == db.distinct_data(codes, 2)[1], (depth, codes)
+        came, blank = blank, nb
+
+
+def test_zero_aware_estimates_are_admissible_and_higher_on_the_8_puzzle():
+    """2,000 random 8-puzzle positions: never over the distance, never under the least over
+    the blank, above it somewhere."""
+    table = DistanceTable.build("3x3")
+    puzzle = Puzzle(table.goal)
+    aware = pattern_database(puzzle, "1,2,3,4/5,6,7,8", cache=False)
+    least = pattern_database(puzzle, "1,2,3,4/5,6,7,8", cache=False, zero_aware=False)
+    assert aware.zero_aware and not least.zero_aware
+    higher = 0
+    for board in random_boards(2000, "3x3", seed="zero-aware 3x3"):
+        codes = Puzzle(board).start_codes
+        value = aware.distinct_data(codes, 2)[1]
+        plain = least.distinct_data(codes, 2)[1]
+        assert plain <= value <= table.distance(board)
+        higher += value > plain
+    assert higher > 100
+
+
+def test_zero_aware_tables_take_nodes_off_a_search():
+    puzzle = Puzzle(random_board("4x3", seed="zero-aware nodes"))
+    nodes = {}
+    for aware in (True, False):
+        db = pattern_database(puzzle, cache=False, zero_aware=aware)
+        s = idastar(puzzle, heuristic=db.heuristic())
+        nodes[aware] = (s.length, s.stats.generated)
+    assert nodes[True][0] == nodes[False][0]
+    assert nodes[True][1] < nodes[False][1]

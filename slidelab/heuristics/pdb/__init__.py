@@ -26,11 +26,19 @@ __all__ = ["PatternDatabase", "pattern_database", "pdb"]
 
 
 def pattern_database(
-    puzzle: Puzzle, partition=None, *, progress=None, cache: bool = True, reflect: bool = True
+    puzzle: Puzzle,
+    partition=None,
+    *,
+    progress=None,
+    cache: bool = True,
+    reflect: bool = True,
+    zero_aware: bool = True,
 ) -> PatternDatabase:
     """The pattern databases of a partition (None: the board's default), ready for the search:
     their tables loaded from the cache, or built (announced) and cached; made once a process
-    (:data:`slidelab.tables.loaded.LOADED`) while their files are in the cache."""
+    (:data:`slidelab.tables.loaded.LOADED`) while their files are in the cache.  With
+    ``zero_aware`` false, the search reads the least over the blank only (the published
+    tables; for measuring)."""
     from ...tables.loaded import LOADED
     from ...tables.pdb.build import build_group_table, check_build_size
     from ...tables.pdb.layout import parse_partition
@@ -44,7 +52,7 @@ def pattern_database(
 
     if not cache:
         tables = [build_group_table(puzzle, codes, progress) for codes in checked()]
-        return PatternDatabase(puzzle, groups, tables, reflect)
+        return PatternDatabase(puzzle, groups, tables, reflect, zero_aware)
     if partition is not None and not isinstance(partition, str):  # groups of labels, hashable
         partition = tuple(tuple(puzzle.labels[c - 1] for c in codes) for codes in groups)
     named = Tables("pdb", puzzle.goal, "stm", partition)
@@ -52,10 +60,11 @@ def pattern_database(
     def make():
         checked()
         tables = named.load(progress)
-        db = PatternDatabase(puzzle, groups, tables, reflect)
+        db = PatternDatabase(puzzle, groups, tables, reflect, zero_aware)
         return db, named.files(), sum(int(t.nbytes) for t in tables)
 
-    return LOADED.made(("pdb", puzzle.goal, tuple(map(tuple, groups)), reflect), make)
+    key = ("pdb", puzzle.goal, tuple(map(tuple, groups)), reflect, zero_aware)
+    return LOADED.made(key, make)
 
 
 def pdb(puzzle: Puzzle, partition=None, progress=None, cache: bool = True) -> Heuristic:

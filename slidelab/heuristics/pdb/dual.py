@@ -12,11 +12,12 @@ distance less ``m``, and the walked board is exactly as far as its dual.  The la
 walks, each on the dual and on its reflection, is maxed with the tables' own estimate.
 
 Measured with the 15-puzzle's 7-8 tables (``benchmarks/dual_search.py``,
-``docs/benchmarks.md#dual-search``, ``benchmarks/nodes.py``): a fifth fewer nodes than the
-tables with their reflection (Korf's 100: 23,265 an instance against 29,797), but the dual's
-ranks are made from scratch at each node where the own estimate does not already prune (about
-half of them), where the plain look-up updates one group a move: five times the search time
-(1.69 s against 0.32 s).  An option for counting nodes, not the default.  Boards with
+``docs/benchmarks.md#dual-search``, ``benchmarks/nodes.py``): an eighth fewer nodes than the
+zero-aware tables with their reflection (Korf's 100: 15,185 an instance against 17,437), but
+the dual's ranks are made from scratch at each node where the own estimate does not already
+prune (about half of them), where the plain look-up updates one group a move: four times the
+search time (1.10 s against 0.27 s).  An option for counting nodes, not the default.  The dual
+is looked up in the tables' least over the blank (its blank is home).  Boards with
 repeated labels have no dual: there the heuristic is the pattern databases alone.
 """
 

@@ -13,10 +13,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..._bits import prefetch
+from ..._bits import popcount, prefetch
 from ..._jit import njit
 from ...errors import SlidelabError
 from ...puzzle import Puzzle
+from ...tables.pdb.build import above_bytes
 from ...tables.pdb.layout import GroupLayout, group_index, packed_index, reflection
 from ..base import Heuristic
 from ..dispatch import register
@@ -80,6 +81,32 @@ register(15, _pdb_move)
 
 
 @njit(cache=True, inline="always")
+def _above_at(key, k, bits, blank, index, size, per):
+    """Where a placement's zero-aware bit for the blank on cell ``blank`` is in its group's
+    table: ``(byte, bit)``, or ``(-1, 0)`` for a group without bits.  The placement is
+    ``index``, its ``k`` cells packed in ``key``; ``per`` bytes of bits a placement follow the
+    table's ``size`` entries, a bit for each free cell in board order."""
+    if per == 0:
+        return np.int64(-1), np.int64(0)
+    taken = np.int64(0)
+    field = (np.int64(1) << bits) - 1
+    for j in range(k):
+        taken |= np.int64(1) << ((key >> (bits * j)) & field)
+    slot = blank - popcount(taken & ((np.int64(1) << blank) - 1))
+    return size + index * per + (slot >> 3), slot & 7
+
+
+@njit(cache=True, inline="always")
+def _value(table, index, at, bit):
+    """A group's value: its table's, and 2 more where its zero-aware bit (``at``, ``bit``: see
+    :func:`_above_at`) says the blank's region is above the least over the blank."""
+    value = np.int64(table[index])
+    if at < 0:
+        return value
+    return value + 2 * np.int64((table[at] >> bit) & 1)
+
+
+@njit(cache=True, inline="always")
 def pdb_distinct_within(data, board, depth, h, tile, frm, to, enough):
     """Distinct tiles: each group's tile positions packed in one integer, updated in O(1).
 
@@ -96,26 +123,39 @@ def pdb_distinct_within(data, board, depth, h, tile, frm, to, enough):
         vals[depth + 1, i] = vals[depth, i]
     g = gof[tile]
     index = 0
+    key = np.int64(0)
+    at, bit = np.int64(-1), np.int64(0)
     if g >= 0:
         key = keys[depth, g] + (to - frm) * (1 << (bits * gpos[tile]))
         keys[depth + 1, g] = key
         index = packed_index(key, gm[g], bits, mult, g)
         prefetch(tables[g], index)
+        # the blank is where the tile was
+        at, bit = _above_at(key, gm[g], bits, frm, index, flags[2 + 2 * g], flags[3 + 2 * g])
+        if at >= 0:
+            prefetch(tables[g], at)
     t2 = sigma[tile]
     g2 = gof[t2]
     mirror = 0
+    key2 = np.int64(0)
+    at2, bit2 = np.int64(-1), np.int64(0)
     if flags[0] != 0 and g2 >= 0:
-        key = keys[depth, groups + g2] + (refl[to] - refl[frm]) * (1 << (bits * gpos[t2]))
-        keys[depth + 1, groups + g2] = key
-        mirror = packed_index(key, gm[g2], bits, mult, g2)
+        key2 = keys[depth, groups + g2] + (refl[to] - refl[frm]) * (1 << (bits * gpos[t2]))
+        keys[depth + 1, groups + g2] = key2
+        mirror = packed_index(key2, gm[g2], bits, mult, g2)
         prefetch(tables[g2], mirror)
+        at2, bit2 = _above_at(
+            key2, gm[g2], bits, refl[frm], mirror, flags[2 + 2 * g2], flags[3 + 2 * g2]
+        )
+        if at2 >= 0:
+            prefetch(tables[g2], at2)
     if g >= 0:
-        vals[depth + 1, g] = tables[g][index]
+        vals[depth + 1, g] = _value(tables[g], index, at, bit)
     own = _best_side(vals, depth + 1, groups, 0)
     if flags[0] == 0 or own > enough:
         return own
     if g2 >= 0:
-        vals[depth + 1, groups + g2] = tables[g2][mirror]
+        vals[depth + 1, groups + g2] = _value(tables[g2], mirror, at2, bit2)
     other = 0
     for i in range(groups):
         other += vals[depth + 1, groups + i]
@@ -162,17 +202,27 @@ class PatternDatabase:
         groups: list[list[int]],
         tables: list[np.ndarray],
         use_reflection: bool = True,
+        zero_aware: bool = True,
     ):
         self.puzzle = puzzle
         self.groups = groups
         n = puzzle.width * puzzle.height
         k = len(puzzle.labels)
         self.layout = GroupLayout(groups, puzzle.label_counts, n, k + 1)
+        #: per group: its table's entries, and the bytes of zero-aware bits a placement after
+        #: them (:func:`slidelab.tables.pdb.build.above_bytes`), which the search reads unless
+        #: ``zero_aware`` is false (the least over the blank only, as published)
+        self.above = np.array(
+            [[self.layout.sizes[g], above_bytes(puzzle, codes)] for g, codes in enumerate(groups)],
+            dtype=np.int64,
+        ).reshape(-1, 2)
         for g, table in enumerate(tables):
-            if table.shape[0] != self.layout.sizes[g]:
-                raise SlidelabError(
-                    f"table {g} has {table.shape[0]} entries, expected {self.layout.sizes[g]}"
-                )
+            expected = self.layout.sizes[g] * (1 + int(self.above[g, 1]))
+            if table.shape[0] != expected:
+                raise SlidelabError(f"table {g} has {table.shape[0]} entries, expected {expected}")
+        self.zero_aware = zero_aware and bool(self.above[:, 1].any())
+        if not zero_aware:
+            self.above[:, 1] = 0
         # a tuple of read-only arrays of one type, indexed by group in the kernels: no copy,
         # so tables memory-mapped from the cache stay shared between processes
         self.tables = tuple(_readonly(t) for t in tables)
@@ -234,12 +284,15 @@ class PatternDatabase:
                 g = int(L.gof[t])
                 cell = int(cell_of[code]) if view_of is None else int(view_of[cell_of[code]])
                 keys[0, side * G + g] += cell << (bits * int(L.gpos[t]))
+            blank = int(cell_of[0]) if view_of is None else int(view_of[cell_of[0]])
             for g in range(G):
-                keys_g = int(keys[0, side * G + g])
-                vals[0, side * G + g] = self.tables[g][
-                    packed_index(keys_g, int(L.gm[g]), bits, L.mult, g)
-                ]
-        flags = np.array([1 if self.reflected else 0, bits], dtype=np.int64)
+                key = keys[0, side * G + g]
+                index = packed_index(key, L.gm[g], bits, L.mult, g)
+                at, bit = _above_at(key, L.gm[g], bits, blank, index, *self.above[g])
+                vals[0, side * G + g] = _value(self.tables[g], index, at, bit)
+        # whether the reflection is looked up, the bits of a packed cell, then per group its
+        # table's entries and the zero-aware bytes a placement after them
+        flags = np.array([1 if self.reflected else 0, bits, *self.above.ravel()], dtype=np.int64)
         data = (
             self.kernel_tables, L.gof, L.gpos, L.gm, L.mult, keys, vals, self.refl, self.sigma, flags
         )  # fmt: skip
@@ -257,7 +310,7 @@ class PatternDatabase:
 
     def heuristic(self) -> Heuristic:
         sizes = "-".join(str(sum(int(self.puzzle.label_counts[c]) for c in g)) for g in self.groups)
-        desc = f"additive pattern databases {sizes}" + (
+        desc = f"{'zero-aware ' if self.zero_aware else ''}additive pattern databases {sizes}" + (
             " with reflection" if self.reflected else ""
         )
         labels = self.puzzle.labels

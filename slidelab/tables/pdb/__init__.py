@@ -19,8 +19,9 @@ from ...puzzle import Puzzle
 from ..family import Family, Part, Tables, goal_argument, goal_words
 
 #: format of the cached tables (the cache rebuilds tables of another format); 2: the group's
-#: order is part of the key (version 1 loaded a group's table for its tiles in any order)
-PDB_FORMAT = 2
+#: order is part of the key (version 1 loaded a group's table for its tiles in any order); 3:
+#: the zero-aware bits follow a distinct group's table (:func:`.build.above_bytes`)
+PDB_FORMAT = 3
 
 
 #: nanoseconds of one core per placement of a distinct-tile group's build, by sets of cells
@@ -29,6 +30,8 @@ PDB_FORMAT = 2
 #: and the 6-6-6-6 one (510 million placements, 708,400 sets: 26.4 s)
 NS_PER_PLACEMENT = 66.0
 NS_PER_SET = 26_000.0
+#: and more per placement with the zero-aware bits: the 7-8 build took 30.4 s with them
+NS_PER_ZERO_AWARE_PLACEMENT = 40.0
 #: nanoseconds of one core per state (a placement and a cell of the blank,
 #: :func:`~.layout.build_states`) of the byte scan of groups with repeated labels
 NS_PER_SCAN_STATE = 950.0
@@ -42,11 +45,13 @@ def model_seconds(puzzle: Puzzle, codes, cores: int) -> float:
     import math
 
     from . import distinct
+    from .build import above_bytes
     from .layout import build_states, placements
 
     if distinct.suitable(puzzle, codes):
         sets = math.comb(puzzle.width * puzzle.height, len(codes))
-        ns = placements(puzzle, codes) * NS_PER_PLACEMENT + sets * NS_PER_SET
+        per = NS_PER_PLACEMENT + (NS_PER_ZERO_AWARE_PLACEMENT if above_bytes(puzzle, codes) else 0)
+        ns = placements(puzzle, codes) * per + sets * NS_PER_SET
     else:
         ns = build_states(puzzle, codes) * NS_PER_SCAN_STATE
     return ns * 1e-9 / max(1, cores) + SECONDS_PER_TABLE
@@ -98,6 +103,7 @@ def _part(puzzle: Puzzle, codes: list[int]) -> Part:
     from ...memory import usable_cores
     from .build import (
         COMPILE_SECONDS,
+        above_bytes,
         build_bytes,
         build_group_table,
         build_kernels,
@@ -106,7 +112,7 @@ def _part(puzzle: Puzzle, codes: list[int]) -> Part:
     from .layout import placements
 
     check_build_size(puzzle, codes)  # an oversized group refused before any table is built
-    size = placements(puzzle, codes)
+    size = placements(puzzle, codes) * (1 + above_bytes(puzzle, codes))
     peak = build_bytes(puzzle, codes)
     cores = max(1, min(usable_cores(), 16))
     kernels = build_kernels(puzzle, codes)

@@ -41,10 +41,27 @@ def _farthest(puzzle: Puzzle, code: int) -> int:
     return max(int((abs(rows - r) + abs(columns - c)).min()) for r, c in corners)
 
 
+#: the most cells a group may leave free and still get its zero-aware bits (two bytes a
+#: placement): the 15-puzzle's groups get them; the 24-puzzle's 6-tile groups (19 free cells)
+#: would take three bytes a placement, three times their table, and do not yet
+MAX_ZERO_AWARE_FREE = 16
+
+
+def above_bytes(puzzle: Puzzle, codes: Sequence[int]) -> int:
+    """Bytes a placement's zero-aware bits take after the group's table (:mod:`.distinct`): 0
+    where the group is built without them (repeated labels, or more than
+    :data:`MAX_ZERO_AWARE_FREE` free cells)."""
+    n, k = puzzle.width * puzzle.height, len(codes)
+    if not distinct.suitable(puzzle, codes) or n - k > MAX_ZERO_AWARE_FREE:
+        return 0
+    return distinct.above_bytes(n, k)
+
+
 def build_bytes(puzzle: Puzzle, codes: Sequence[int]) -> int:
     """Memory a group's build holds at its peak (bytes)."""
     if distinct.suitable(puzzle, codes):
-        return distinct.build_bytes(puzzle.width * puzzle.height, len(codes))
+        n, k = puzzle.width * puzzle.height, len(codes)
+        return distinct.build_bytes(n, k, above_bytes(puzzle, codes))
     return build_states(puzzle, codes)
 
 
@@ -72,7 +89,7 @@ WHAT = "the pattern-database build"
 #: seconds of one core compiling a build's kernels from nothing, on the development machine:
 #: the builder of distinct tiles by sets of cells, and the byte scan of groups with repeated
 #: labels
-COMPILE_SECONDS = {"pdb-distinct": 14.0, "pdb-scan": 2.8}
+COMPILE_SECONDS = {"pdb-distinct": 11.0, "pdb-scan": 2.8}
 
 
 def build_kernels(puzzle: Puzzle, codes: Sequence[int]) -> str:
@@ -83,7 +100,8 @@ def build_kernels(puzzle: Puzzle, codes: Sequence[int]) -> str:
 def build_group_table(
     puzzle: Puzzle, codes: Sequence[int], progress: Callable[[float, str], None] | None = None
 ) -> np.ndarray:
-    """The pattern database of one group: ``uint8`` per placement of its tiles.
+    """The pattern database of one group: ``uint8`` per placement of its tiles, then its
+    zero-aware bits (:func:`above_bytes` a placement, none for some groups).
 
     Groups of distinct tiles go to the parallel builder by sets of cells
     (:mod:`.distinct`); groups with repeated labels to the byte-per-state
@@ -96,7 +114,8 @@ def build_group_table(
     with kernel_set(kernels, COMPILE_SECONDS[kernels], WHAT):
         if kernels == "pdb-scan":
             return build_by_scan(puzzle, codes, progress)
-        return distinct.build_distinct_table(puzzle, codes, progress)
+        zero_aware = above_bytes(puzzle, codes) > 0
+        return distinct.build_distinct_table(puzzle, codes, progress, zero_aware=zero_aware)
 
 
 def build_by_scan(

@@ -478,12 +478,17 @@ def above_bytes(n: int, k: int) -> int:
 ROWS_PER_SET = 3
 
 
-def build_bytes(n: int, k: int) -> int:
-    """Bytes the build holds at its peak: the two bit planes and a byte per placement."""
+def build_bytes(n: int, k: int, above: int = 0) -> int:
+    """Bytes the build holds at its peak: the two bit planes and a byte per placement; with
+    the zero-aware bits (``above`` bytes a placement), a third plane, and at the end that
+    plane, the answers and the bits."""
     K = math.factorial(k)
     sets = math.comb(n, k)
-    planes = 2 * sets * ROWS_PER_SET * ((K + 63) // 64) * 8
-    return planes + math.perm(n, k) + sets * (n + 8 * k)
+    plane = sets * ROWS_PER_SET * ((K + 63) // 64) * 8
+    places = math.perm(n, k)
+    search = (3 if above else 2) * plane + places
+    turning = plane + places * (1 + above) if above else places
+    return max(search, turning) + sets * (n + 8 * k)
 
 
 def build_distinct_table(
@@ -492,15 +497,15 @@ def build_distinct_table(
     progress: Callable[[float, str], None] | None = None,
     log: Callable[[dict], None] | None = None,
     zero_aware: bool = False,
-) -> np.ndarray | tuple[np.ndarray, np.ndarray]:
+) -> np.ndarray:
     """The pattern database of a group of distinct tiles: ``uint8`` per placement.
 
     ``codes`` are the group's label codes, in the order that fixes the table's
     index (tile 0 most significant).  ``log`` receives one dict per layer
     (depth, states, placements, seconds), for benchmarks.
 
-    With ``zero_aware``, also the placements' regions above their least: ``(table, above)``,
-    ``above`` :func:`above_bytes` bytes a placement, bit ``j`` set where the blank on the
+    With ``zero_aware``, the placements' regions above their least follow the table in the same
+    array, :func:`above_bytes` bytes a placement, bit ``j`` set where the blank on the
     ``j``-th cell the group leaves free (board order) makes the placement 2 or more moves
     dearer than ``table`` says.  (A region's count has the parity of the group's tiles on
     cells of one colour, the same in every region, so it is above the least by 2 at least.)
@@ -596,7 +601,13 @@ def build_distinct_table(
             open_now, open_next = open_next, open_now
             d += 1
         del P0, P1  # the bit planes go before the table comes
-        table = np.empty(placements, np.uint8)
+        per = above_bytes(n, k) if zero_aware else 0
+        # the table, then the bits; its pages are given as they are first written
+        whole = np.zeros(placements * (1 + per), np.uint8)
+        if zero_aware:  # the bits first, so that their plane goes before the answers turn
+            _convert_above(above, whole[placements:], masks, regions, first, k, F, mult, n, per)
+        del above
+        table = whole[:placements]
         for c0 in range(n):
             _convert(answers, table, masks, c0, place, k, F, mult, md)
             if hasattr(mmap, "MADV_DONTNEED"):  # this part is turned: its memory goes back
@@ -605,9 +616,4 @@ def build_distinct_table(
         numba.set_parallel_chunksize(previous_chunksize)
     del answers
     memory.close()
-    if not zero_aware:
-        return table
-    per = above_bytes(n, k)
-    flags = np.zeros(placements * per, np.uint8)
-    _convert_above(above, flags, masks, regions, first, k, F, mult, n, per)
-    return table, flags
+    return whole
