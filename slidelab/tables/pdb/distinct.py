@@ -86,24 +86,34 @@ def _select(mask, i):
     return lowest_bit(pdep(np.int64(1) << i, mask))
 
 
+@njit(cache=True, inline="always")
+def _arrangement(r, k, F, slot):
+    """The slot of each tile in arrangement number ``r`` into ``slot`` (the inverse of
+    :func:`_arrangement_rank` on slots)."""
+    everything = (np.int64(1) << k) - 1
+    taken = np.int64(0)
+    rest = r
+    for j in range(k):
+        s = _select(everything & ~taken, rest // F[j])
+        rest %= F[j]
+        taken |= np.int64(1) << s
+        slot[j] = s
+
+
 @njit(cache=True)
 def _rotations(k, F, pairs):
     """``rot[t, r]``: the number of arrangement ``r`` once the tile in slot ``a`` moves to
     slot ``b`` and the tiles between shift by one (``pairs[t] = (a, b)``)."""
     K = F[0] * k
-    everything = (np.int64(1) << k) - 1
     rot = np.empty((pairs.shape[0], K), np.int32)
     slot = np.zeros(k, np.int64)
     for t in range(pairs.shape[0]):
         a = pairs[t, 0]
         b = pairs[t, 1]
         for r in range(K):
-            taken = np.int64(0)
-            rest = r
+            _arrangement(r, k, F, slot)
             for j in range(k):
-                s = _select(everything & ~taken, rest // F[j])
-                rest %= F[j]
-                taken |= np.int64(1) << s
+                s = slot[j]
                 if s == a:
                     s = b
                 elif a < s <= b:
@@ -415,10 +425,10 @@ def _convert_above(above, flags, masks, regions, first, k, F, mult, n, per):
     placement's least."""
     total = masks.shape[0]
     K = F[0] * k
-    everything = (np.int64(1) << k) - 1
     full = (np.int64(1) << n) - 1
     tasks = (total + SETS_PER_TASK - 1) // SETS_PER_TASK
     for task in prange(tasks):  # a set's placements are its own: no byte written twice
+        slots = np.empty(k, np.int64)
         for s in range(task * SETS_PER_TASK, min(total, (task + 1) * SETS_PER_TASK)):
             S = masks[s]
             for r in range(K):
@@ -431,15 +441,11 @@ def _convert_above(above, flags, masks, regions, first, k, F, mult, n, per):
                         break
                 if not some:
                     continue
-                taken = np.int64(0)
+                _arrangement(r, k, F, slots)
                 occ = np.int64(0)
                 index = np.int64(0)
-                rest = r
                 for j in range(k):
-                    slot = _select(everything & ~taken, rest // F[j])
-                    rest %= F[j]
-                    taken |= np.int64(1) << slot
-                    c = _select(S, slot)
+                    c = _select(S, slots[j])
                     index += (c - popcount(occ & ((np.int64(1) << c) - 1))) * mult[j]
                     occ |= np.int64(1) << c
                 m = full & ~S
