@@ -12,8 +12,10 @@ from collections import deque
 import numpy as np
 import pytest
 
+import slidelab
 from slidelab import Puzzle
 from slidelab.analysis import DistanceTable
+from slidelab.board import apply_moves
 from slidelab.generate import random_board, random_boards
 from slidelab.heuristics.pdb import pattern_database
 from slidelab.heuristics.pdb.lookup import pdb_distinct_move
@@ -144,3 +146,19 @@ def test_zero_aware_tables_take_nodes_off_a_search():
         nodes[aware] = (s.length, s.stats.generated)
     assert nodes[True][0] == nodes[False][0]
     assert nodes[True][1] < nodes[False][1]
+
+
+@pytest.mark.parametrize(
+    "metric",
+    ["stm", pytest.param("mtm", marks=pytest.mark.slow)],  # MTM: its own kernels, 20 s
+)
+def test_idastar_with_zero_aware_tables_is_exact(metric, module_cache):
+    """The registry's contract tests meet the 8-puzzle's one full table (no bits); here a
+    partition that has them, in both metrics, against exact distances."""
+    table = DistanceTable.build("3x3", metric=metric)
+    for board in random_boards(6, "3x3", seed=f"zero-aware exact {metric}"):
+        s = slidelab.solve(
+            board, method="idastar", heuristic="pdb", partition="1,2,3,4/5,6,7,8", metric=metric
+        )
+        assert apply_moves(s.start, s.moves) == s.goal
+        assert s.length == table.distance(board), board
