@@ -135,7 +135,7 @@ def test_a_build_that_would_outlast_the_time_limit_is_not_started(seen, monkeypa
 
 
 def test_the_time_limit_counts_the_tables_built_for_the_answer(cache):
-    # an explicit method with the 6-6-3 tables, 11 MiB: not built within a hundredth of a second
+    # an explicit method with the 6-6-3 tables, 33 MiB: not built within a hundredth of a second
     with pytest.raises(SearchLimitError, match="pattern databases|building tables"):
         solve(EASY, blank_first=True, method="idastar", heuristic="pdb", time_limit=0.01)
 

@@ -27,7 +27,7 @@ Examples
 >>> t.command()
 'slidelab tables build 4x4 --partition 7-8'
 >>> t.cost().disk_bytes
-576576000
+1210809600
 """
 
 from __future__ import annotations

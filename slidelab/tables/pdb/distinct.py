@@ -43,7 +43,7 @@ the blank's moves do not).  A third bit plane marks each state first reached aft
 placement was, in another region; at the end those bits are turned into the searches' order, a
 bit per cell the group leaves free (:func:`_convert_above`): "2 more with the blank here".
 Zero-aware tables (Clausecker and Reinefeld) took 43 % of the nodes off Korf's 100 in a
-prototype (``benchmarks/zero_aware.py``); the 7-8 build takes 31 s instead of 19 s with them.
+prototype (``benchmarks/zero_aware.py``); the 7-8 build takes 31-34 s instead of 19 s with them.
 """
 
 from __future__ import annotations
