@@ -81,17 +81,13 @@ register(15, _pdb_move)
 
 
 @njit(cache=True, inline="always")
-def _above_at(key, k, bits, blank, index, size, per):
+def _above_at(taken, blank, index, size, per):
     """Where a placement's zero-aware bit for the blank on cell ``blank`` is in its group's
     table: ``(byte, bit)``, or ``(-1, 0)`` for a group without bits.  The placement is
-    ``index``, its ``k`` cells packed in ``key``; ``per`` bytes of bits a placement follow the
-    table's ``size`` entries, a bit for each free cell in board order."""
+    ``index``, on the cells of mask ``taken`` (:func:`packed_index`); ``per`` bytes of bits a
+    placement follow the table's ``size`` entries, a bit for each free cell in board order."""
     if per == 0:
         return np.int64(-1), np.int64(0)
-    taken = np.int64(0)
-    field = (np.int64(1) << bits) - 1
-    for j in range(k):
-        taken |= np.int64(1) << ((key >> (bits * j)) & field)
     slot = blank - popcount(taken & ((np.int64(1) << blank) - 1))
     return size + index * per + (slot >> 3), slot & 7
 
@@ -123,30 +119,26 @@ def pdb_distinct_within(data, board, depth, h, tile, frm, to, enough):
         vals[depth + 1, i] = vals[depth, i]
     g = gof[tile]
     index = 0
-    key = np.int64(0)
     at, bit = np.int64(-1), np.int64(0)
     if g >= 0:
         key = keys[depth, g] + (to - frm) * (1 << (bits * gpos[tile]))
         keys[depth + 1, g] = key
-        index = packed_index(key, gm[g], bits, mult, g)
+        index, taken = packed_index(key, gm[g], bits, mult, g)
         prefetch(tables[g], index)
         # the blank is where the tile was
-        at, bit = _above_at(key, gm[g], bits, frm, index, flags[2 + 2 * g], flags[3 + 2 * g])
+        at, bit = _above_at(taken, frm, index, flags[2 + 2 * g], flags[3 + 2 * g])
         if at >= 0:
             prefetch(tables[g], at)
     t2 = sigma[tile]
     g2 = gof[t2]
     mirror = 0
-    key2 = np.int64(0)
     at2, bit2 = np.int64(-1), np.int64(0)
     if flags[0] != 0 and g2 >= 0:
-        key2 = keys[depth, groups + g2] + (refl[to] - refl[frm]) * (1 << (bits * gpos[t2]))
-        keys[depth + 1, groups + g2] = key2
-        mirror = packed_index(key2, gm[g2], bits, mult, g2)
+        key = keys[depth, groups + g2] + (refl[to] - refl[frm]) * (1 << (bits * gpos[t2]))
+        keys[depth + 1, groups + g2] = key
+        mirror, taken2 = packed_index(key, gm[g2], bits, mult, g2)
         prefetch(tables[g2], mirror)
-        at2, bit2 = _above_at(
-            key2, gm[g2], bits, refl[frm], mirror, flags[2 + 2 * g2], flags[3 + 2 * g2]
-        )
+        at2, bit2 = _above_at(taken2, refl[frm], mirror, flags[2 + 2 * g2], flags[3 + 2 * g2])
         if at2 >= 0:
             prefetch(tables[g2], at2)
     if g >= 0:
@@ -287,8 +279,8 @@ class PatternDatabase:
             blank = int(cell_of[0]) if view_of is None else int(view_of[cell_of[0]])
             for g in range(G):
                 key = keys[0, side * G + g]
-                index = packed_index(key, L.gm[g], bits, L.mult, g)
-                at, bit = _above_at(key, L.gm[g], bits, blank, index, *self.above[g])
+                index, taken = packed_index(key, L.gm[g], bits, L.mult, g)
+                at, bit = _above_at(taken, blank, index, *self.above[g])
                 vals[0, side * G + g] = _value(self.tables[g], index, at, bit)
         # whether the reflection is looked up, the bits of a packed cell, then per group its
         # table's entries and the zero-aware bytes a placement after them

@@ -429,6 +429,7 @@ def _convert_above(above, flags, masks, regions, first, k, F, mult, n, per):
     tasks = (total + SETS_PER_TASK - 1) // SETS_PER_TASK
     for task in prange(tasks):  # a set's placements are its own: no byte written twice
         slots = np.empty(k, np.int64)
+        cells = np.empty(k, np.int64)
         for s in range(task * SETS_PER_TASK, min(total, (task + 1) * SETS_PER_TASK)):
             S = masks[s]
             for r in range(K):
@@ -442,12 +443,9 @@ def _convert_above(above, flags, masks, regions, first, k, F, mult, n, per):
                 if not some:
                     continue
                 _arrangement(r, k, F, slots)
-                occ = np.int64(0)
-                index = np.int64(0)
                 for j in range(k):
-                    c = _select(S, slots[j])
-                    index += (c - popcount(occ & ((np.int64(1) << c) - 1))) * mult[j]
-                    occ |= np.int64(1) << c
+                    cells[j] = _select(S, slots[j])
+                index = _arrangement_rank(cells, k, mult)  # the placement's, on cells
                 m = full & ~S
                 j = 0
                 while m != 0:

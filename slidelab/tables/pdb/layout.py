@@ -25,8 +25,8 @@ Examples
 ([12], [3, 1])
 >>> int(placement_index(np.array([2, 0]), 2, layout.mult[0]))   # tile 0 on cell 2, tile 1 on 0
 6
->>> int(packed_index(2 | (0 << 2), 2, 2, layout.mult, 0))        # the same, packed 2 bits a cell
-6
+>>> [int(x) for x in packed_index(2 | (0 << 2), 2, 2, layout.mult, 0)]  # packed 2 bits a cell
+[6, 5]
 """
 
 from __future__ import annotations
@@ -127,7 +127,8 @@ def placement_index(pos, k, mult):
 
 @njit(cache=True, inline="always")
 def packed_index(key, m, bits, mult, g):
-    """Perfect-hash rank of a distinct-tile group from its packed cell positions."""
+    """Perfect-hash rank of a distinct-tile group from its packed cell positions, and the mask
+    of those cells (which the ranking builds; a zero-aware look-up needs it)."""
     mask = (1 << bits) - 1
     idx = 0
     occ = 0  # cells of the earlier tiles: a tile's rank skips those below its own cell
@@ -136,7 +137,7 @@ def packed_index(key, m, bits, mult, g):
         below = (1 << p) - 1
         idx += (p - popcount(occ & below)) * mult[g, j]
         occ |= 1 << p
-    return idx
+    return idx, occ
 
 
 class GroupLayout:
