@@ -38,6 +38,7 @@ import statistics
 import time
 
 import numpy as np
+from _ida_prototype import ida_with
 from _korf import korf100
 
 import slidelab
@@ -142,104 +143,25 @@ def _estimate(
 
 
 @njit(cache=True)
+def _estimate_of(cells, blank, enough, args):
+    """:func:`_estimate` with the prototype IDA*'s arguments."""
+    flags, tmp, dual, t0, t1, lay, ident, isig, refl, rsig, more, count = args
+    return _estimate(cells, blank, flags, enough, tmp, dual, t0, t1, lay, ident, isig, refl,
+                     rsig, more, count)  # fmt: skip
+
+
+_search = ida_with(_estimate_of)
+
+
 def _ida(board, nbr, fsm, flags, t0, t1, lay, ident, isig, refl, rsig, more):
     """IDA* from ``board`` (goal: the identity), the paths ``fsm`` refuses not walked (nor the
     blank straight back); returns (length, nodes generated, boards whose dual was looked up)."""
-    count = np.zeros(1, np.int64)
     n = board.shape[0]
-    tmp = np.empty(n, np.int64)
-    dual = np.empty(n, np.int64)
-    blank = 0
-    for c in range(n):
-        if board[c] == 0:
-            blank = c
-    h0 = _estimate(board, blank, flags, 1 << 30, tmp, dual, t0, t1, lay, ident, isig, refl, rsig,
-                   more, count)  # fmt: skip
-    bound = h0
-    generated = 0
-    depth_max = 128
-    path = np.full(depth_max, -1, np.int64)
-    hs = np.zeros(depth_max, np.int64)
-    ch = np.full((depth_max, 4), -1, np.int64)
-    nxt = np.zeros(depth_max, np.int64)
-    fs = np.zeros(depth_max, np.int64)
-    while True:
-        next_bound = 1 << 30
-        depth = 0
-        hs[0] = h0
-        nxt[0] = -1  # -1: not expanded yet
-        found = False
-        while depth >= 0:
-            if nxt[depth] == -1:  # expand: generate every child
-                same = True  # the board itself, not h == 0: an inadmissible h may hide it
-                for c in range(n):
-                    if board[c] != c:
-                        same = False
-                        break
-                if same:
-                    found = True
-                    break
-                before = path[depth - 1] if depth > 0 else -1
-                best = -1
-                for d in range(4):
-                    ch[depth, d] = -1
-                    if before >= 0 and d == (before ^ 1):
-                        continue
-                    if fsm[fs[depth], d] < 0:
-                        continue
-                    nb = nbr[blank, d]
-                    if nb < 0:
-                        continue
-                    board[blank] = board[nb]
-                    board[nb] = 0
-                    v = _estimate(board, nb, flags, bound - depth - 1, tmp, dual, t0, t1, lay,
-                                  ident, isig, refl, rsig, more, count)  # fmt: skip
-                    board[nb] = board[blank]
-                    board[blank] = 0
-                    generated += 1
-                    ch[depth, d] = v
-                    if v > best:
-                        best = v
-                if flags & BPMX and best - 1 > hs[depth]:
-                    hs[depth] = best - 1
-                nxt[depth] = 0
-                if depth + hs[depth] > bound:
-                    if depth + hs[depth] < next_bound:
-                        next_bound = depth + hs[depth]
-                    nxt[depth] = 4
-            d = nxt[depth]
-            if d == 4:  # back up
-                depth -= 1
-                if depth >= 0:
-                    back = path[depth] ^ 1
-                    prev = nbr[blank, back]
-                    board[blank] = board[prev]
-                    board[prev] = 0
-                    blank = prev
-                continue
-            nxt[depth] = d + 1
-            v = ch[depth, d]
-            if v < 0:
-                continue
-            if flags & BPMX and hs[depth] - 1 > v:
-                v = hs[depth] - 1
-            f = depth + 1 + v
-            if f > bound:
-                if f < next_bound:
-                    next_bound = f
-                continue
-            nb = nbr[blank, d]
-            board[blank] = board[nb]
-            board[nb] = 0
-            blank = nb
-            path[depth] = d
-            fs[depth + 1] = fsm[fs[depth], d]
-            depth += 1
-            hs[depth] = v
-            nxt[depth] = -1
-        if found:
-            return depth, generated, count[0]
-        bound = next_bound
+    count = np.zeros(1, np.int64)
+    args = (flags, np.empty(n, np.int64), np.empty(n, np.int64), t0, t1, lay, ident, isig, refl,
+            rsig, more, count)  # fmt: skip
+    length, generated = _search(board, nbr, fsm, args, bool(flags & BPMX))
+    return length, generated, int(count[0])
 
 
 def setup(puzzle: Puzzle, second: str | None = None) -> tuple:

@@ -33,6 +33,7 @@ import time
 from pathlib import Path
 
 import numpy as np
+from _ida_prototype import ida_with
 from _korf import korf100
 from numba import prange
 
@@ -203,81 +204,20 @@ def _estimate(cells, mirror, tiles, sizes, offsets, table, zero, refl):
 
 
 @njit(cache=True)
+def _estimate_of(cells, blank, enough, args):
+    """:func:`_estimate` with the prototype IDA*'s arguments."""
+    mirror, tiles, sizes, offsets, table, zero, refl = args
+    return _estimate(cells, mirror, tiles, sizes, offsets, table, zero, refl)
+
+
+_search = ida_with(_estimate_of)
+
+
 def _ida(board, nbr, fsm, tiles, sizes, offsets, table, zero, refl):
     """IDA* from ``board`` (goal: the identity), the paths ``fsm`` refuses not walked (nor the
     blank straight back); returns (length, nodes generated)."""
-    mirror = np.empty(N, np.int64)
-    blank = 0
-    for c in range(N):
-        if board[c] == 0:
-            blank = c
-    h0 = _estimate(board, mirror, tiles, sizes, offsets, table, zero, refl)
-    bound = h0
-    generated = 0
-    path = np.full(128, -1, np.int64)
-    hs = np.zeros(128, np.int64)
-    ch = np.full((128, 4), -1, np.int64)
-    nxt = np.zeros(128, np.int64)
-    fs = np.zeros(128, np.int64)
-    while True:
-        next_bound = 1 << 30
-        depth = 0
-        hs[0] = h0
-        nxt[0] = -1
-        found = False
-        while depth >= 0:
-            if nxt[depth] == -1:  # expand: every child made and estimated
-                if hs[depth] == 0:
-                    found = True
-                    for c in range(N):
-                        if board[c] != c:
-                            found = False
-                    if found:
-                        break
-                before = path[depth - 1] if depth > 0 else -1
-                for d in range(4):
-                    ch[depth, d] = -1
-                    nb = nbr[blank, d]
-                    if (before >= 0 and d == (before ^ 1)) or fsm[fs[depth], d] < 0 or nb < 0:
-                        continue
-                    board[blank] = board[nb]
-                    board[nb] = 0
-                    ch[depth, d] = _estimate(board, mirror, tiles, sizes, offsets, table, zero,
-                                             refl)  # fmt: skip
-                    board[nb] = board[blank]
-                    board[blank] = 0
-                    generated += 1
-                nxt[depth] = 0
-            d = nxt[depth]
-            if d == 4:  # back up
-                depth -= 1
-                if depth >= 0:
-                    prev = nbr[blank, path[depth] ^ 1]
-                    board[blank] = board[prev]
-                    board[prev] = 0
-                    blank = prev
-                continue
-            nxt[depth] = d + 1
-            v = ch[depth, d]
-            if v < 0:
-                continue
-            f = depth + 1 + v
-            if f > bound:
-                if f < next_bound:
-                    next_bound = f
-                continue
-            nb = nbr[blank, d]
-            board[blank] = board[nb]
-            board[nb] = 0
-            blank = nb
-            path[depth] = d
-            fs[depth + 1] = fsm[fs[depth], d]
-            depth += 1
-            hs[depth] = v
-            nxt[depth] = -1
-        if found:
-            return depth, generated
-        bound = next_bound
+    args = (np.empty(N, np.int64), tiles, sizes, offsets, table, zero, refl)
+    return _search(board, nbr, fsm, args, False)
 
 
 @njit(cache=True)
