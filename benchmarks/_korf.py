@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from slidelab import Board, Puzzle, read_instances
+from slidelab import Board, Puzzle, random_board, read_instances
 
 KORF100 = Path(__file__).parent / "data" / "korf100.txt"
 KORF24 = Path(__file__).parent / "data" / "korf24_50.txt"
@@ -27,6 +27,19 @@ def korf(path: Path, size: str, limit=None):
 def korf100(limit=None):
     """Korf's 100 15-puzzles: ``(number, puzzle, known optimal length)`` each."""
     return korf(KORF100, "4x4", limit)
+
+
+def with_random(limit=None, random: int = 0) -> dict:
+    """``{"Korf's 100": [(puzzle, known optimal length)], "N random": [(puzzle, None)]}``: the
+    first ``limit`` of Korf's 100, and ``random`` seeded uniformly random 15-puzzles (goal:
+    blank first; none when 0)."""
+    sets = {"Korf's 100": [(p, length) for _, p, length in korf100(limit)]}
+    if random:
+        sets[f"{random:,} random"] = [
+            (Puzzle(random_board("4x4", seed=i, blank_first=True), blank_first=True), None)
+            for i in range(random)
+        ]
+    return sets
 
 
 def korf24():

@@ -39,9 +39,8 @@ import time
 
 import numpy as np
 from _ida_prototype import ida_with
-from _korf import korf100
+from _korf import with_random
 
-import slidelab
 from slidelab import Puzzle
 from slidelab._jit import njit
 from slidelab.heuristics.pdb import pattern_database
@@ -187,13 +186,7 @@ def main() -> None:
     args = parser.parse_args()
     forms = {**FORMS, **SECOND_FORMS} if args.second else FORMS
     names = args.forms.split(";") if args.forms else list(forms)
-    sets = {"Korf's 100": [(p, length) for _, p, length in korf100(args.limit)]}
-    if args.random:
-        sets[f"{args.random:,} random"] = [
-            (Puzzle(slidelab.random_board("4x4", seed=i, blank_first=True), blank_first=True),
-             None)
-            for i in range(args.random)
-        ]  # fmt: skip
+    sets = with_random(args.limit, args.random)
     first = sets["Korf's 100"][0][0]
     tables = setup(first, args.second)
     nbr = first.neighbours.astype(np.int64)

@@ -34,11 +34,9 @@ from pathlib import Path
 
 import numpy as np
 from _ida_prototype import ida_with
-from _korf import korf100
+from _korf import with_random
 from numba import prange
 
-import slidelab
-from slidelab import Puzzle
 from slidelab._bits import popcount
 from slidelab._jit import njit
 from slidelab.search.move_pruning import automaton, walk_every_path
@@ -279,13 +277,7 @@ def main() -> None:
     parser.add_argument("--paths", default="both", choices=("both", "pruned"))
     parser.add_argument("--keep", default=None, help="a folder to keep the built tables in")
     args = parser.parse_args()
-    sets = {"Korf's 100": [(p, length) for _, p, length in korf100(args.limit)]}
-    if args.random:
-        sets[f"{args.random:,} random"] = [
-            (Puzzle(slidelab.random_board("4x4", seed=i, blank_first=True), blank_first=True),
-             None)
-            for i in range(args.random)
-        ]  # fmt: skip
+    sets = with_random(args.limit, args.random)
     first = sets["Korf's 100"][0][0]
     nbr = first.neighbours.astype(np.int64)
     refl = np.array([WIDTH * (c % WIDTH) + c // WIDTH for c in range(N)], np.int64)
