@@ -71,7 +71,7 @@ def test_a_build_longer_than_the_limit_is_refused_and_the_answer_says_how_to_bui
     assert done.returncode == 1, done.stderr
     error = done.stderr.strip().splitlines()[-1]
     assert error.startswith(
-        "error: limit reached: the 6-6-6-6 pattern databases of the 5x5 goal (486 MiB) take about"
+        "error: limit reached: the 6-6-6-6 pattern databases of the 5x5 goal (1.9 GiB) take about"
     )
     assert "left of the 5 s time limit; build them once with: slidelab tables build 5x5" in error
     assert list(cache.iterdir()) == []  # nothing was built

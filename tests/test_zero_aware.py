@@ -69,8 +69,11 @@ def test_regions_above_the_least_are_the_plain_searchs(goal, codes):
     whole = distinct.build_distinct_table(puzzle, codes, zero_aware=True)
     per = distinct.above_bytes(n, k)
     assert whole.shape == (table.shape[0] * (1 + per),)
-    assert np.array_equal(whole[: table.shape[0]], table)
+    marked = whole[: table.shape[0]]
+    assert np.array_equal(marked & distinct.VALUE, table)
     above = whole[table.shape[0] :]
+    # a placement's entry is marked where, and only where, some bit of its own is set
+    assert np.array_equal(marked >= distinct.ABOVE, above.reshape(-1, per).any(axis=1))
     mult = GroupLayout([codes], puzzle.label_counts, n, len(puzzle.labels) + 1).mult[0, :k]
     counts = zero_aware_counts(puzzle, codes)
     least: dict = {}

@@ -32,7 +32,7 @@ from ...puzzle import Puzzle
 from ...tables.pdb.layout import group_index
 from ..base import Heuristic
 from ..dispatch import register
-from .lookup import pdb_distinct_move, pdb_distinct_within
+from .lookup import least, pdb_distinct_move, pdb_distinct_within
 
 __all__ = ["pdb_dual"]
 
@@ -83,7 +83,7 @@ def _dual_value(board, blank, fast, extra, enough):
             for g in range(groups):
                 idx = group_index(dual, view, sig, g, gof, gpos, gm, binom, mult, seen, earlier,
                                   combo)  # fmt: skip
-                total += tables[g][idx]
+                total += least(tables[g], idx)
             value = total - m
             if value > best:
                 best = value

@@ -18,6 +18,7 @@ from ..._jit import njit
 from ...errors import SlidelabError
 from ...puzzle import Puzzle
 from ...tables.pdb.build import above_bytes
+from ...tables.pdb.distinct import ABOVE, VALUE
 from ...tables.pdb.layout import GroupLayout, group_index, packed_index, reflection
 from ..base import Heuristic
 from ..dispatch import register
@@ -65,7 +66,7 @@ def _pdb_move(data, board, depth, h, tile, frm, to):
         idx = group_index(
             board, ident, ident_sigma, g, gof, gpos, gm, binom, mult, seen, earlier, combo
         )
-        vals[depth + 1, g] = tables[g][idx]
+        vals[depth + 1, g] = least(tables[g], idx)
     if flags[0] != 0:
         t2 = sigma[tile]
         g2 = gof[t2]
@@ -73,7 +74,7 @@ def _pdb_move(data, board, depth, h, tile, frm, to):
             idx = group_index(
                 board, refl, sigma, g2, gof, gpos, gm, binom, mult, seen, earlier, combo
             )
-            vals[depth + 1, groups + g2] = tables[g2][idx]
+            vals[depth + 1, groups + g2] = least(tables[g2], idx)
     return _best_side(vals, depth + 1, groups, flags[0])
 
 
@@ -93,13 +94,22 @@ def _above_at(taken, blank, index, size, per):
 
 
 @njit(cache=True, inline="always")
+def least(table, index):
+    """A group's entry without its zero-aware mark: the least over the blank."""
+    return np.int64(table[index] & VALUE)
+
+
+@njit(cache=True, inline="always")
 def _value(table, index, at, bit):
     """A group's value: its table's, and 2 more where its zero-aware bit (``at``, ``bit``: see
-    :func:`_above_at`) says the blank's region is above the least over the blank."""
-    value = np.int64(table[index])
+    :func:`_above_at`) says the blank's region is above the least over the blank.  The bits are
+    read only for a placement marked :data:`~slidelab.tables.pdb.distinct.ABOVE`."""
+    entry = np.int64(table[index])
+    if entry < ABOVE:
+        return entry
     if at < 0:
-        return value
-    return value + 2 * np.int64((table[at] >> bit) & 1)
+        return entry & VALUE
+    return (entry & VALUE) + 2 * np.int64((table[at] >> bit) & 1)
 
 
 @njit(cache=True, inline="always")
@@ -127,8 +137,6 @@ def pdb_distinct_within(data, board, depth, h, tile, frm, to, enough):
         prefetch(tables[g], index)
         # the blank is where the tile was
         at, bit = _above_at(taken, frm, index, flags[2 + 2 * g], flags[3 + 2 * g])
-        if at >= 0:
-            prefetch(tables[g], at)
     t2 = sigma[tile]
     g2 = gof[t2]
     mirror = 0
@@ -139,8 +147,6 @@ def pdb_distinct_within(data, board, depth, h, tile, frm, to, enough):
         mirror, taken2 = packed_index(key, gm[g2], bits, mult, g2)
         prefetch(tables[g2], mirror)
         at2, bit2 = _above_at(taken2, refl[frm], mirror, flags[2 + 2 * g2], flags[3 + 2 * g2])
-        if at2 >= 0:
-            prefetch(tables[g2], at2)
     if g >= 0:
         vals[depth + 1, g] = _value(tables[g], index, at, bit)
     own = _best_side(vals, depth + 1, groups, 0)
@@ -237,7 +243,7 @@ class PatternDatabase:
         for side, (view, sig) in enumerate(sides[: 2 if self.reflected else 1]):
             for g in range(G):
                 index = group_index(codes, view, sig, g, *arrays)
-                vals[0, side * G + g] = self.tables[g][index]
+                vals[0, side * G + g] = least(self.tables[g], index)
         flags = np.array([1 if self.reflected else 0], dtype=np.int64)
         data = (
             self.kernel_tables,

@@ -20,8 +20,9 @@ from ..family import Family, Part, Tables, goal_argument, goal_words
 
 #: format of the cached tables (the cache rebuilds tables of another format); 2: the group's
 #: order is part of the key (version 1 loaded a group's table for its tiles in any order); 3:
-#: the zero-aware bits follow a distinct group's table (:func:`.build.above_bytes`)
-PDB_FORMAT = 3
+#: the zero-aware bits follow a distinct group's table (:func:`.build.above_bytes`); 4: groups
+#: leaving up to 24 cells free get them too (the 24-puzzle's)
+PDB_FORMAT = 4
 
 
 #: nanoseconds of one core per placement of a distinct-tile group's build, by sets of cells

@@ -41,10 +41,10 @@ def _farthest(puzzle: Puzzle, code: int) -> int:
     return max(int((abs(rows - r) + abs(columns - c)).min()) for r, c in corners)
 
 
-#: the most cells a group may leave free and still get its zero-aware bits (two bytes a
-#: placement): the 15-puzzle's groups get them; the 24-puzzle's 6-tile groups (19 free cells)
-#: would take three bytes a placement, three times their table, and do not yet
-MAX_ZERO_AWARE_FREE = 16
+#: the most cells a group may leave free and still get its zero-aware bits (three bytes a
+#: placement): the 15-puzzle's groups get them (two bytes), the 24-puzzle's 6-tile groups (19
+#: free cells, three bytes: four times the table's memory)
+MAX_ZERO_AWARE_FREE = 24
 
 
 def above_bytes(puzzle: Puzzle, codes: Sequence[int]) -> int:
