@@ -93,7 +93,7 @@ def test_sets_of_cells_are_numbered_in_order(n, k):
     masks, regions, first = pdb_build._sets(math.comb(n, k), n, k, w, not_first, not_last)
     assert masks.tolist() == sorted(m for m in range(1 << n) if bin(m).count("1") == k)
     binom = np.array([[math.comb(x, y) for y in range(k + 2)] for x in range(n + 1)])
-    assert [pdb_build._set_rank(m, binom) for m in masks[:: max(1, len(masks) // 50)]] == list(
+    assert [pdb_build.set_rank(m, binom) for m in masks[:: max(1, len(masks) // 50)]] == list(
         range(len(masks))
     )[:: max(1, len(masks) // 50)]
     assert (regions[masks == full >> (n - k)][0][k:] >= 0).all()  # every other cell has a region

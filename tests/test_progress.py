@@ -48,7 +48,7 @@ def test_a_build_is_announced_with_its_size_and_time(cache, caplog):
         announce(tables, tables.cost())
     text = caplog.text
     assert "building the 7-8 pattern databases of the 4x4 goal: " in text
-    assert "2 tables, 1.13 GiB, about " in text and f"once: cached in {cache}" in text
+    assert "2 tables, 1.07 GiB, about " in text and f"once: cached in {cache}" in text
     assert partition_name(fifteen, None) == "6-6-3"
 
 

@@ -71,7 +71,7 @@ def test_a_build_longer_than_the_limit_is_refused_and_the_answer_says_how_to_bui
     assert done.returncode == 1, done.stderr
     error = done.stderr.strip().splitlines()[-1]
     assert error.startswith(
-        "error: limit reached: the 6-6-6-6 pattern databases of the 5x5 goal (1.9 GiB) take about"
+        "error: limit reached: the 6-6-6-6 pattern databases of the 5x5 goal (990 MiB) take about"
     )
     assert "left of the 5 s time limit; build them once with: slidelab tables build 5x5" in error
     assert list(cache.iterdir()) == []  # nothing was built
@@ -100,6 +100,6 @@ def test_a_build_past_the_limit_stops_at_its_next_report_and_says_how_to_build_i
     monkeypatch.undo()
     message = str(info.value)
     assert message.startswith("limit reached: stopped building tables at the 1 s time limit (")
-    assert "; the 7-7-1 pattern databases of the 4x4 goal would help (330 MiB, about" in message
+    assert "; the 7-7-1 pattern databases of the 4x4 goal would help (220 MiB, about" in message
     assert message.endswith(": slidelab tables build 4x4 --partition 7-7-1")
     assert info.value.remedy == tables and not tables.ready()

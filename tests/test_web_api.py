@@ -461,8 +461,8 @@ def test_a_limit_reached_names_the_tables_that_would_help_never_a_command(client
     _no_command(body)
     remedy = body["remedy"]
     assert remedy["tables"] == f"the 6-6-3 pattern databases of the 4x4 goal {MIRRORED_GOAL}"
-    assert remedy["server"] is None and remedy["bytes"] == 34_604_640 and remedy["seconds"] > 0
-    assert remedy["advice"].startswith(remedy["tables"] + " would help (33 MiB, about ")
+    assert remedy["server"] is None and remedy["bytes"] == 23_334_976 and remedy["seconds"] > 0
+    assert remedy["advice"].startswith(remedy["tables"] + " would help (22.3 MiB, about ")
     assert (
         "a solve with a time limit of" in remedy["advice"]
         or "longer than the 20 s" in (remedy["advice"])
@@ -524,7 +524,7 @@ def test_status_lists_the_server_s_tables(client):
             "skipped",
             "this server builds no later tables",
         ), row
-    assert rows[len(first) - 2]["size"] == "4x4" and rows[len(first) - 2]["bytes"] == 34_604_640
+    assert rows[len(first) - 2]["size"] == "4x4" and rows[len(first) - 2]["bytes"] == 23_334_976
 
 
 def test_a_remedy_says_what_the_server_does_about_its_tables():
@@ -532,7 +532,7 @@ def test_a_remedy_says_what_the_server_does_about_its_tables():
 
     remedy = {
         "tables": "the 6-6-3 pattern databases of the 4x4 goal",
-        "bytes": 34_604_640,
+        "bytes": 23_334_976,
         "seconds": 7.7,
         "command": "slidelab tables build 4x4",
     }
@@ -540,7 +540,7 @@ def test_a_remedy_says_what_the_server_does_about_its_tables():
     said = page_remedy(remedy, states, 60)
     assert "command" not in said and said["server"] == "building"
     assert said["advice"] == (
-        "the 6-6-3 pattern databases of the 4x4 goal would help (33 MiB, about 7.7 s to build"
+        "the 6-6-3 pattern databases of the 4x4 goal would help (22.3 MiB, about 7.7 s to build"
         " once): the server is building them now; solve again once they are ready"
     )
     assert page_remedy(remedy, [{**states[0], "state": "queued"}], 60)["advice"].endswith(

@@ -7,6 +7,7 @@ cell); the builder gives the least over the blank (its table) and a bit per free
 count is above it.
 """
 
+import math
 from collections import deque
 
 import numpy as np
@@ -29,6 +30,8 @@ GROUPS = [
     ("1 2 3 4/5 6 7 0", [1, 2, 3, 4, 5]),
     ("0 1 2/3 4 5/6 7 8", [5, 7, 8]),
     ("1 2 3/4 5 6/7 8 9/10 11 0", [11, 3]),
+    # 18 free cells: three bytes of bits a placement, as the 24-puzzle's 6-tile groups
+    ("1 2 3 4 5/6 7 8 9 10/11 12 13 14 15/16 17 18 19 0", [1, 7]),
 ]
 
 
@@ -68,13 +71,18 @@ def test_regions_above_the_least_are_the_plain_searchs(goal, codes):
     table = distinct.build_distinct_table(puzzle, codes)
     whole = distinct.build_distinct_table(puzzle, codes, zero_aware=True)
     per = distinct.above_bytes(n, k)
-    assert whole.shape == (table.shape[0] * (1 + per),)
+    assert whole.shape == (table.shape[0] + distinct.zero_aware_bytes(n, k),)
     marked = whole[: table.shape[0]]
     assert np.array_equal(marked & distinct.VALUE, table)
     above = whole[table.shape[0] :]
     # a placement's entry is marked where, and only where, some bit of its own is set
-    assert np.array_equal(marked >= distinct.ABOVE, above.reshape(-1, per).any(axis=1))
+    assert np.array_equal(
+        marked >= distinct.ABOVE, above[: table.shape[0] * per].reshape(-1, per).any(axis=1)
+    )
     mult = GroupLayout([codes], puzzle.label_counts, n, len(puzzle.labels) + 1).mult[0, :k]
+    bits = above[: table.shape[0] * per]
+    regions = above[table.shape[0] * per :].reshape(-1, n)  # a row per set of k cells
+    assert regions.shape[0] == math.comb(n, k)
     counts = zero_aware_counts(puzzle, codes)
     least: dict = {}
     for (cells, _), value in counts.items():
@@ -86,20 +94,32 @@ def test_regions_above_the_least_are_the_plain_searchs(goal, codes):
         assert table[index] == least[cells]
         rise = value - least[cells]
         assert rise % 2 == 0  # every region of a placement has one parity
-        free = blank - sum(c < blank for c in cells)  # the blank's place among the free cells
-        bit = (above[index * per + free // 8] >> (free % 8)) & 1
+        # the set's rank among the sets of k cells in increasing order of mask
+        rank = sum(math.comb(c, i + 1) for i, c in enumerate(sorted(cells)))
+        region = int(regions[rank, blank])
+        assert region != distinct.OUTSIDE and all(
+            regions[rank, c] == distinct.OUTSIDE for c in cells
+        )
+        bit = (bits[index * per + region // 8] >> (region % 8)) & 1
         assert bit == (rise >= 2), (cells, blank, value, least[cells])
-    assert not above.reshape(-1, per)[~reached].any()  # placements never reached: no bits
+    assert not bits.reshape(-1, per)[~reached].any()  # placements never reached: no bits
 
 
 def test_a_group_with_regions_above_its_least_has_some():
     puzzle = Puzzle("1 2 3/4 5 6/7 8 0")
     whole = distinct.build_distinct_table(puzzle, [1, 2, 3, 4], zero_aware=True)
-    assert whole[9 * 8 * 7 * 6 :].any()
+    assert whole[9 * 8 * 7 * 6 :][: 9 * 8 * 7 * 6].any()
 
 
 @pytest.mark.parametrize(
-    "size, partition", [("3x3", "1,2,3,4/5,6,7,8"), ("2x4", "1,2,3/4,5,6,7"), ("4x3", None)]
+    "size, partition",
+    [
+        ("3x3", "1,2,3,4/5,6,7,8"),
+        ("2x4", "1,2,3/4,5,6,7"),
+        ("4x3", None),
+        # 17 and 16 free cells: three bytes of bits a placement and two
+        ("5x4", "1,2,3/4,5,6/7,8,9/10,11,12/13,14,15/16,17,18,19"),
+    ],
 )
 def test_the_search_keeps_the_estimate_it_would_make_afresh(size, partition):
     """Along a random walk, the move kernel's estimate (only the moved tile's group looked up

@@ -27,7 +27,7 @@ Examples
 >>> t.command()
 'slidelab tables build 4x4 --partition 7-8'
 >>> t.cost().disk_bytes
-1210809600
+1153540960
 """
 
 from __future__ import annotations
@@ -225,7 +225,7 @@ class Tables:
 
     def advice(self, said: str = "") -> str:
         """What they would do and how to build them, for a message: ``the 7-8 pattern
-        databases of the 4x4 goal would help (1.21 GB, about 1 min to build once): slidelab
+        databases of the 4x4 goal would help (1.15 GB, about 1 min to build once): slidelab
         tables build 4x4 --partition 7-8``; only ``build them once with: ...`` after a message
         (``said``) that names them already."""
         if self.describe() in said:

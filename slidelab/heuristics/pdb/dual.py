@@ -42,7 +42,8 @@ def _dual_value(board, blank, fast, extra, enough):
     """The dual look-up of ``board`` (blank at ``blank``) walked home, less the walk: the
     larger over the two walks and, with the reflection, both sides; above ``enough`` as soon
     as one is."""
-    tables, gof, gpos, gm, mult, keys, vals, refl, sigma, flags = fast
+    tables, numbering, keys, vals, refl, sigma, flags = fast
+    gof, gpos, gm, mult, _ = numbering
     binom, seen, earlier, combo, ident, ident_sigma, goal_cell, goal_codes, tmp, dual, width = extra
     home = goal_cell[0]  # the goal's blank cell
     n = board.shape[0]

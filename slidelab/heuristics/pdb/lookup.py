@@ -13,12 +13,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..._bits import popcount, prefetch
+from ..._bits import prefetch
 from ..._jit import njit
 from ...errors import SlidelabError
 from ...puzzle import Puzzle
-from ...tables.pdb.build import above_bytes
-from ...tables.pdb.distinct import ABOVE, VALUE
+from ...tables.pdb.build import above_bytes, table_bytes
+from ...tables.pdb.distinct import ABOVE, VALUE, set_binom, set_rank
 from ...tables.pdb.layout import GroupLayout, group_index, packed_index, reflection
 from ..base import Heuristic
 from ..dispatch import register
@@ -82,34 +82,31 @@ register(15, _pdb_move)
 
 
 @njit(cache=True, inline="always")
-def _above_at(taken, blank, index, size, per):
-    """Where a placement's zero-aware bit for the blank on cell ``blank`` is in its group's
-    table: ``(byte, bit)``, or ``(-1, 0)`` for a group without bits.  The placement is
-    ``index``, on the cells of mask ``taken`` (:func:`packed_index`); ``per`` bytes of bits a
-    placement follow the table's ``size`` entries, a bit for each free cell in board order."""
-    if per == 0:
-        return np.int64(-1), np.int64(0)
-    slot = blank - popcount(taken & ((np.int64(1) << blank) - 1))
-    return size + index * per + (slot >> 3), slot & 7
-
-
-@njit(cache=True, inline="always")
 def least(table, index):
     """A group's entry without its zero-aware mark: the least over the blank."""
     return np.int64(table[index] & VALUE)
 
 
 @njit(cache=True, inline="always")
-def _value(table, index, at, bit):
-    """A group's value: its table's, and 2 more where its zero-aware bit (``at``, ``bit``: see
-    :func:`_above_at`) says the blank's region is above the least over the blank.  The bits are
-    read only for a placement marked :data:`~slidelab.tables.pdb.distinct.ABOVE`."""
+def _value(table, index, taken, blank, size, per, n, binom):
+    """A group's value for placement ``index`` on the cells of mask ``taken``
+    (:func:`packed_index`) with the blank on cell ``blank``: its table's, and 2 more where its
+    zero-aware bit says the blank's region is above the least over the blank.  The group's
+    ``per`` bytes of bits a placement follow the table's ``size`` entries (none: 0), then the
+    region of each of the ``n`` cells for each set of cells (:mod:`~slidelab.tables.pdb.distinct`);
+    they are read only for a placement marked :data:`~slidelab.tables.pdb.distinct.ABOVE`."""
     entry = np.int64(table[index])
     if entry < ABOVE:
         return entry
-    if at < 0:
-        return entry & VALUE
-    return (entry & VALUE) + 2 * np.int64((table[at] >> bit) & 1)
+    entry &= VALUE
+    if per == 0:
+        return entry
+    at = size + index * per
+    bits = np.int64(table[at])  # asked before the region is known: the two reads overlap
+    region = np.int64(table[size * (1 + per) + set_rank(taken, binom) * n + blank])
+    if region >= 8:  # past the first byte (groups of 8 tiles or more)
+        bits = np.int64(table[at + (region >> 3)])
+    return entry + 2 * ((bits >> (region & 7)) & 1)
 
 
 @njit(cache=True, inline="always")
@@ -121,39 +118,41 @@ def pdb_distinct_within(data, board, depth, h, tile, frm, to, enough):
     only when the board's own sum is at most ``enough`` (see
     :func:`~slidelab.heuristics.dispatch.heuristic_move_within`).
     """
-    tables, gof, gpos, gm, mult, keys, vals, refl, sigma, flags = data
+    tables, numbering, keys, vals, refl, sigma, flags = data
+    gof, gpos, gm, mult, binom = numbering
     groups = gm.shape[0]
     bits = flags[1]
+    n = refl.shape[0]
     for i in range(2 * groups):
         keys[depth + 1, i] = keys[depth, i]
         vals[depth + 1, i] = vals[depth, i]
     g = gof[tile]
     index = 0
-    at, bit = np.int64(-1), np.int64(0)
+    taken = 0
     if g >= 0:
         key = keys[depth, g] + (to - frm) * (1 << (bits * gpos[tile]))
         keys[depth + 1, g] = key
         index, taken = packed_index(key, gm[g], bits, mult, g)
         prefetch(tables[g], index)
-        # the blank is where the tile was
-        at, bit = _above_at(taken, frm, index, flags[2 + 2 * g], flags[3 + 2 * g])
     t2 = sigma[tile]
     g2 = gof[t2]
     mirror = 0
-    at2, bit2 = np.int64(-1), np.int64(0)
+    taken2 = 0
     if flags[0] != 0 and g2 >= 0:
         key = keys[depth, groups + g2] + (refl[to] - refl[frm]) * (1 << (bits * gpos[t2]))
         keys[depth + 1, groups + g2] = key
         mirror, taken2 = packed_index(key, gm[g2], bits, mult, g2)
         prefetch(tables[g2], mirror)
-        at2, bit2 = _above_at(taken2, refl[frm], mirror, flags[2 + 2 * g2], flags[3 + 2 * g2])
-    if g >= 0:
-        vals[depth + 1, g] = _value(tables[g], index, at, bit)
+    if g >= 0:  # the blank is where the tile was
+        size, per = flags[2 + 2 * g], flags[3 + 2 * g]
+        vals[depth + 1, g] = _value(tables[g], index, taken, frm, size, per, n, binom)
     own = _best_side(vals, depth + 1, groups, 0)
     if flags[0] == 0 or own > enough:
         return own
     if g2 >= 0:
-        vals[depth + 1, groups + g2] = _value(tables[g2], mirror, at2, bit2)
+        size, per = flags[2 + 2 * g2], flags[3 + 2 * g2]
+        vals[depth + 1, groups + g2] = _value(tables[g2], mirror, taken2, refl[frm], size, per, n,
+                                              binom)  # fmt: skip
     other = 0
     for i in range(groups):
         other += vals[depth + 1, groups + i]
@@ -166,7 +165,7 @@ def pdb_distinct_move(data, board, depth, h, tile, frm, to):
     return pdb_distinct_within(data, board, depth, h, tile, frm, to, np.inf)
 
 
-register(10, pdb_distinct_move, pdb_distinct_within)
+register(7, pdb_distinct_move, pdb_distinct_within)
 
 
 def _readonly(table: np.ndarray) -> np.ndarray:
@@ -215,7 +214,7 @@ class PatternDatabase:
             dtype=np.int64,
         ).reshape(-1, 2)
         for g, table in enumerate(tables):
-            expected = self.layout.sizes[g] * (1 + int(self.above[g, 1]))
+            expected = table_bytes(puzzle, groups[g])
             if table.shape[0] != expected:
                 raise SlidelabError(f"table {g} has {table.shape[0]} entries, expected {expected}")
         self.zero_aware = zero_aware and bool(self.above[:, 1].any())
@@ -231,6 +230,8 @@ class PatternDatabase:
             refl = (np.arange(n, dtype=np.int64), np.arange(k + 1, dtype=np.int64))
         self.refl, self.sigma = refl
         self.ident = np.arange(n, dtype=np.int64)
+        #: the ranks of the groups' sets of cells, for finding the blank's region
+        self.set_binom = set_binom(n, max(len(codes) for codes in groups))
         self.ident_sigma = np.arange(k + 1, dtype=np.int64)
 
     def data(self, codes: np.ndarray, max_depth: int):
@@ -286,14 +287,16 @@ class PatternDatabase:
             for g in range(G):
                 key = keys[0, side * G + g]
                 index, taken = packed_index(key, L.gm[g], bits, L.mult, g)
-                at, bit = _above_at(taken, blank, index, *self.above[g])
-                vals[0, side * G + g] = _value(self.tables[g], index, at, bit)
+                size, per = self.above[g]
+                vals[0, side * G + g] = _value(self.tables[g], index, taken, blank, size, per, n,
+                                               self.set_binom)  # fmt: skip
         # whether the reflection is looked up, the bits of a packed cell, then per group its
         # table's entries and the zero-aware bytes a placement after them
         flags = np.array([1 if self.reflected else 0, bits, *self.above.ravel()], dtype=np.int64)
-        data = (
-            self.kernel_tables, L.gof, L.gpos, L.gm, L.mult, keys, vals, self.refl, self.sigma, flags
-        )  # fmt: skip
+        # the placements' numbering: the group and place of each tile, the groups' sizes, the
+        # numbering's multipliers, and the ranks of the sets of cells (the blank's region)
+        numbering = (L.gof, L.gpos, L.gm, L.mult, self.set_binom)
+        data = (self.kernel_tables, numbering, keys, vals, self.refl, self.sigma, flags)
         return data, int(_best_side(vals, 0, G, flags[0]))
 
     @property

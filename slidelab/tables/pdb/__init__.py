@@ -21,8 +21,9 @@ from ..family import Family, Part, Tables, goal_argument, goal_words
 #: format of the cached tables (the cache rebuilds tables of another format); 2: the group's
 #: order is part of the key (version 1 loaded a group's table for its tiles in any order); 3:
 #: the zero-aware bits follow a distinct group's table (:func:`.build.above_bytes`); 4: groups
-#: leaving up to 24 cells free get them too (the 24-puzzle's)
-PDB_FORMAT = 4
+#: leaving up to 24 cells free get them too (the 24-puzzle's), and a placement's byte marks
+#: whether it has any; 5: a bit a region, not a cell, then the regions of each set of cells
+PDB_FORMAT = 5
 
 
 #: nanoseconds of one core per placement of a distinct-tile group's build, by sets of cells
@@ -104,16 +105,15 @@ def _part(puzzle: Puzzle, codes: list[int]) -> Part:
     from ...memory import usable_cores
     from .build import (
         COMPILE_SECONDS,
-        above_bytes,
         build_bytes,
         build_group_table,
         build_kernels,
         check_build_size,
+        table_bytes,
     )
-    from .layout import placements
 
     check_build_size(puzzle, codes)  # an oversized group refused before any table is built
-    size = placements(puzzle, codes) * (1 + above_bytes(puzzle, codes))
+    size = table_bytes(puzzle, codes)
     peak = build_bytes(puzzle, codes)
     cores = max(1, min(usable_cores(), 16))
     kernels = build_kernels(puzzle, codes)

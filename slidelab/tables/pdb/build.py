@@ -21,7 +21,14 @@ from ...errors import SlidelabError
 from ...puzzle import Puzzle
 from ...units import counted
 from . import distinct
-from .layout import GroupLayout, build_states, group_goal_text, group_index, group_unrank
+from .layout import (
+    GroupLayout,
+    build_states,
+    group_goal_text,
+    group_index,
+    group_unrank,
+    placements,
+)
 
 UNSEEN = 255
 CLOSED = 0x80
@@ -41,9 +48,8 @@ def _farthest(puzzle: Puzzle, code: int) -> int:
     return max(int((abs(rows - r) + abs(columns - c)).min()) for r, c in corners)
 
 
-#: the most cells a group may leave free and still get its zero-aware bits (three bytes a
-#: placement): the 15-puzzle's groups get them (two bytes), the 24-puzzle's 6-tile groups (19
-#: free cells, three bytes: four times the table's memory)
+#: the most cells a group may leave free and still get its zero-aware bits: the 15-puzzle's
+#: groups and the 24-puzzle's 6-tile groups (19 free cells) get them, a byte a placement
 MAX_ZERO_AWARE_FREE = 24
 
 
@@ -55,6 +61,15 @@ def above_bytes(puzzle: Puzzle, codes: Sequence[int]) -> int:
     if not distinct.suitable(puzzle, codes) or n - k > MAX_ZERO_AWARE_FREE:
         return 0
     return distinct.above_bytes(n, k)
+
+
+def table_bytes(puzzle: Puzzle, codes: Sequence[int]) -> int:
+    """Bytes of a group's table: a byte per placement, then its zero-aware bits and regions
+    where it has them (:func:`.distinct.zero_aware_bytes`)."""
+    size = placements(puzzle, codes)
+    if above_bytes(puzzle, codes) == 0:
+        return size
+    return size + distinct.zero_aware_bytes(puzzle.width * puzzle.height, len(codes))
 
 
 def build_bytes(puzzle: Puzzle, codes: Sequence[int]) -> int:

@@ -41,9 +41,12 @@ given region is the depth at which that row reached it; it is above the placemen
 an even number (a group tile's move flips how many of the group stand on cells of one colour;
 the blank's moves do not).  A third bit plane marks each state first reached after its
 placement was, in another region; at the end those bits are turned into the searches' order, a
-bit per cell the group leaves free (:func:`_convert_above`): "2 more with the blank here"; the
-top bit of the placement's byte (:data:`ABOVE`) says whether it has any, so that a look-up
-reads the bits only then (a sixth of the 24-puzzle's 6-tile placements have some).
+bit per region of the cells the group leaves free (:func:`_convert_above`): "2 more with the
+blank in this region", the regions numbered as :func:`_sets` finds them (from the lowest free
+cell up), and after the bits, the region of each cell for each set of cells (a byte each), so
+that a look-up finds the blank's region from the group's cells.  The top bit of the placement's
+byte (:data:`ABOVE`) says whether it has any bit set, so that a look-up reads the bits only then
+(a sixth of the 24-puzzle's 6-tile placements have some).
 Zero-aware tables (Clausecker and Reinefeld) took 43 % of the nodes off Korf's 100 in a
 prototype (``benchmarks/zero_aware.py``); the 7-8 build takes 31-34 s instead of 19 s with them.
 """
@@ -82,6 +85,8 @@ PAGE = mmap.PAGESIZE
 ABOVE = 0x80
 #: the entry's value without :data:`ABOVE`
 VALUE = 0x7F
+#: the region byte of a cell the set's tiles stand on
+OUTSIDE = 0xFF
 
 
 # ----------------------------------------------------------------------------------------
@@ -133,8 +138,14 @@ def _rotations(k, F, pairs):
     return rot
 
 
+def set_binom(n: int, k: int) -> np.ndarray:
+    """``binom[a, b]``: ``a`` choose ``b``, for :func:`set_rank` of sets of up to ``k`` of ``n``
+    cells."""
+    return np.array([[math.comb(a, b) for b in range(k + 2)] for a in range(n + 1)], np.int64)
+
+
 @njit(cache=True, inline="always")
-def _set_rank(mask, binom):
+def set_rank(mask, binom):
     """Rank of a set of cells among the sets of as many cells, in increasing order of mask."""
     r = np.int64(0)
     i = 1
@@ -211,7 +222,7 @@ def _moves(masks, regions, first, n, nbmask, binom, pair):
                     c2 = lowest_bit(free)
                     free &= free - 1
                     S2 = (S & ~(np.int64(1) << c)) | (np.int64(1) << c2)
-                    s2 = _set_rank(S2, binom)
+                    s2 = set_rank(S2, binom)
                     to = first[s2] + regions[s2, c]
                     if count_only:
                         start[to + 1] += 1
@@ -238,7 +249,7 @@ def _answer_places(masks, k, n, binom, K1, stride):
             c = lowest_bit(m)
             m &= m - 1
             others = full & ~(np.int64(1) << c)
-            place[s, a] = c * stride + _set_rank(pext(S & others, others), binom) * K1
+            place[s, a] = c * stride + set_rank(pext(S & others, others), binom) * K1
     return place
 
 
@@ -427,13 +438,12 @@ def _convert(answers, table, masks, c0, place, k, F, mult, md):
 
 
 @njit(cache=True, parallel=True)
-def _convert_above(above, flags, masks, regions, first, k, F, mult, n, per):
+def _convert_above(above, flags, masks, first, k, F, mult, per):
     """The bits of ``above`` in the searches' order: ``per`` bytes a placement, bit ``j`` set
-    where the blank on the ``j``-th free cell (board order) is in a region above the
-    placement's least."""
+    where the blank in the set's ``j``-th region (:func:`_sets`) is above the placement's
+    least."""
     total = masks.shape[0]
     K = F[0] * k
-    full = (np.int64(1) << n) - 1
     tasks = (total + SETS_PER_TASK - 1) // SETS_PER_TASK
     for task in prange(tasks):  # a set's placements are its own: no byte written twice
         slots = np.empty(k, np.int64)
@@ -454,14 +464,9 @@ def _convert_above(above, flags, masks, regions, first, k, F, mult, n, per):
                 for j in range(k):
                     cells[j] = _select(S, slots[j])
                 index = _arrangement_rank(cells, k, mult)  # the placement's, on cells
-                m = full & ~S
-                j = 0
-                while m != 0:
-                    c = lowest_bit(m)
-                    m &= m - 1
-                    if above[first[s] + regions[s, c], word] & bit:
+                for j in range(first[s + 1] - first[s]):
+                    if above[first[s] + j, word] & bit:
                         flags[index * per + (j >> 3)] |= np.uint8(1 << (j & 7))
-                    j += 1
 
 
 @njit(cache=True, parallel=True)
@@ -491,9 +496,23 @@ def suitable(puzzle: Puzzle, codes: Sequence[int]) -> bool:
 
 
 def above_bytes(n: int, k: int) -> int:
-    """Bytes a placement of ``k`` tiles on ``n`` cells takes in a zero-aware table's bits: one
-    bit for each cell the group leaves free."""
-    return (n - k + 7) // 8
+    """Bytes a placement of ``k`` tiles on ``n`` cells takes in a zero-aware table's bits: a bit
+    for each region the other cells may form, at most ``k + 1`` (as many as a checkerboard of
+    tiles isolates; the build checks it) and at most the free cells: one byte for groups of up
+    to 7 tiles."""
+    return (min(n - k, k + 1) + 7) // 8
+
+
+def regions_bytes(n: int, k: int) -> int:
+    """Bytes of a zero-aware table's regions after its bits: the region of each cell for each
+    set of ``k`` cells, a byte each (:data:`OUTSIDE` on the set's own cells)."""
+    return math.comb(n, k) * n
+
+
+def zero_aware_bytes(n: int, k: int) -> int:
+    """Bytes a zero-aware table holds after its ``n!/(n-k)!`` entries: the bits, then the
+    regions."""
+    return math.perm(n, k) * above_bytes(n, k) + regions_bytes(n, k)
 
 
 #: rows (a set of cells and a region of the others) per set of cells, for the estimate of a
@@ -510,7 +529,7 @@ def build_bytes(n: int, k: int, above: int = 0) -> int:
     plane = sets * ROWS_PER_SET * ((K + 63) // 64) * 8
     places = math.perm(n, k)
     search = (3 if above else 2) * plane + places
-    turning = plane + places * (1 + above) if above else places
+    turning = plane + places * (1 + above) + sets * n if above else places
     return max(search, turning) + sets * (n + 8 * k)
 
 
@@ -528,10 +547,12 @@ def build_distinct_table(
     (depth, states, placements, seconds), for benchmarks.
 
     With ``zero_aware``, the placements' regions above their least follow the table in the same
-    array, :func:`above_bytes` bytes a placement, bit ``j`` set where the blank on the
-    ``j``-th cell the group leaves free (board order) makes the placement 2 or more moves
-    dearer than ``table`` says; and an entry of the table whose placement has some bit set has
-    :data:`ABOVE` too (its value is the entry ``& VALUE``).  (A region's count has the parity of the group's tiles on
+    array, :func:`above_bytes` bytes a placement, bit ``j`` set where the blank in the
+    ``j``-th region of the cells the group leaves free makes the placement 2 or more moves
+    dearer than ``table`` says; then :func:`regions_bytes`: for the ``s``-th set of ``k``
+    cells (in increasing order of mask) the region of each cell (:data:`OUTSIDE` on the
+    set's).  An entry of the table whose placement has some bit set has :data:`ABOVE` too (its
+    value is the entry ``& VALUE``).  (A region's count has the parity of the group's tiles on
     cells of one colour, the same in every region, so it is above the least by 2 at least.)
     """
     if not suitable(puzzle, codes):
@@ -549,7 +570,7 @@ def build_distinct_table(
     F = np.array([math.factorial(k - 1 - j) for j in range(k)], np.int64)
     K, K1 = math.factorial(k), math.factorial(k - 1)
     W = (K + 63) // 64
-    binom = np.array([[math.comb(a, b) for b in range(k + 2)] for a in range(n + 1)], np.int64)
+    binom = set_binom(n, k)
     nbmask = np.zeros(n, np.int64)
     for c in range(n):
         for nb in puzzle.neighbours[c]:
@@ -586,7 +607,7 @@ def build_distinct_table(
 
     cells = sorted(home[c] for c in codes)
     slot = np.array([cells.index(home[c]) for c in codes], np.int64)
-    s0 = int(_set_rank(np.int64(sum(1 << c for c in cells)), binom))
+    s0 = int(set_rank(np.int64(sum(1 << c for c in cells)), binom))
     row0 = int(first[s0] + regions[s0, int(puzzle.goal.blank)])
     r0 = int(_arrangement_rank(slot, k, F))
     P0[row0, r0 >> 6] |= np.uint64(1 << (r0 & 63))  # depth 0: code 1
@@ -626,10 +647,18 @@ def build_distinct_table(
             d += 1
         del P0, P1  # the bit planes go before the table comes
         per = above_bytes(n, k) if zero_aware else 0
-        # the table, then the bits; its pages are given as they are first written
-        whole = np.zeros(placements * (1 + per), np.uint8)
+        # the table, the bits, the regions; its pages are given as they are first written
+        whole = np.zeros(placements + (zero_aware_bytes(n, k) if zero_aware else 0), np.uint8)
         if zero_aware:  # the bits first, so that their plane goes before the answers turn
-            _convert_above(above, whole[placements:], masks, regions, first, k, F, mult, n, per)
+            most = int(np.diff(first).max())
+            if most > 8 * per:
+                raise SlidelabError(
+                    f"a set of {k} cells of the {puzzle.size} board leaves {most} regions, more"
+                    f" than the {8 * per} bits of a placement's zero-aware entry"
+                )
+            bits = whole[placements : placements * (1 + per)]
+            _convert_above(above, bits, masks, first, k, F, mult, per)
+            whole[placements * (1 + per) :] = regions.reshape(-1).view(np.uint8)  # -1: OUTSIDE
         del above
         table = whole[:placements]
         for c0 in range(n):
