@@ -30,7 +30,7 @@ GROUPS = [
     ("1 2 3 4/5 6 7 0", [1, 2, 3, 4, 5]),
     ("0 1 2/3 4 5/6 7 8", [5, 7, 8]),
     ("1 2 3/4 5 6/7 8 9/10 11 0", [11, 3]),
-    # 18 free cells: three bytes of bits a placement, as the 24-puzzle's 6-tile groups
+    # 18 free cells, about as many as the 24-puzzle's 6-tile groups leave (19)
     ("1 2 3 4 5/6 7 8 9 10/11 12 13 14 15/16 17 18 19 0", [1, 7]),
 ]
 
@@ -117,8 +117,8 @@ def test_a_group_with_regions_above_its_least_has_some():
         ("3x3", "1,2,3,4/5,6,7,8"),
         ("2x4", "1,2,3/4,5,6,7"),
         ("4x3", None),
-        # 17 and 16 free cells: three bytes of bits a placement and two
-        ("5x4", "1,2,3/4,5,6/7,8,9/10,11,12/13,14,15/16,17,18,19"),
+        # 15 and 16 free cells (more than 8 cells, at most 6 regions: a byte of bits)
+        ("5x4", "1,2,3,4,5/6,7,8,9,10/11,12,13,14,15/16,17,18,19"),
     ],
 )
 def test_the_search_keeps_the_estimate_it_would_make_afresh(size, partition):
