@@ -18,7 +18,7 @@ from ..._jit import njit
 from ...errors import SlidelabError
 from ...puzzle import Puzzle
 from ...tables.pdb.build import above_bytes, table_bytes
-from ...tables.pdb.distinct import ABOVE, VALUE, set_binom, set_rank
+from ...tables.pdb.distinct import ABOVE, VALUE, set_rank
 from ...tables.pdb.layout import GroupLayout, group_index, packed_index, reflection
 from ..base import Heuristic
 from ..dispatch import register
@@ -230,8 +230,6 @@ class PatternDatabase:
             refl = (np.arange(n, dtype=np.int64), np.arange(k + 1, dtype=np.int64))
         self.refl, self.sigma = refl
         self.ident = np.arange(n, dtype=np.int64)
-        #: the ranks of the groups' sets of cells, for finding the blank's region
-        self.set_binom = set_binom(n, max(len(codes) for codes in groups))
         self.ident_sigma = np.arange(k + 1, dtype=np.int64)
 
     def data(self, codes: np.ndarray, max_depth: int):
@@ -289,13 +287,14 @@ class PatternDatabase:
                 index, taken = packed_index(key, L.gm[g], bits, L.mult, g)
                 size, per = self.above[g]
                 vals[0, side * G + g] = _value(self.tables[g], index, taken, blank, size, per, n,
-                                               self.set_binom)  # fmt: skip
+                                               L.binom)  # fmt: skip
         # whether the reflection is looked up, the bits of a packed cell, then per group its
         # table's entries and the zero-aware bytes a placement after them
         flags = np.array([1 if self.reflected else 0, bits, *self.above.ravel()], dtype=np.int64)
         # the placements' numbering: the group and place of each tile, the groups' sizes, the
-        # numbering's multipliers, and the ranks of the sets of cells (the blank's region)
-        numbering = (L.gof, L.gpos, L.gm, L.mult, self.set_binom)
+        # numbering's multipliers, and binomials (the ranks of the sets of cells: the blank's
+        # region)
+        numbering = (L.gof, L.gpos, L.gm, L.mult, L.binom)
         data = (self.kernel_tables, numbering, keys, vals, self.refl, self.sigma, flags)
         return data, int(_best_side(vals, 0, G, flags[0]))
 

@@ -138,12 +138,6 @@ def _rotations(k, F, pairs):
     return rot
 
 
-def set_binom(n: int, k: int) -> np.ndarray:
-    """``binom[a, b]``: ``a`` choose ``b``, for :func:`set_rank` of sets of up to ``k`` of ``n``
-    cells."""
-    return np.array([[math.comb(a, b) for b in range(k + 2)] for a in range(n + 1)], np.int64)
-
-
 @njit(cache=True, inline="always")
 def set_rank(mask, binom):
     """Rank of a set of cells among the sets of as many cells, in increasing order of mask."""
@@ -570,7 +564,7 @@ def build_distinct_table(
     F = np.array([math.factorial(k - 1 - j) for j in range(k)], np.int64)
     K, K1 = math.factorial(k), math.factorial(k - 1)
     W = (K + 63) // 64
-    binom = set_binom(n, k)
+    binom = layout.binom  # a to b for b up to k + 1 (set_rank)
     nbmask = np.zeros(n, np.int64)
     for c in range(n):
         for nb in puzzle.neighbours[c]:

@@ -194,9 +194,12 @@ class GroupLayout:
                 self.mult[g, j] = size
                 size *= radices[j]
             self.sizes.append(size)
-        self.binom = np.zeros((n + 1, maxc + 2), dtype=np.int64)
+        # wide enough for a label's tiles (the ranks of the group index) and for a group's cells
+        # (the rank of its set of cells: ``distinct.set_rank``)
+        columns = max(maxc, width) + 2
+        self.binom = np.zeros((n + 1, columns), dtype=np.int64)
         for a in range(n + 1):
-            for b in range(maxc + 2):
+            for b in range(columns):
                 self.binom[a, b] = math.comb(a, b)
         self.width = width
 
