@@ -44,6 +44,9 @@ def test_the_dual_look_up_is_admissible_and_adds_to_the_tables(goal, partition):
     assert dual.value(puzzle.goal_codes) == 0
 
 
+#: the dual's IDA* kernel (about 60 s of a first run's compiling, for an option that counts nodes
+#: and is not the default) is compiled in the slow step only
+@pytest.mark.slow
 @pytest.mark.parametrize(("goal", "partition"), CASES)
 def test_idastar_with_the_dual_finds_the_optimum_in_fewer_nodes(goal, partition):
     goal_board = Puzzle(goal, goal=goal).goal

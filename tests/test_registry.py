@@ -127,9 +127,9 @@ def test_heuristic_is_admissible_where_declared(name, metric, tables):
         assert not over, f"{name} overestimates in {metric}:\n" + "\n".join(over[:10])
 
 
-#: pairings whose IDA* kernels no other test of the README's run compiles (20-30 s each on 2
+#: pairings whose IDA* kernels no other test of the README's run compiles (20-60 s each on 2
 #: cores, a first run's): checked in the slow step
-_OWN_KERNELS = {("pdb", "mtm"), ("pdb-dual", "mtm"), ("abstraction", "stm")}
+_OWN_KERNELS = {("pdb", "mtm"), ("pdb-dual", "mtm"), ("pdb-dual", "stm"), ("abstraction", "stm")}
 
 
 @pytest.mark.parametrize(

@@ -27,6 +27,7 @@ def exact_3x3():
     return goal, exact_distances(goal)
 
 
+@pytest.mark.slow  # weighted A*'s kernel with pattern databases: 48 s of a first run's compiling
 def test_korf_with_pattern_databases_is_bounded_and_polished():
     for puzzle, known in korf([1, 2, 3, 4, 5, 6]):
         s = solve(puzzle, method="weighted-astar", heuristic="pdb", weight=1.5)
