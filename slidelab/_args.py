@@ -69,6 +69,8 @@ def show(value: Any, limit: int = 40) -> str:
 
 def is_integer(value) -> bool:
     """True for Python and numpy integers, False for booleans and everything else."""
+    if type(value) is int:  # the common case, without the abstract base class's checks
+        return True
     return (
         isinstance(value, numbers.Integral)
         and not isinstance(value, bool)

@@ -21,6 +21,7 @@ Examples
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -335,5 +336,13 @@ def reach(metric: str, width: int, height: int) -> int:
 
 
 def from_blank_path(directions: Iterable[int]) -> tuple[Move, ...]:
-    """Moves (merged into runs) from kernel blank-direction indices 0..3."""
-    return runs(Move(TILE_LETTERS[int(d)]) for d in directions)
+    """Moves (merged into runs, as :func:`runs` merges) from kernel blank-direction indices
+    0..3: a move a run, not one a step merged after (a solution of a stream is made in the
+    time of its search's last nodes)."""
+    out: list[Move] = []
+    for d, steps in itertools.groupby(int(d) for d in directions):
+        left = sum(1 for _ in steps)
+        while left:
+            out.append(Move(TILE_LETTERS[d], min(left, MAX_BOARD_CELLS)))
+            left -= out[-1].amount
+    return tuple(out)

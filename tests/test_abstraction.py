@@ -130,11 +130,8 @@ def _byte_tables(monkeypatch):
     monkeypatch.setattr(pack, "pack_mod3", lambda depth: depth)
 
 
-@pytest.mark.parametrize(
-    "goal",
-    # the 3x3's two tables give A*'s MTM kernel a compile of its own (74 s of a first run's)
-    [pytest.param("1 2 3/4 5 6/7 8 0", marks=pytest.mark.slow), "A B A B/B A 0 A"],
-)
+@pytest.mark.slow  # A* in MTM with abstraction tables: a kernel of its own, 74-80 s of compiling
+@pytest.mark.parametrize("goal", ["1 2 3/4 5 6/7 8 0", "A B A B/B A 0 A"])
 def test_two_bit_tables_estimate_as_the_bytes_in_every_search(goal, monkeypatch):
     """The MTM tables keep each distance modulo 3, decoded from the parent's distance: the
     estimates, and so every search's nodes, are those of a byte a position.  Both kinds of

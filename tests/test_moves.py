@@ -138,3 +138,23 @@ def test_notation_round_trips(moves):
     assert expand(parse_moves(format_moves(moves))) == expand(moves)
     assert expand(parse_moves(format_moves(moves, sep=""))) == expand(moves)
     assert expand(parse_moves(format_moves(moves, "blank"), "blank")) == expand(moves)
+
+
+@given(st.lists(st.integers(0, 3), max_size=60))
+def test_a_kernel_path_becomes_the_runs_of_its_steps(directions):
+    from slidelab.geometry import TILE_LETTERS
+    from slidelab.moves import Move, from_blank_path, runs
+
+    assert from_blank_path(directions) == runs(Move(TILE_LETTERS[d]) for d in directions)
+
+
+def test_a_kernel_path_longer_than_the_longest_move_is_several_moves():
+    from slidelab.moves import Move, from_blank_path
+    from slidelab.parse import MAX_BOARD_CELLS
+
+    longest = [3] * (MAX_BOARD_CELLS + 7) + [0]  # L (index 3) then D (index 0)
+    assert from_blank_path(longest) == (
+        Move("L", MAX_BOARD_CELLS),
+        Move("L", 7),
+        Move("D"),
+    )

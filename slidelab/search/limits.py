@@ -23,6 +23,8 @@ T = TypeVar("T")
 
 #: the most states of one layer a breadth-first search records (:attr:`Limits.record`)
 LAYER_VISITS = 6
+#: bytes a search may take without the default memory budget being read (IDA*'s path arrays)
+SMALL_NEED = 1 << 20
 
 
 def out_of_memory(method: str, what: str, stats: Stats | None = None) -> SearchLimitError:
@@ -173,7 +175,11 @@ class Limits:
             )
 
     def need_bytes(self, amount: int, what: str, method: str) -> None:
-        """Refuse up front an allocation over the memory limit."""
+        """Refuse up front an allocation over the memory limit (under :data:`SMALL_NEED` and
+        no limit given, at once: reading the memory available takes longer than a search of a
+        stream's easy boards)."""
+        if self.max_bytes is None and amount <= SMALL_NEED:
+            return
         if amount > self.bytes_allowed:
             raise SearchLimitError(
                 f"limit reached: {method} needs {format_bytes(amount)} for {what},"

@@ -97,8 +97,9 @@ def solve_many(
     _args.callback(progress, "progress")
     _args.callback(table_progress, "table_progress")
     if workers == 1:
+        plans = Plans(table_progress)
         for item in puzzles:
-            result = _inline(item, options, progress, table_progress)
+            result = _inline(item, options, plans, progress, table_progress)
             yield result
             if isinstance(result, SearchInterrupted):
                 return
@@ -128,12 +129,16 @@ def _read(item, options: SearchOptions) -> Request | BaseException:
         return exc
 
 
-def _inline(item, options, progress, table_progress):
+def _inline(item, options, plans: Plans, progress, table_progress):
+    """The item solved in the calling thread, with its goal's plan made ready once."""
     request = _read(item, options)
     if not isinstance(request, Request):
         return request
+    plan = plans.get(request)
+    if isinstance(plan, SlidelabError):
+        return plan
     try:
-        return solve_request(request, progress=progress, table_progress=table_progress)
+        return solve_request(request, plan=plan, progress=progress, table_progress=table_progress)
     except SearchInterrupted as exc:  # IDA* says how far it got: the stream ends with it
         return exc
     except SlidelabError as exc:

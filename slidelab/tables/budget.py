@@ -81,23 +81,39 @@ def _threads() -> int:
 
 
 #: seconds of one core compiling the walk's kernels from nothing, by metric and by whether the
-#: search is made by one thread (spaces under :data:`SERIAL_STATES`) or by all, on the 2-core
-#: development machine (:func:`slidelab._jit.kernel_set` ``walk-stm-serial``, ``walk-mtm``...)
+#: search is made by one thread (spaces under :data:`SERIAL_STATES`: only the kernels of its
+#: kind of walk, :func:`walk_kind`) or by all (every kind, in the threads' kernel), on the 2-core
+#: development machine (:func:`slidelab._jit.kernel_set` ``walk-stm-serial-suffix``,
+#: ``walk-mtm``...)
 COMPILE_SECONDS = {
-    ("stm", True): 55.0,
-    ("stm", False): 90.0,
-    ("mtm", True): 60.0,
-    ("mtm", False): 100.0,
+    ("stm", "suffix"): 8.5,
+    ("stm", "distinct"): 7.0,
+    ("stm", "repeated"): 7.0,
+    ("mtm", "distinct"): 8.0,
+    ("mtm", "repeated"): 7.0,
+    ("stm", None): 71.0,
+    ("mtm", None): 65.0,
 }
 
 
-def kernels(metric: str, serial: bool) -> tuple[str, float, str]:
-    """The kernel set a whole-space search in ``metric`` runs (by one thread, ``serial``, or by
-    all), the seconds compiling it takes from nothing, and its name
+def walk_kind(space: Space) -> str:
+    """How a whole-space search walks ``space``'s states (its kernels differ): by suffix blocks
+    (distinct tiles, STM, at least :data:`~.index.SUFFIX` of them), else state by state with
+    ``distinct`` tiles or with ``repeated`` labels."""
+    if space.distinct and space.reach == 1 and space.tiles >= SUFFIX:
+        return "suffix"
+    return "distinct" if space.distinct else "repeated"
+
+
+def kernels(space: Space, serial: bool) -> tuple[str, float, str]:
+    """The kernel set a whole-space search of ``space`` runs (by one thread, ``serial``: its
+    kind of walk's; or by all), the seconds compiling it takes from nothing, and its name
     (:func:`slidelab._jit.kernel_set`'s arguments)."""
-    key = f"walk-{metric}" + ("-serial" if serial else "")
+    metric = space.metric
+    kind = walk_kind(space) if serial else None
+    key = f"walk-{metric}" + (f"-serial-{kind}" if serial else "")
     what = f"the breadth-first search of a whole space ({metric.upper()})"
-    return key, COMPILE_SECONDS[(metric, serial)], what
+    return key, COMPILE_SECONDS[(metric, kind)], what
 
 
 def serial_space(space: Space) -> bool:

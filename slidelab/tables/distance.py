@@ -483,7 +483,7 @@ class DistanceFamily(Family):
 
         space = Space(tables.goal, tables.metric)
         cost = estimate(space, table=True)
-        key, compile_seconds, _ = kernels(space.metric, serial_space(space))
+        key, compile_seconds, _ = kernels(space, serial_space(space))
         return [
             Part(
                 table_spec(space),

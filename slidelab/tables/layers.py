@@ -72,7 +72,7 @@ from numba import prange
 from .._bits import atomic_or, lowest_bit, popcount, with_code
 from .._jit import njit
 from ..errors import SlidelabError
-from .budget import SERIAL_STATES, kernels, serial_space
+from .budget import SERIAL_STATES, kernels, serial_space, walk_kind
 from .driver import breadth_first, close_layer, close_range
 from .index import SUFFIX, UNREACHED, Space, suffix_tables
 from .index_kernels import seek, suffix_block, tile_rank, vertical_delta
@@ -318,28 +318,84 @@ PARTITION = 1
 CROSSING = 2
 
 
+@njit(cache=True, inline="always")
+def _whole(words, depth, record, d, marks, flags_next, g, suffix, lo, hi):
+    """:func:`_walk`'s first argument for a walk over the whole space (nothing is outside)."""
+    window = (np.int64(0), g.per_blank, g.per_blank)
+    return (words, depth, record, d, marks, flags_next, g, suffix, lo, hi, window,
+            np.empty(0, np.int64))  # fmt: skip
+
+
+# One kernel for each kind of walk over the whole space and way, :func:`_walk` inlined with its
+# flags constants (pulling and walking by suffix blocks as constants took the 6x2's search from
+# 11 s to 7.6 s), each compiled when first needed: a small space's table compiles the two of
+# its kind (about a third of the time the six took together).  ``a`` as :func:`_whole` takes.
+
+
+@njit(cache=True)
+def _walk_suffix_pull(words, depth, record, d, marks, flags_next, g, suffix, lo, hi, dirs, reach):
+    a = _whole(words, depth, record, d, marks, flags_next, g, suffix, lo, hi)
+    return _walk(a, 2, 1, True, True, True, WHOLE)[0]
+
+
+@njit(cache=True)
+def _walk_suffix_push(words, depth, record, d, marks, flags_next, g, suffix, lo, hi, dirs, reach):
+    a = _whole(words, depth, record, d, marks, flags_next, g, suffix, lo, hi)
+    return _walk(a, 2, 1, True, True, False, WHOLE)[0]
+
+
+@njit(cache=True)
+def _walk_distinct_pull(words, depth, record, d, marks, flags_next, g, suffix, lo, hi, dirs, reach):
+    a = _whole(words, depth, record, d, marks, flags_next, g, suffix, lo, hi)
+    return _walk(a, dirs, reach, True, False, True, WHOLE)[0]
+
+
+@njit(cache=True)
+def _walk_distinct_push(words, depth, record, d, marks, flags_next, g, suffix, lo, hi, dirs, reach):
+    a = _whole(words, depth, record, d, marks, flags_next, g, suffix, lo, hi)
+    return _walk(a, dirs, reach, True, False, False, WHOLE)[0]
+
+
+@njit(cache=True)
+def _walk_repeated_pull(words, depth, record, d, marks, flags_next, g, suffix, lo, hi, dirs, reach):
+    a = _whole(words, depth, record, d, marks, flags_next, g, suffix, lo, hi)
+    return _walk(a, dirs, reach, False, False, True, WHOLE)[0]
+
+
+@njit(cache=True)
+def _walk_repeated_push(words, depth, record, d, marks, flags_next, g, suffix, lo, hi, dirs, reach):
+    a = _whole(words, depth, record, d, marks, flags_next, g, suffix, lo, hi)
+    return _walk(a, dirs, reach, False, False, False, WHOLE)[0]
+
+
+def _walk_of(distinct: bool, by_suffix: bool, pull: bool):
+    """The kernel of a walk over the whole space of this kind and way."""
+    if by_suffix:
+        return _walk_suffix_pull if pull else _walk_suffix_push
+    if distinct:
+        return _walk_distinct_pull if pull else _walk_distinct_push
+    return _walk_repeated_pull if pull else _walk_repeated_push
+
+
 @njit(cache=True)
 def _walk_kind(
     words, depth, record, d, marks, flags_next, g, suffix, lo, hi, directions, reach, distinct,
     by_suffix, pull,
 ):  # fmt: skip
-    """:func:`_walk` over the whole space, inlined once for each kind of walk and way, its flags
-    constants there (pulling and walking by suffix blocks as constants took the 6x2's search
-    from 11 s to 7.6 s): by suffix blocks, or state by state with distinct or repeated tiles."""
-    window = (np.int64(0), g.per_blank, g.per_blank)  # all the ranks: nothing is outside
-    out = np.empty(0, np.int64)
-    a = (words, depth, record, d, marks, flags_next, g, suffix, lo, hi, window, out)
+    """The walk of this kind and way over units ``lo .. hi - 1``, chosen in the kernel (a
+    chunk of :func:`_walk_parallel`: all six compiled with it)."""
+    a = (words, depth, record, d, marks, flags_next, g, suffix, lo, hi, directions, reach)
     if by_suffix and pull:
-        return _walk(a, 2, 1, True, True, True, WHOLE)[0]
+        return _walk_suffix_pull(*a)
     if by_suffix:
-        return _walk(a, 2, 1, True, True, False, WHOLE)[0]
+        return _walk_suffix_push(*a)
     if distinct and pull:
-        return _walk(a, directions, reach, True, False, True, WHOLE)[0]
+        return _walk_distinct_pull(*a)
     if distinct:
-        return _walk(a, directions, reach, True, False, False, WHOLE)[0]
+        return _walk_distinct_push(*a)
     if pull:
-        return _walk(a, directions, reach, False, False, True, WHOLE)[0]
-    return _walk(a, directions, reach, False, False, False, WHOLE)[0]
+        return _walk_repeated_pull(*a)
+    return _walk_repeated_push(*a)
 
 
 @njit(cache=True, inline="always")
@@ -608,12 +664,7 @@ class Codes:
         # whole blocks)
         half = math.factorial(SUFFIX) // 2
         self.blocks = (
-            BLOCK_WALK
-            and space.distinct
-            and space.tiles >= SUFFIX
-            and self.reach == 1
-            and r0 % half == 0
-            and ranks % half == 0
+            BLOCK_WALK and walk_kind(space) == "suffix" and r0 % half == 0 and ranks % half == 0
         )
         #: units of the walk: suffix blocks, or flag blocks
         self.units = slots // half if self.blocks else nblocks
@@ -645,8 +696,9 @@ class Codes:
         new = self.sweep(d, small, flags_cur, flags_next, done)
         args = (self.words, self.depth, self.record, d, marks, flags_next, self.g, self.suffix)
         kinds = (self.directions, self.reach, self.space.distinct, self.blocks, pull)
-        if small:
-            new += _walk_kind(*args, 0, self.units, *kinds)
+        if small:  # only this kind's kernel, compiled when first needed
+            walk = _walk_of(self.space.distinct, self.blocks, pull)
+            new += walk(*args, 0, self.units, self.directions, self.reach)
         else:
             new += _walk_parallel(*args, self.units, *kinds, self.chunks)
         return new, new
@@ -802,7 +854,7 @@ def search_layers(
     codes.words[goal >> 5] |= np.int64(1) << ((goal & 31) << 1)
     if record:
         codes.depth[goal] = 0
-    with kernel_threads(), kernel_set(*kernels(space.metric, codes.serial)):
+    with kernel_threads(), kernel_set(*kernels(space, codes.serial)):
         d, flags = tally.run(
             codes.nblocks, goal >> BLOCK_SHIFT, codes.expand, codes.close, **switch(space, parallel)
         )
