@@ -86,7 +86,7 @@ def _abstraction_search() -> None:
         slidelab.solve("1 2 3/4 5 6/0 7 8", method="idastar", heuristic="abstraction", metric="mtm")
 
 
-#: kernels that a test run compiles anyway (a first run's CPU seconds: about 60, 37 and 30), the
+#: kernels that a test run compiles anyway (a first run's CPU seconds: about 20, 25 and 30), the
 #: first of them needed before any test
 _FIRST_KERNELS = (_distance_tables, _pattern_database_build, _abstraction_search)
 

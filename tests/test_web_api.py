@@ -766,6 +766,7 @@ def test_compare_holds_each_method_to_a_solves_memory_cap(client, monkeypatch):
     assert ida["error"] is None and ida["length"] == 31  # IDA* stores no states
 
 
+@pytest.mark.slow  # a first run's server compiles A* and bidirectional BFS for it: 46 s (under 4 s after)
 def test_compare_in_the_background_reports_each_method_as_it_ends(client):
     started = client.post(
         "/api/compare",

@@ -1060,6 +1060,7 @@ def test_hint_best_next_move_and_distance(desktop, server):
     expect(page.locator("#board .tile.hinted")).to_have_count(0)
 
 
+@pytest.mark.slow  # a first run's server compiles six searches for it: 52 s (10 s after)
 def test_the_lab_compares_methods_on_the_position(desktop, server):
     page = desktop
     open_page(page, server)
