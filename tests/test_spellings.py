@@ -20,7 +20,9 @@ def web():
 
     from slidelab.web import create_app
 
-    with TestClient(create_app(workers=1, max_time_limit=20, grace=5)) as client:
+    # no warm-up (its 15-puzzle tables and kernels): a 2x3 is all these tests ask of it
+    app = create_app(workers=1, max_time_limit=20, grace=5, prestart=False)
+    with TestClient(app) as client:
         yield client
 
 
