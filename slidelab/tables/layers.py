@@ -166,8 +166,9 @@ def _walk(a, directions, reach, distinct, by_suffix, pull, outside):
     layer's moves into other partitions).  ``out`` is sized by the caller for every neighbour
     the units can have outside; the count returned says if it was not.
 
-    Compiled once (:func:`_walk_kind`), for both metrics and every kind of space; a partition's
-    walks once more (:func:`_walk_part_kind`).
+    Compiled once for each kind of walk over the whole space and way (:func:`_walk_of`, the
+    six kernels after :data:`CROSSING`), for both metrics; a partition's walks once more
+    (:func:`_walk_part_kind`).
     """
     words, depth, record, d, marks, flags_next, g, suffix, lo, hi, window, out = a
     m, width, per_blank, nbr = g.tiles, g.width, g.per_blank, g.neighbours
@@ -328,8 +329,9 @@ def _whole(words, depth, record, d, marks, flags_next, g, suffix, lo, hi):
 
 # One kernel for each kind of walk over the whole space and way, :func:`_walk` inlined with its
 # flags constants (pulling and walking by suffix blocks as constants took the 6x2's search from
-# 11 s to 7.6 s), each compiled when first needed: a small space's table compiles the two of
-# its kind (about a third of the time the six took together).  ``a`` as :func:`_whole` takes.
+# 11 s to 7.6 s), each compiled when first needed: a small space's table compiles its kind's
+# push, and its pull if a layer pulls (the 3x3's: the push alone, 8.7 s against 66 s for the
+# six in one kernel).  ``a`` as :func:`_whole` takes.
 
 
 @njit(cache=True)
