@@ -158,9 +158,10 @@ def shipped(reach: int = 1) -> dict[int, list[tuple[int, ...]]]:
     found: dict[int, list[tuple[int, ...]]] = {}
     if reach != 1 and reach not in MTM_SHIPPED:
         return found
-    for line in files(__package__).joinpath(shipped_file(reach)).read_text().splitlines():
-        if line and not line.startswith("#"):
-            found.setdefault(len(line), []).append(tuple(_DIGITS.index(c) for c in line))
+    number = bytes.maketrans(_DIGITS.encode(), bytes(range(len(_DIGITS))))
+    for line in files(__package__).joinpath(shipped_file(reach)).read_bytes().splitlines():
+        if line and not line.startswith(b"#"):
+            found.setdefault(len(line), []).append(tuple(line.translate(number)))
     return found
 
 
@@ -208,14 +209,10 @@ def automaton_of(strings: dict[int, list[tuple[int, ...]]], moves: int = 4) -> n
                 fail[child] = table[fail[state]][d]
                 queue.append(child)
     # the final states go: a move into one is refused; the others are numbered again
-    keep = [s for s in range(len(goto)) if not final[s]]
-    number = {s: i for i, s in enumerate(keep)}
-    out = np.full((len(keep), moves), -1, dtype=np.int32)
-    for s in keep:
-        for d in range(moves):
-            t = table[s][d]
-            if not final[t]:
-                out[number[s], d] = number[t]
+    kept = np.logical_not(final)
+    number = np.cumsum(kept, dtype=np.int32) - 1  # a kept state's new number
+    out = np.asarray(table, dtype=np.int32)[kept]
+    out = np.where(kept[out], number[out], np.int32(-1)).astype(np.int32)
     out.flags.writeable = False
     return out
 
