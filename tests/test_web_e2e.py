@@ -529,6 +529,12 @@ def test_jobs_end_with_their_page_and_an_error_is_its_own_status(browser, server
     pg.dblclick("#solve-btn")
     expect(status).to_contain_text("bound")
     assert _hard_jobs(server) == 1
+    # cancel took solve's place: a double click's second click landing on it (as when the solve
+    # is sent between the two) does not cancel
+    pg.locator("#cancel-btn").dispatch_event("click", {"detail": 2})
+    time.sleep(0.5)
+    expect(status).to_contain_text("bound")
+    assert _hard_jobs(server) == 1
     # the tab closed: its job ends, and the worker is free
     pg.close(run_before_unload=True)
     waited = 0.0

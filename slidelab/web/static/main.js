@@ -77,7 +77,9 @@ function listenSolve() {
   $("method").addEventListener("change", updateHeuristicMenu);
   $("metric").addEventListener("change", () => { updateHeuristicMenu(); renderBoard(); });
   $("solve-btn").addEventListener("click", startSolve);
-  $("cancel-btn").addEventListener("click", cancelSolve);
+  // cancel takes solve's place once the solve is sent: a double click's second click on
+  // solve lands on it (a click count of 2), and is not a cancel
+  $("cancel-btn").addEventListener("click", (e) => { if (e.detail < 2) cancelSolve(); });
   $("rejoin-btn").addEventListener("click", rejoin);
   $("resolve-btn").addEventListener("click", startSolve);
   $("replay").addEventListener("click", () => { line.undoSteps = []; }, true);
