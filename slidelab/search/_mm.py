@@ -316,18 +316,13 @@ def mm_run(
         if st[S_NODES] > max_nodes:
             status = CAPPED
             break
-        if pr_f < pr_b or (pr_f == pr_b and st[S_OPEN] <= st[S_OPEN + 1]):
-            s = 0
-            ok = _expand(
-                0, hdata_f, hp_f, board_f, snode[0], sdir[0], sh[0], chain, nbr, word_of,
-                shift_of, nodes, gcnt, fcnt, ckey, st,
-            )  # fmt: skip
-        else:
-            s = 1
-            ok = _expand(
-                1, hdata_b, hp_b, board_b, snode[1], sdir[1], sh[1], chain, nbr, word_of,
-                shift_of, nodes, gcnt, fcnt, ckey, st,
-            )  # fmt: skip
+        # the side chosen at run time: one ``_expand`` compiled, not one per side
+        s = 0 if pr_f < pr_b or (pr_f == pr_b and st[S_OPEN] <= st[S_OPEN + 1]) else 1
+        ok = _expand(
+            s, hdata_f if s == 0 else hdata_b, hp_f if s == 0 else hp_b,
+            board_f if s == 0 else board_b, snode[s], sdir[s], sh[s], chain, nbr, word_of,
+            shift_of, nodes, gcnt, fcnt, ckey, st,
+        )  # fmt: skip
         if not ok:
             st[S_DEEP_SIDE] = s
             status = DEEP
