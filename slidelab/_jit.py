@@ -41,7 +41,7 @@ Compile notice
     command line shows it on standard error, so a first run says why it is quiet.
 
 Which kernels are compiled
-    Work that needs kernels runs them as a named *set* (:func:`kernel_set`: ``walk-stm``,
+    Work that needs kernels runs them as a named *set* (:func:`kernel_set`: ``walk-stm-suffix``,
     the whole-space search's; ``pdb-distinct``, a pattern database's build), and the seconds
     its first run spent compiling are written down beside the kernels, in a ledger of the
     package's stamp (:func:`kernels_compiled`).  So a choice between a build and a search
@@ -372,7 +372,7 @@ def compile_estimate(key: str, model_seconds: float) -> float:
     return model_seconds * factor * load_factor(1)
 
 
-class kernel_set:  # noqa: N801 - used as a function: ``with kernel_set("walk-stm"):``
+class kernel_set:  # noqa: N801 - used as a function: ``with kernel_set("walk-stm-suffix"):``
     """Runs work that needs the set of kernels ``key`` (``model_seconds``: its compiling from
     nothing on the development machine; ``what``: its name in the compile notice); once the
     work has run, the set is in the ledger

@@ -80,19 +80,25 @@ def _threads() -> int:
     return max(1, usable_cores())
 
 
-#: seconds of one core compiling the walk's kernels from nothing, by metric and by whether the
-#: search is made by one thread (spaces under :data:`SERIAL_STATES`: only the kernels of its
-#: kind of walk, :func:`walk_kind`) or by all (every kind, in the threads' kernel), on the 2-core
-#: development machine (:func:`slidelab._jit.kernel_set` ``walk-stm-serial-suffix``,
-#: ``walk-mtm``...)
+#: seconds of one core compiling a whole-space search's kernels from nothing on the 2-core
+#: development machine, by metric, kind of walk (:func:`walk_kind`: each has its kernels) and
+#: whether the search is made by one thread (``True``: spaces under :data:`SERIAL_STATES`, their
+#: push alone, or one core) or by all (its push and pull, run by threads, and the threads' sweep and closing
+#: kernels); :func:`slidelab._jit.kernel_set` ``walk-stm-suffix``, ``walk-mtm-repeated-threads``...
+#: The threads' sets measured beside the one thread's of the same kind from empty caches
+#: (2026-11-30: suffix 1.44 times the one thread's, MTM distinct 1.26, MTM repeated 1.14, the
+#: others alike), scaled from the one thread's models.
 COMPILE_SECONDS = {
-    ("stm", "suffix"): 8.5,
-    ("stm", "distinct"): 7.0,
-    ("stm", "repeated"): 7.0,
-    ("mtm", "distinct"): 8.0,
-    ("mtm", "repeated"): 7.0,
-    ("stm", None): 71.0,
-    ("mtm", None): 65.0,
+    ("stm", "suffix", True): 8.5,
+    ("stm", "distinct", True): 7.0,
+    ("stm", "repeated", True): 7.0,
+    ("mtm", "distinct", True): 8.0,
+    ("mtm", "repeated", True): 7.0,
+    ("stm", "suffix", False): 12.0,
+    ("stm", "distinct", False): 7.5,
+    ("stm", "repeated", False): 7.5,
+    ("mtm", "distinct", False): 10.0,
+    ("mtm", "repeated", False): 8.0,
 }
 
 
@@ -106,14 +112,13 @@ def walk_kind(space: Space) -> str:
 
 
 def kernels(space: Space, serial: bool) -> tuple[str, float, str]:
-    """The kernel set a whole-space search of ``space`` runs (by one thread, ``serial``: its
-    kind of walk's; or by all), the seconds compiling it takes from nothing, and its name
+    """The kernel set a whole-space search of ``space`` runs (its kind of walk's, by one thread,
+    ``serial``, or by all), the seconds compiling it takes from nothing, and its name
     (:func:`slidelab._jit.kernel_set`'s arguments)."""
-    metric = space.metric
-    kind = walk_kind(space) if serial else None
-    key = f"walk-{metric}" + (f"-serial-{kind}" if serial else "")
+    metric, kind = space.metric, walk_kind(space)
+    key = f"walk-{metric}-{kind}" + ("" if serial else "-threads")
     what = f"the breadth-first search of a whole space ({metric.upper()})"
-    return key, COMPILE_SECONDS[(metric, kind)], what
+    return key, COMPILE_SECONDS[(metric, kind, serial)], what
 
 
 def serial_space(space: Space) -> bool:

@@ -63,6 +63,7 @@ import contextlib
 import math
 import time
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 
 import numba
@@ -331,40 +332,43 @@ def _whole(words, depth, record, d, marks, flags_next, g, suffix, lo, hi):
 # flags constants (pulling and walking by suffix blocks as constants took the 6x2's search from
 # 11 s to 7.6 s), each compiled when first needed: a small space's table compiles its kind's
 # push, and its pull if a layer pulls (the 3x3's: the push alone, 8.7 s against 66 s for the
-# six in one kernel).  ``a`` as :func:`_whole` takes.
+# six in one kernel); a large space's threads run the same kernels (:func:`_walk_threads`).
+# numba's numpy error model (no check for a division by zero: none can be) as a parallel
+# kernel's callees get it: without it the line puzzle's walk took a quarter longer.
+# ``a`` as :func:`_whole` takes.
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True, error_model="numpy")
 def _walk_suffix_pull(words, depth, record, d, marks, flags_next, g, suffix, lo, hi, dirs, reach):
     a = _whole(words, depth, record, d, marks, flags_next, g, suffix, lo, hi)
     return _walk(a, 2, 1, True, True, True, WHOLE)[0]
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True, error_model="numpy")
 def _walk_suffix_push(words, depth, record, d, marks, flags_next, g, suffix, lo, hi, dirs, reach):
     a = _whole(words, depth, record, d, marks, flags_next, g, suffix, lo, hi)
     return _walk(a, 2, 1, True, True, False, WHOLE)[0]
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True, error_model="numpy")
 def _walk_distinct_pull(words, depth, record, d, marks, flags_next, g, suffix, lo, hi, dirs, reach):
     a = _whole(words, depth, record, d, marks, flags_next, g, suffix, lo, hi)
     return _walk(a, dirs, reach, True, False, True, WHOLE)[0]
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True, error_model="numpy")
 def _walk_distinct_push(words, depth, record, d, marks, flags_next, g, suffix, lo, hi, dirs, reach):
     a = _whole(words, depth, record, d, marks, flags_next, g, suffix, lo, hi)
     return _walk(a, dirs, reach, True, False, False, WHOLE)[0]
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True, error_model="numpy")
 def _walk_repeated_pull(words, depth, record, d, marks, flags_next, g, suffix, lo, hi, dirs, reach):
     a = _whole(words, depth, record, d, marks, flags_next, g, suffix, lo, hi)
     return _walk(a, dirs, reach, False, False, True, WHOLE)[0]
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True, error_model="numpy")
 def _walk_repeated_push(words, depth, record, d, marks, flags_next, g, suffix, lo, hi, dirs, reach):
     a = _whole(words, depth, record, d, marks, flags_next, g, suffix, lo, hi)
     return _walk(a, dirs, reach, False, False, False, WHOLE)[0]
@@ -379,48 +383,28 @@ def _walk_of(distinct: bool, by_suffix: bool, pull: bool):
     return _walk_repeated_pull if pull else _walk_repeated_push
 
 
-@njit(cache=True)
-def _walk_kind(
-    words, depth, record, d, marks, flags_next, g, suffix, lo, hi, directions, reach, distinct,
-    by_suffix, pull,
-):  # fmt: skip
-    """The walk of this kind and way over units ``lo .. hi - 1``, chosen in the kernel (a
-    chunk of :func:`_walk_parallel`: all six compiled with it)."""
-    a = (words, depth, record, d, marks, flags_next, g, suffix, lo, hi, directions, reach)
-    if by_suffix and pull:
-        return _walk_suffix_pull(*a)
-    if by_suffix:
-        return _walk_suffix_push(*a)
-    if distinct and pull:
-        return _walk_distinct_pull(*a)
-    if distinct:
-        return _walk_distinct_push(*a)
-    if pull:
-        return _walk_repeated_pull(*a)
-    return _walk_repeated_push(*a)
-
-
 @njit(cache=True, inline="always")
 def _chunk(ch, lo, hi, chunks):
     """Units ``(first, end)`` of chunk ``ch`` when units ``lo .. hi - 1`` are cut in ``chunks``."""
     return lo + ch * (hi - lo) // chunks, lo + (ch + 1) * (hi - lo) // chunks
 
 
-@njit(cache=True, parallel=True)
-def _walk_parallel(
-    words, depth, record, d, marks, flags_next, g, suffix, units, directions, reach, distinct,
-    by_suffix, pull, chunks,
-):  # fmt: skip
-    """:func:`_walk` over all ``units``, chunks handed to the threads as they come free (a
-    pull's threads each write only their own units)."""
-    found = np.zeros(chunks, np.int64)
-    for ch in prange(chunks):
-        lo, hi = _chunk(ch, 0, units, chunks)
-        found[ch] = _walk_kind(
-            words, depth, record, d, marks, flags_next, g, suffix, lo, hi, directions, reach,
-            distinct, by_suffix, pull,
-        )  # fmt: skip
-    return found.sum()
+def _walk_threads(walk, args, units: int, directions: int, reach: int, chunks: int) -> int:
+    """The kernel ``walk`` (:func:`_walk_of`'s) over all ``units`` in ``chunks`` chunks, handed
+    to numba's number of threads as they come free (the kernels let go of the GIL; a pull's
+    threads each write only their own units, a push's claim with atomic ORs).  Python threads
+    rather than a parallel kernel: a large space's walk compiles its own kind's kernels, a
+    small space's (8 s), not a kernel holding all six (85 s)."""
+
+    def chunk(ch: int) -> int:
+        lo, hi = ch * units // chunks, (ch + 1) * units // chunks
+        return int(walk(*args, lo, hi, directions, reach))
+
+    threads = max(1, min(numba.get_num_threads(), chunks))
+    if threads == 1:
+        return sum(map(chunk, range(chunks)))
+    with ThreadPoolExecutor(threads, thread_name_prefix="slidelab-walk") as pool:
+        return sum(pool.map(chunk, range(chunks)))
 
 
 @njit(cache=True, nogil=True)
@@ -429,8 +413,8 @@ def _walk_part_kind(
 ):  # fmt: skip
     """:func:`_walk` over units ``lo .. hi - 1`` of a partition's words (``window``), its
     vertical moves only (a partition's sideways moves stay in it: :func:`_sweep` makes them),
-    inlined for each kind of walk as :func:`_walk_kind` does; ``kind``: 0 push, 1 pull, 2 push
-    into the other partitions only.  Returns ``(states reached, neighbours listed in out)``."""
+    inlined for each kind of walk and way; ``kind``: 0 push, 1 pull, 2 push into the other
+    partitions only.  Returns ``(states reached, neighbours listed in out)``."""
     a = (words, np.empty(0, np.uint8), False, d, marks, flags_next, g, suffix, lo, hi, window, out)
     if by_suffix and kind == 1:
         return _walk(a, 2, 1, True, True, True, PARTITION)
@@ -697,12 +681,11 @@ class Codes:
         marks = done if pull else flags_cur
         new = self.sweep(d, small, flags_cur, flags_next, done)
         args = (self.words, self.depth, self.record, d, marks, flags_next, self.g, self.suffix)
-        kinds = (self.directions, self.reach, self.space.distinct, self.blocks, pull)
-        if small:  # only this kind's kernel, compiled when first needed
-            walk = _walk_of(self.space.distinct, self.blocks, pull)
+        walk = _walk_of(self.space.distinct, self.blocks, pull)  # compiled when first needed
+        if small:
             new += walk(*args, 0, self.units, self.directions, self.reach)
         else:
-            new += _walk_parallel(*args, self.units, *kinds, self.chunks)
+            new += _walk_threads(walk, args, self.units, self.directions, self.reach, self.chunks)
         return new, new
 
     def walk_partition(self, d, kind, marks, flags_next, lo, hi, out, sent) -> int:
