@@ -123,13 +123,13 @@ def test_6x2_matches_oeis_a090167():
     assert (st.states, st.diameter) == (int(published["states"]), int(published["diameter"]))
 
 
-@pytest.mark.parametrize("parallel", [False, pytest.param(True, marks=pytest.mark.slow)])
+@pytest.mark.slow  # the pulls' kernels: no other test of the README's run compiles them (26 s)
+@pytest.mark.parametrize("parallel", [False, True])
 @pytest.mark.parametrize("goal", ["3x3", "5x2", "2x5", "3 1 2/4 0 5/6 7 8"])
 def test_suffix_block_walk_agrees_with_stepping(goal, parallel, monkeypatch):
     # distinct tiles from 8 on: the kernels walk suffix blocks, placing a state's last 8 tiles
     # from tables (layers._walk with by_suffix); the older ones step from state to state.  Same depth
-    # for every state, pushing and pulling, on one thread, and on all (the parallel walk's
-    # kernels: the slow step's, no other test of the README's run compiles them).
+    # for every state, pushing and pulling, on one thread, and on all (the threads' walk).
     from slidelab.tables import layers
 
     space = space_of(goal)
