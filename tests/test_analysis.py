@@ -478,3 +478,26 @@ def test_cli_bad_input(cli, cache, args, message):
     assert result.exit_code == 2
     lines = result.output.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("error: ") and message in lines[0]
+
+
+def test_a_walk_on_threads_stops_at_a_chunk_that_fails():
+    """A chunk's failure (an interrupt, a fault) ends the layer's walk at once: the chunks not
+    yet started are dropped, not walked before the failure is told."""
+    import time
+
+    from slidelab.tables import layers
+
+    started = []
+
+    def walk(*args):
+        lo = args[-4]
+        started.append(lo)
+        if lo == 2 * 1000:  # chunk 2 of 256 over 256,000 units
+            raise RuntimeError("chunk 2 failed")
+        time.sleep(0.01)
+        return 1
+
+    with pytest.raises(RuntimeError, match="chunk 2 failed"):
+        layers._walk_threads(walk, ("a", "b"), 256_000, 4, 1, 256)
+    assert len(started) < 32
+    assert layers._walk_threads(lambda *a: a[-3] - a[-4], (), 1000, 4, 1, 7) == 1000
