@@ -171,7 +171,9 @@ METHODS: dict[str, Method] = {
             tables="heuristic",
             stores=True,
             metrics=("stm",),
-            compile_seconds=8.5,
+            # 8.5 while its expansion was compiled once per side; once: 8.4 -> 5.2 s with
+            # Manhattan, 10.2 -> 6.6 s with linear conflict, on one machine (2026-11-30)
+            compile_seconds=5.4,
         ),
         _guided(
             "weighted-astar",
