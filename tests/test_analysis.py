@@ -494,7 +494,7 @@ def test_a_walk_on_threads_stops_at_a_chunk_that_fails():
         started.append(lo)
         if lo == 2 * 1000:  # chunk 2 of 256 over 256,000 units
             raise RuntimeError("chunk 2 failed")
-        time.sleep(0.01)
+        time.sleep(0.05)  # the whole layer would take 6 s on two threads
         return 1
 
     with pytest.raises(RuntimeError, match="chunk 2 failed"):
