@@ -212,7 +212,7 @@ def automaton_of(strings: dict[int, list[tuple[int, ...]]], moves: int = 4) -> n
     kept = np.logical_not(final)
     number = np.cumsum(kept, dtype=np.int32) - 1  # a kept state's new number
     out = np.asarray(table, dtype=np.int32)[kept]
-    out = np.where(kept[out], number[out], np.int32(-1)).astype(np.int32)
+    out = np.where(kept[out], number[out], np.int32(-1))
     out.flags.writeable = False
     return out
 

@@ -83,8 +83,9 @@ def _threads() -> int:
 #: seconds of one core compiling a whole-space search's kernels from nothing on the 2-core
 #: development machine, by metric, kind of walk (:func:`walk_kind`: each has its kernels) and
 #: whether the search is made by one thread (``True``: spaces under :data:`SERIAL_STATES`, their
-#: push alone, or one core) or by all (its push and pull, run by threads, and the threads' sweep and closing
-#: kernels); :func:`slidelab._jit.kernel_set` ``walk-stm-suffix``, ``walk-mtm-repeated-threads``...
+#: push alone, or one core) or by all (its push and pull, run by threads, and the threads' sweep
+#: and closing kernels); :func:`slidelab._jit.kernel_set` ``walk-stm-suffix``,
+#: ``walk-mtm-repeated-threads``...
 #: The threads' sets measured beside the one thread's of the same kind from empty caches
 #: (2026-11-30: suffix 1.44 times the one thread's, MTM distinct 1.26, MTM repeated 1.14, the
 #: others alike), scaled from the one thread's models.

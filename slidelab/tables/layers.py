@@ -393,16 +393,16 @@ def _walk_threads(walk, args, units: int, directions: int, reach: int, chunks: i
     """The kernel ``walk`` (:func:`_walk_of`'s) over all ``units`` in ``chunks`` chunks, handed
     to numba's number of threads as they come free (the kernels let go of the GIL; a pull's
     threads each write only their own units, a push's claim with atomic ORs).  Python threads
-    rather than a parallel kernel: a large space's walk compiles its own kind's kernels, a
-    small space's (8 s), not a kernel holding all six (85 s)."""
+    rather than a parallel kernel: a large space's walk compiles its own kind's kernels, as a
+    small space's does (8 s), not a kernel holding all six (85 s)."""
 
     def chunk(ch: int) -> int:
         lo, hi = ch * units // chunks, (ch + 1) * units // chunks
         return int(walk(*args, lo, hi, directions, reach))
 
     threads = max(1, min(numba.get_num_threads(), chunks))
-    if threads == 1:
-        return sum(map(chunk, range(chunks)))
+    if threads == 1:  # one call over them all, as a small layer's walk
+        return int(walk(*args, 0, units, directions, reach))
     with ThreadPoolExecutor(threads, thread_name_prefix="slidelab-walk") as pool:
         return sum(pool.map(chunk, range(chunks)))
 
